@@ -1,0 +1,713 @@
+#!/usr/bin/env python3
+"""npgpu benchmark: npgpu vs CuPy vs PyTorch vs NumPy.
+
+    python3 benchmarks/run.py [--smoke] [--only SECTION ...]
+
+Sections: copy, alloc, transfer, elementwise, compile, reduction, linalg.
+Each section prints one table; everything is also written as JSON to
+$OUT/bench.json (if OUT is set) or benchmarks/last.json.  See README.md.
+"""
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)          # so `import npgpu` works from a checkout
+sys.path.insert(0, HERE)
+
+from _timing import load_libs  # noqa: E402
+
+LIBS = ("npgpu", "cupy", "torch", "numpy")
+GPU_LIBS = ("npgpu", "cupy", "torch")
+SECTIONS = ("copy", "alloc", "transfer", "elementwise", "compile",
+            "reduction", "linalg")
+GiB = 2 ** 30
+T0 = time.perf_counter()
+
+
+def log(msg):
+    print(f"[{time.perf_counter() - T0:7.1f}s] {msg}", flush=True)
+
+
+# ---------------------------------------------------------------------------
+# Configuration: repetitions and problem sizes, full vs --smoke
+# ---------------------------------------------------------------------------
+
+def make_config(smoke):
+    if smoke:  # tiny sizes: only proves the code paths (Numba CUDA simulator)
+        return dict(
+            smoke=True, reps=3, warmup=1, budget_s=2.0, np_budget_s=0.3,
+            percall_n=20, percall_warmup=2, child_timeout_s=120,
+            copy_n=2**10, xfer_n=2**18, big_n=2**10, big64_n=2**10,
+            tpose=(32, 64), seed_sizes=[2**4, 2**6], red2d=2**5,
+            cumsum_n=2**10, mm32=32, mm64=16, batch=(8, 8), solve=(32, 4),
+            chol=32, svd=16, child_n=2**8)
+    return dict(
+        smoke=False, reps=20, warmup=3, budget_s=3.0, np_budget_s=1.5,
+        percall_n=2000, percall_warmup=50, child_timeout_s=300,
+        copy_n=2**28, xfer_n=2**28, big_n=2**28, big64_n=2**27,
+        tpose=(32, 2**22), seed_sizes=[2**10, 2**14, 2**18, 2**22],
+        red2d=2**14, cumsum_n=2**26, mm32=8192, mm64=4096, batch=(4096, 64),
+        solve=(4096, 16), chol=4096, svd=1024, child_n=2**20)
+
+
+def fmt_bytes(n):
+    for unit, size in (("GiB", GiB), ("MiB", 2**20), ("KiB", 2**10)):
+        if n >= size:
+            return f"{n / size:g} {unit}"
+    return f"{n} B"
+
+
+def p2(n):
+    """2**k -> '2^k' for labels; anything else as a plain number."""
+    k = int(n).bit_length() - 1
+    return f"2^{k}" if n > 1 and 2 ** k == n else str(n)
+
+
+# ---------------------------------------------------------------------------
+# Random host data (generated once per section, multithreaded, never zeros)
+# ---------------------------------------------------------------------------
+
+class HostData:
+    """Cache of random host arrays, keyed by (tag, dtype, shape)."""
+
+    def __init__(self):
+        self.cache = {}
+
+    def rand(self, shape, dtype=np.float32, tag="a"):
+        key = (tag, np.dtype(dtype).str, tuple(np.atleast_1d(shape)))
+        if key not in self.cache:
+            out = np.empty(shape, dtype)
+            _fill_random(out, seed=zlib.crc32(repr(key).encode()))
+            self.cache[key] = out
+        return self.cache[key]
+
+    def clear(self):
+        self.cache.clear()
+
+
+def _fill_random(out, seed):
+    """Fill ``out`` in parallel: floats uniform in [0, 1), ints in [-100, 100)."""
+    flat = out.reshape(-1)
+    nthreads = os.cpu_count() or 1
+    chunks = np.array_split(flat, 4 * nthreads)
+    seeds = np.random.SeedSequence(seed).spawn(len(chunks))
+
+    def work(i):
+        g, c = np.random.default_rng(seeds[i]), chunks[i]
+        if c.dtype.kind == "f":
+            g.random(out=c, dtype=c.dtype)
+        else:
+            c[...] = g.integers(-100, 100, c.size, dtype=c.dtype)
+
+    with ThreadPoolExecutor(nthreads) as ex:
+        list(ex.map(work, range(len(chunks))))
+
+
+H = HostData()
+
+
+# ---------------------------------------------------------------------------
+# Cases.  ``make(lib)`` does the set-up (device data) and returns the
+# zero-argument callable to time, or (callable, note).
+#   kind: "bw"   -> GB/s, counted against the copy ceiling (%BW)
+#         "xfer" -> GB/s of host<->device transfer (no %BW)
+#         "flop" -> TFLOP/s
+#         "time" -> time only
+#         "call" -> per-call time (perf_counter over many calls), in µs
+# ---------------------------------------------------------------------------
+
+class Case:
+    def __init__(self, label, make, kind="bw", nbytes=None, flops=None,
+                 libs=LIBS):
+        self.label, self.make, self.kind = label, make, kind
+        self.nbytes, self.flops, self.libs = nbytes, flops, libs
+
+
+def binop(hx, hy, op):
+    """Case maker for op(x, y) on device copies of host arrays hx(), hy()."""
+    def make(lib):
+        x, y = lib.put(hx()), lib.put(hy())
+        return lambda: op(x, y)
+    return make
+
+
+def unop(hx, op):
+    def make(lib):
+        x = lib.put(hx())
+        return lambda: op(lib, x)
+    return make
+
+
+# -- 1. copy ceiling ----------------------------------------------------------
+
+def make_copy(n):
+    def make(lib):
+        src = lib.put(H.rand(n))
+        if lib.name == "torch":
+            return lambda: src.clone()
+        if lib.name == "npgpu":
+            return _npgpu_copy(lib, src)
+        dst = lib.xp.empty_like(src)
+        return lambda: lib.xp.copyto(dst, src)
+    return make
+
+
+def _npgpu_copy(lib, src):
+    """npgpu's own D2D copy: the first of these spellings that works."""
+    gp = lib.gp
+    dst = gp.empty(src.shape, src.dtype)
+    candidates = [
+        ("gp.copyto(dst, src)", lambda: gp.copyto(dst, src)),
+        ("dst[...] = src", lambda: dst.__setitem__(Ellipsis, src)),
+        ("src.copy()", lambda: src.copy()),
+    ]
+    errors = []
+    for note, fn in candidates:
+        try:
+            fn()
+            lib.sync()
+            return fn, note
+        except Exception as e:
+            errors.append(f"{note}: {type(e).__name__}: {e}")
+    raise RuntimeError("no working copy: " + "; ".join(errors))
+
+
+def section_copy(cfg):
+    n = cfg["copy_n"]
+    return [Case(f"D2D copy f32 {p2(n)} ({fmt_bytes(4 * n)})", make_copy(n),
+                 nbytes=2 * 4 * n)]
+
+
+# -- 2. allocation ------------------------------------------------------------
+
+def section_alloc(cfg):
+    def make(lib):
+        empty = lib.xp.empty
+
+        def f():
+            x = empty(16, np.float32)
+            del x
+        return f
+    return [Case("empty(16, float32) + del", make, kind="call")]
+
+
+# -- 3. host <-> device transfers -----------------------------------------------
+
+def _pinned(lib, shape, dtype):
+    """A page-locked host buffer in each library's own way."""
+    if lib.name == "npgpu":
+        return lib.gp.cuda.pinned_empty(shape, dtype)
+    if lib.name == "cupy":
+        import cupyx
+        return cupyx.empty_pinned(shape, dtype)
+    t = lib.torch
+    return t.empty(shape, dtype=lib.xp.dtype(dtype), pin_memory=True)
+
+
+def _fill_pinned(lib, p, host):
+    if lib.name == "torch":
+        p.copy_(lib.torch.from_numpy(host))
+    else:
+        p[...] = host
+    return p
+
+
+def section_transfer(cfg):
+    n = cfg["xfer_n"]
+    host = lambda: H.rand(n)  # noqa: E731
+    size = fmt_bytes(4 * n)
+
+    def h2d_pageable(lib):
+        h = host()
+        if lib.name == "torch":
+            return lambda: lib.torch.from_numpy(h).cuda()
+        return lambda: lib.xp.asarray(h)
+
+    def h2d_pinned(lib):
+        p = _fill_pinned(lib, _pinned(lib, n, np.float32), host())
+        if lib.name == "torch":
+            return lambda: p.cuda()
+        return lambda: lib.xp.asarray(p)
+
+    def h2d_set(lib):
+        p = _fill_pinned(lib, _pinned(lib, n, np.float32), host())
+        d = lib.xp.empty(n, np.float32)
+        if lib.name == "torch":
+            return lambda: d.copy_(p)
+        return lambda: d.set(p)
+
+    def d2h_pageable(lib):
+        d = lib.put(host())
+        if lib.name == "torch":
+            return lambda: d.cpu()
+        return lambda: d.get()
+
+    def d2h_pinned(lib):
+        p = _pinned(lib, n, np.float32)
+        d = lib.put(host())
+        if lib.name == "npgpu":
+            return lambda: lib.gp.asnumpy(d, out=p)
+        if lib.name == "cupy":
+            return lambda: d.get(out=p)
+        return lambda: p.copy_(d)
+
+    gpu = GPU_LIBS
+    return [
+        Case(f"H2D pageable {size}: asarray / from_numpy().cuda()",
+             h2d_pageable, "xfer", n * 4, libs=gpu),
+        Case(f"H2D pinned {size}: asarray / .cuda()", h2d_pinned, "xfer",
+             n * 4, libs=gpu),
+        Case(f"H2D pinned {size} into existing: set / copy_", h2d_set,
+             "xfer", n * 4, libs=gpu),
+        Case(f"D2H pageable {size}: get() / cpu()", d2h_pageable, "xfer",
+             n * 4, libs=gpu),
+        Case(f"D2H pinned {size}: asnumpy(out=) / get(out=) / copy_",
+             d2h_pinned, "xfer", n * 4, libs=gpu),
+    ]
+
+
+# -- 4. elementwise -------------------------------------------------------------
+
+def section_elementwise(cfg):
+    n, n64 = cfg["big_n"], cfg["big64_n"]
+    f32, f64 = np.float32, np.float64
+    a, b = (lambda: H.rand(n, f32, "a")), (lambda: H.rand(n, f32, "b"))
+    add = lambda x, y: x + y  # noqa: E731
+    cases = [
+        Case(f"add f32 {p2(n)}", binop(a, b, add), nbytes=3 * 4 * n),
+        Case(f"add f64 {p2(n64)}",
+             binop(lambda: H.rand(n64, f64, "a"), lambda: H.rand(n64, f64, "b"),
+                   add), nbytes=3 * 8 * n64),
+        Case(f"exp f32 {p2(n)}", unop(a, lambda lib, x: lib.xp.exp(x)),
+             nbytes=2 * 4 * n),
+        Case(f"negative f32 {p2(n)}", unop(a, lambda lib, x: -x),
+             nbytes=2 * 4 * n),
+        Case(f"add int8 + f32 -> f32 {p2(n)}",
+             binop(lambda: H.rand(n, np.int8, "i"), b, add),
+             nbytes=(1 + 4 + 4) * n),
+    ]
+    r, c = cfg["tpose"]   # x: (r, c), y: (c, r); x.T + y
+    cases.append(Case(
+        f"transposed add ({r},{p2(c)}).T + ({p2(c)},{r}) f32",
+        binop(lambda: H.rand((r, c), f32, "a"), lambda: H.rand((c, r), f32, "b"),
+              lambda x, y: x.T + y), nbytes=3 * 4 * r * c))
+    for s in cfg["seed_sizes"]:
+        cases.append(Case(
+            f"add f32 ({p2(s)}, 32)",
+            binop(lambda s=s: H.rand((s, 32), f32, "a"),
+                  lambda s=s: H.rand((s, 32), f32, "b"), add),
+            nbytes=3 * 4 * 32 * s))
+    cases.append(Case(
+        "tiny add f32 16 (result allocated)",
+        binop(lambda: H.rand(16, f32, "a"), lambda: H.rand(16, f32, "b"), add),
+        kind="call"))
+    return cases
+
+
+# -- 6. reductions (may not exist in npgpu yet) ---------------------------------
+
+def section_reduction(cfg):
+    n, m, nc = cfg["big_n"], cfg["red2d"], cfg["cumsum_n"]
+    v = lambda: H.rand(n, np.float32, "a")  # noqa: E731
+    mat = lambda: H.rand((m, m), np.float32, "a")  # noqa: E731
+    return [
+        Case(f"sum f32 {p2(n)}", unop(v, lambda lib, x: lib.xp.sum(x)),
+             nbytes=4 * n + 4),
+        Case(f"sum(axis=0) f32 ({p2(m)},{p2(m)})",
+             unop(mat, lambda lib, x: lib.xp.sum(x, axis=0)),
+             nbytes=4 * m * m + 4 * m),
+        Case(f"sum(axis=1) f32 ({p2(m)},{p2(m)})",
+             unop(mat, lambda lib, x: lib.xp.sum(x, axis=1)),
+             nbytes=4 * m * m + 4 * m),
+        Case(f"argmax f32 {p2(n)}", unop(v, lambda lib, x: lib.xp.argmax(x)),
+             nbytes=4 * n + 8),
+        Case(f"cumsum f32 {p2(nc)}",
+             unop(lambda: H.rand(nc, np.float32, "a"),
+                  lambda lib, x: lib.xp.cumsum(x)), nbytes=2 * 4 * nc),
+        Case("tiny sum f32 16",
+             unop(lambda: H.rand(16, np.float32, "a"),
+                  lambda lib, x: lib.xp.sum(x)), kind="call"),
+    ]
+
+
+# -- 7. linear algebra (may not exist in npgpu yet) -----------------------------
+
+def _spd(n):
+    """Well-conditioned symmetric positive definite float64 matrix."""
+    key = ("spd", n)
+    if key not in H.cache:
+        m = H.rand((n, n), np.float64, "m")
+        H.cache[key] = m @ m.T + n * np.eye(n)
+    return H.cache[key]
+
+
+def section_linalg(cfg):
+    m32, m64 = cfg["mm32"], cfg["mm64"]
+    nb, k = cfg["batch"]
+    ns, nrhs = cfg["solve"]
+    nc, nsvd = cfg["chol"], cfg["svd"]
+    f32, f64 = np.float32, np.float64
+    mm = lambda x, y: x @ y  # noqa: E731
+    sq = lambda n, dt, tag: (lambda: H.rand((n, n), dt, tag))  # noqa: E731
+    return [
+        Case(f"matmul f32 {m32}^3", binop(sq(m32, f32, "a"), sq(m32, f32, "b"), mm),
+             kind="flop", flops=2 * m32 ** 3),
+        Case(f"matmul f64 {m64}^3", binop(sq(m64, f64, "a"), sq(m64, f64, "b"), mm),
+             kind="flop", flops=2 * m64 ** 3),
+        Case(f"batched matmul f32 ({nb},{k},{k})@({nb},{k},{k})",
+             binop(lambda: H.rand((nb, k, k), f32, "a"),
+                   lambda: H.rand((nb, k, k), f32, "b"),
+                   lambda x, y: x @ y),
+             kind="flop", flops=2 * nb * k ** 3),
+        Case(f"solve f64 {ns}x{ns}, {nrhs} rhs",
+             _solve_make(ns, nrhs),
+             kind="flop", flops=2 * ns ** 3 // 3 + 2 * ns * ns * nrhs),
+        Case(f"cholesky f64 {nc}",
+             unop(lambda: _spd(nc), lambda lib, x: lib.xp.linalg.cholesky(x)),
+             kind="flop", flops=nc ** 3 // 3),
+        Case(f"svd f32 {nsvd} (time only)",
+             unop(sq(nsvd, f32, "a"), lambda lib, x: lib.xp.linalg.svd(x)),
+             kind="time"),
+        Case("tiny matmul f32 4x4", binop(sq(4, f32, "a"), sq(4, f32, "b"), mm),
+             kind="call"),
+    ]
+
+
+def _solve_make(n, nrhs):
+    def make(lib):
+        a, b = lib.put(_spd(n)), lib.put(H.rand((n, nrhs), np.float64, "r"))
+        return lambda: lib.xp.linalg.solve(a, b)
+    return make
+
+
+# -- 5. compile / start-up (fresh subprocesses) -------------------------------
+
+CHILD = r"""
+import json, sys, time
+T = time.perf_counter
+lib, n = sys.argv[1], int(sys.argv[2])
+import numpy as np
+out = {}
+t = T()
+if lib == "npgpu":
+    import npgpu as xp
+    sync, put = xp.cuda.Device().synchronize, xp.asarray
+    empty1 = lambda: xp.empty(1, np.float32)
+    out["backend"] = xp.backend()
+elif lib == "cupy":
+    import cupy as xp
+    sync, put = xp.cuda.Device().synchronize, xp.asarray
+    empty1 = lambda: xp.empty(1, np.float32)
+else:
+    import torch
+    sync, put = torch.cuda.synchronize, lambda h: torch.from_numpy(h).cuda()
+    empty1 = lambda: torch.empty(1, device="cuda")
+out["import_s"] = T() - t
+
+def timed(f):
+    t = T(); f(); sync(); return T() - t
+
+out["context_s"] = timed(empty1)
+rng = np.random.default_rng(0)
+a, b = (put(rng.random(n, dtype=np.float32)) for _ in range(2))
+i, j = (put(rng.integers(-1000, 1000, n, dtype=np.int16)) for _ in range(2))
+sync()
+out["first_kernel_s"] = timed(lambda: a + b)
+out["second_kernel_s"] = timed(lambda: i - j)
+out["steady_s"] = min(timed(lambda: a + b) for _ in range(5))
+print("BENCHJSON " + json.dumps(out), flush=True)
+"""
+
+
+def _child(lib, n, cache_dir, timeout):
+    """Run CHILD for ``lib`` in a fresh interpreter; return its JSON dict."""
+    env = dict(os.environ, NPGPU_CACHE_DIR=cache_dir, CUPY_CACHE_DIR=cache_dir)
+    env["PYTHONPATH"] = os.pathsep.join(
+        p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    p = subprocess.run([sys.executable, "-c", CHILD, lib, str(n)], env=env,
+                       cwd=ROOT, capture_output=True, text=True,
+                       timeout=timeout)
+    for line in p.stdout.splitlines():
+        if line.startswith("BENCHJSON "):
+            return json.loads(line[len("BENCHJSON "):])
+    tail = (p.stderr.strip().splitlines() or ["no output"])[-1]
+    raise RuntimeError(f"child exited {p.returncode}: {tail}")
+
+
+COMPILE_ROWS = [  # (label, process, key)
+    ("import (process 1)", 0, "import_s"),
+    ("context: first empty(1) (process 1)", 0, "context_s"),
+    ("first kernel f32 add, cold cache (incl. one-time setup)", 0,
+     "first_kernel_s"),
+    ("new kernel int16 sub, cold cache", 0, "second_kernel_s"),
+    ("import (process 2)", 1, "import_s"),
+    ("context: first empty(1) (process 2)", 1, "context_s"),
+    ("first kernel f32 add, warm cache (target <= 50 ms)", 1,
+     "first_kernel_s"),
+    ("int16 sub, warm cache", 1, "second_kernel_s"),
+    ("steady-state f32 add (process 2)", 1, "steady_s"),
+]
+
+
+def run_compile(cfg, libs, load_errors):
+    """Two fresh processes per GPU library sharing one new cache dir."""
+    per_lib = {}
+    for name in GPU_LIBS:
+        if name not in libs:
+            per_lib[name] = None if name != "npgpu" else \
+                {"error": load_errors.get(name, "not loaded")}
+            continue
+        try:
+            with tempfile.TemporaryDirectory(prefix=f"bench-{name}-") as d:
+                runs = [_child(name, cfg["child_n"], d, cfg["child_timeout_s"])
+                        for _ in range(2)]
+            per_lib[name] = {"runs": runs}
+        except Exception as e:
+            per_lib[name] = {"error": f"{type(e).__name__}: {e}"}
+        log(f"compile: {name} done")
+    rows = []
+    for label, proc, key in COMPILE_ROWS:
+        res = {}
+        for name in LIBS:
+            r = per_lib.get(name)
+            if r is None:
+                res[name] = None
+            elif "error" in r:
+                res[name] = {"error": r["error"]}
+            else:
+                res[name] = {"time_s": r["runs"][proc][key], "reps": 1}
+        rows.append({"case": label, "kind": "time", "results": res})
+    warm = rows[6]["results"].get("npgpu") or {}
+    if "time_s" in warm:
+        verdict = "PASS" if warm["time_s"] <= 0.050 else "FAIL"
+        rows[6]["note"] = f"npgpu {verdict}"
+        log(f"compile: npgpu warm-cache first call {warm['time_s'] * 1e3:.1f} ms"
+            f" -> {verdict} (target <= 50 ms)")
+    return rows
+
+
+# ---------------------------------------------------------------------------
+# Running cases
+# ---------------------------------------------------------------------------
+
+def run_case(case, libs, load_errors, cfg):
+    results, notes = {}, {}
+    for name in LIBS:
+        lib = libs.get(name)
+        if name not in case.libs:
+            results[name] = None
+            continue
+        if lib is None:   # npgpu failing to import is worth showing
+            results[name] = ({"error": load_errors[name]}
+                             if name == "npgpu" else None)
+            continue
+        try:
+            made = case.make(lib)
+            fn, note = made if isinstance(made, tuple) else (made, None)
+            if note:
+                notes[name] = note
+            if case.kind == "call":
+                results[name] = lib.time_per_call(
+                    fn, cfg["percall_n"], cfg["percall_warmup"])
+            else:
+                budget = cfg["budget_s"] if lib.gpu else cfg["np_budget_s"]
+                results[name] = lib.time_events(
+                    fn, cfg["reps"], cfg["warmup"], budget)
+        except Exception as e:
+            results[name] = {"error": f"{type(e).__name__}: {e}".strip()}
+        made = fn = None
+        try:
+            lib.free()
+        except Exception:
+            pass
+    row = {"case": case.label, "kind": case.kind, "bytes": case.nbytes,
+           "flops": case.flops, "results": results}
+    if notes:
+        row["note"] = "; ".join(f"{k}: {v}" for k, v in notes.items())
+    brief = ", ".join(f"{k} {_fmt_time(v['time_s'], case.kind)}"
+                      for k, v in results.items() if v and "time_s" in v)
+    log(f"  {case.label}: {brief or 'no results'}")
+    return row
+
+
+def derive(row, ceiling):
+    """Add throughput, %BW and npgpu/peer ratios to a row (in place)."""
+    kind, res = row["kind"], row["results"]
+    tput = {}
+    for name, r in res.items():
+        if r and "time_s" in r and r["time_s"] > 0:
+            if kind in ("bw", "xfer") and row.get("bytes"):
+                tput[name] = row["bytes"] / r["time_s"] / 1e9      # GB/s
+            elif kind == "flop" and row.get("flops"):
+                tput[name] = row["flops"] / r["time_s"] / 1e12     # TFLOP/s
+    row["throughput"] = tput
+    row["unit"] = {"bw": "GB/s", "xfer": "GB/s", "flop": "TFLOP/s"}.get(kind)
+    row["pct_bw"] = (100 * tput["npgpu"] / ceiling
+                     if kind == "bw" and ceiling and "npgpu" in tput else None)
+    # Same work for everyone, so throughput ratio == inverse time ratio.
+    mine = res.get("npgpu") or {}
+    for peer in ("cupy", "torch"):
+        theirs = res.get(peer) or {}
+        ok = "time_s" in mine and "time_s" in theirs and mine["time_s"] > 0
+        row[f"npgpu/{peer}"] = theirs["time_s"] / mine["time_s"] if ok else None
+    return row
+
+
+# ---------------------------------------------------------------------------
+# Formatting
+# ---------------------------------------------------------------------------
+
+def _fmt_time(s, kind=None):
+    if kind == "call" or s < 1e-3:
+        return f"{s * 1e6:.3g} µs" if s >= 1e-7 else f"{s * 1e9:.3g} ns"
+    return f"{s * 1e3:.4g} ms" if s < 1 else f"{s:.3g} s"
+
+
+def _cell(row, name, width=46):
+    r = row["results"].get(name)
+    if r is None:
+        return "-"
+    if "error" in r:
+        text = f"{name}: {r['error']}".splitlines()[0]
+        return text if len(text) <= width else text[:width - 3] + "..."
+    text = _fmt_time(r["time_s"], row["kind"])
+    t = row.get("throughput", {}).get(name)
+    if t is not None:
+        digits = 0 if t >= 100 else 1 if t >= 10 else 2 if t >= 0.1 else 4
+        text += f"  {t:.{digits}f} {row['unit']}"
+    return text
+
+
+def print_table(title, rows):
+    head = ["case", "npgpu", "cupy", "torch", "numpy",
+            "npgpu %BW", "npgpu/cupy", "npgpu/torch"]
+    body = []
+    for row in rows:
+        pct = row.get("pct_bw")
+        ratio = [f"{row[k]:.2f}x" if row.get(k) else "-"
+                 for k in ("npgpu/cupy", "npgpu/torch")]
+        body.append([row["case"]] + [_cell(row, n) for n in LIBS]
+                    + [f"{pct:.1f}%" if pct is not None else "-"] + ratio)
+    widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
+    line = lambda cells: " | ".join(  # noqa: E731
+        c.ljust(w) if i == 0 else c.rjust(w)
+        for i, (c, w) in enumerate(zip(cells, widths)))
+    print(f"\n== {title} ==", flush=True)
+    print(line(head))
+    print("-+-".join("-" * w for w in widths))
+    for cells in body:
+        print(line(cells))
+    # Full error texts and notes below the table (cells are truncated).
+    for row in rows:
+        for name, r in row["results"].items():
+            if r and "error" in r:
+                print(f"  ! {row['case']} | {name}: {r['error']}")
+        if row.get("note"):
+            print(f"  * {row['case']} | {row['note']}")
+    print(flush=True)
+
+
+# ---------------------------------------------------------------------------
+# Main
+# ---------------------------------------------------------------------------
+
+def env_info(libs, load_errors):
+    info = {"python": platform.python_version(), "numpy": np.__version__,
+            "host": platform.node(), "cpus": os.cpu_count(),
+            "load_errors": load_errors}
+    if "npgpu" in libs:
+        gp = libs["npgpu"].gp
+        info["npgpu"] = getattr(gp, "__version__", "?")
+        try:
+            info["npgpu_backend"] = gp.backend()
+        except Exception as e:
+            info["npgpu_backend"] = f"{type(e).__name__}: {e}"
+    if "cupy" in libs:
+        cp = libs["cupy"].cp
+        info["cupy"] = cp.__version__
+        info["device"] = cp.cuda.runtime.getDeviceProperties(0)["name"].decode()
+    if "torch" in libs:
+        t = libs["torch"].torch
+        info["torch"] = t.__version__
+        info.setdefault("device", t.cuda.get_device_name(0))
+    return info
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--smoke", action="store_true",
+                    help="tiny sizes, 3 reps: only checks the code paths")
+    ap.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION",
+                    help=f"run only these sections ({', '.join(SECTIONS)})")
+    args = ap.parse_args(argv)
+    cfg = make_config(args.smoke)
+    wanted = list(args.only or SECTIONS)
+    # %BW needs the copy ceiling from this same run.
+    if "copy" not in wanted and {"elementwise", "reduction"} & set(wanted):
+        wanted.insert(0, "copy")
+    wanted = [s for s in SECTIONS if s in wanted]
+
+    libs, load_errors = load_libs()
+    info = env_info(libs, load_errors)
+    log(f"libraries: {', '.join(libs)}"
+        + "".join(f"\n           {k} unavailable: {v}"
+                  for k, v in load_errors.items()))
+    log("environment: " + json.dumps({k: v for k, v in info.items()
+                                      if k != "load_errors"}))
+
+    builders = {"copy": section_copy, "alloc": section_alloc,
+                "transfer": section_transfer,
+                "elementwise": section_elementwise,
+                "reduction": section_reduction, "linalg": section_linalg}
+    report = {"config": cfg, "env": info, "ceiling_gbps": None,
+              "sections": {}}
+    ceiling = None
+    for sec in wanted:
+        log(f"section {sec} ...")
+        try:
+            if sec == "compile":
+                rows = run_compile(cfg, libs, load_errors)
+            else:
+                rows = [run_case(c, libs, load_errors, cfg)
+                        for c in builders[sec](cfg)]
+        except Exception as e:  # a bug in a section must not stop the run
+            log(f"section {sec} failed: {type(e).__name__}: {e}")
+            rows = []
+        finally:
+            H.clear()
+        if sec == "copy" and rows:
+            gbps = {k: v for k, v in derive(rows[0], None)["throughput"].items()
+                    if k in GPU_LIBS}
+            if gbps:
+                src = max(gbps, key=gbps.get)
+                ceiling = gbps[src]
+                report["ceiling_gbps"] = ceiling
+                report["ceiling_from"] = src
+                log(f"copy ceiling: {ceiling:.1f} GB/s (from {src})")
+        rows = [derive(r, ceiling) for r in rows]
+        report["sections"][sec] = rows
+        print_table(sec, rows)
+
+    report["total_s"] = time.perf_counter() - T0
+    out_dir = os.environ.get("OUT")
+    path = (os.path.join(out_dir, "bench.json") if out_dir
+            else os.path.join(HERE, "last.json"))
+    with open(path, "w") as f:
+        json.dump(report, f, indent=1, default=str)
+    log(f"done in {report['total_s']:.1f}s; results written to {path}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,48 @@
+"""npgpu: NumPy-compatible arrays on NVIDIA GPUs, with kernels generated as Numba CUDA kernels.
+
+``import npgpu as np`` and NumPy code runs on the GPU; without a GPU the same
+generated kernels run on Numba's CUDA simulator (see :func:`backend`).
+"""
+from ._version import __version__
+from . import _backend
+from ._backend import BackendUnavailableError, backend
+
+import numpy as _np
+
+from . import cuda
+from ._core import copy as _copy
+from ._core import transfer as _transfer
+from ._core.ndarray import _ops, ndarray
+from .creation import (array, asarray, ascontiguousarray, asfortranarray, asnumpy, copy, empty,
+                       empty_like, full, full_like, ones, ones_like, zeros, zeros_like)
+from .cuda.memory import get_default_memory_pool
+from ._codegen.compiler import kernel_sources
+
+# NumPy's dtype names and constants, so `npgpu.float32` etc. work as with NumPy
+from numpy import (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint64, float16,
+                   float32, float64, complex64, complex128, dtype, e, pi, inf, nan, newaxis,
+                   finfo, iinfo, result_type, can_cast, promote_types)
+bool = bool_
+euler_gamma = _np.euler_gamma
+
+# ndarray methods reach the rest of the package through this registry (no import cycle).
+_ops.update(
+    copy=_copy.copy,
+    fill=_copy.fill,
+    getitem=_copy.getitem,
+    setitem=_copy.setitem,
+    asnumpy=_transfer.to_host,
+    set_from_host=_transfer.set_from_host,
+    cuda_array_interface=_transfer.cuda_array_interface,
+    asarray=asarray,
+    zeros=zeros,
+)
+
+
+def get_array_module(*args):
+    """``npgpu`` if any argument is an npgpu array, else ``numpy`` (CuPy's helper)."""
+    import sys
+    for a in args:
+        if isinstance(a, ndarray):
+            return sys.modules[__name__]
+    return _np

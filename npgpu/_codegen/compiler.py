@@ -1,0 +1,268 @@
+"""Rendered kernel source -> runnable kernel, with an in-memory and an on-disk cache.
+
+A :class:`KernelSource` is plain Python source of one ``numba.cuda.jit``
+kernel plus its parameter list (:class:`Param`).  :func:`get_kernel` turns it
+into a :class:`~npgpu._codegen.launcher.Launcher`:
+
+* GPU: ``numba.cuda.compile_ptx`` -> PTX, linked to a cubin by the driver,
+  loaded with ``cuModuleLoadData``; the cubin and its entry name are stored
+  under ``NPGPU_CACHE_DIR`` so a later process loads it without Numba's typing.
+* simulator: ``numba.cuda.jit`` of the same source (interpreted by Numba's
+  simulator).
+
+``NPGPU_DUMP_KERNELS=1`` prints every source when it is first rendered;
+``NPGPU_RECORD_KERNELS=<dir>`` stores every rendered source and signature so
+CI can compile all of them to PTX for sm_90 in a process without the simulator.
+"""
+import hashlib
+import json
+import linecache
+import os
+import tempfile
+import warnings
+
+import numpy as np
+
+from .. import _backend
+from .._version import __version__
+
+# Counters read by tests: results must come from kernels, and a warm disk
+# cache must compile nothing.
+stats = {"compiles": 0, "disk_hits": 0, "launches": 0}
+
+_memory = {}          # key -> Launcher
+_sources = {}         # kernel name -> source (for inspection)
+_DUMP = os.environ.get("NPGPU_DUMP_KERNELS", "") not in ("", "0")
+_RECORD = os.environ.get("NPGPU_RECORD_KERNELS", "")
+
+
+class Param:
+    """One kernel parameter: an array (dtype, ndim, layout 'C' or 'A') or a scalar (dtype)."""
+
+    __slots__ = ("kind", "dtype", "ndim", "layout")
+
+    def __init__(self, kind, dtype, ndim=0, layout="A"):
+        self.kind = kind
+        self.dtype = np.dtype(dtype)
+        self.ndim = ndim
+        self.layout = layout
+
+    def key(self):
+        return (self.kind, self.dtype.str, self.ndim, self.layout)
+
+    def __repr__(self):
+        if self.kind == "array":
+            return f"Array({self.dtype}, {self.ndim}, {self.layout!r})"
+        return f"Scalar({self.dtype})"
+
+
+class KernelSource:
+    """Source of one kernel function named ``name``, and its parameters in order."""
+
+    def __init__(self, name, source, params):
+        self.name = name
+        self.source = source
+        self.params = tuple(params)
+
+    def digest(self):
+        h = hashlib.sha256()
+        h.update(self.source.encode())
+        h.update(repr([p.key() for p in self.params]).encode())
+        return h.hexdigest()[:32]
+
+
+# --- numba types for a parameter list ------------------------------------------------
+def numba_signature(params):
+    from numba.cuda import types
+    from numba.cuda.np.numpy_support import from_dtype
+
+    out = []
+    for p in params:
+        t = from_dtype(p.dtype)
+        out.append(types.Array(t, p.ndim, p.layout) if p.kind == "array" else t)
+    return tuple(out)
+
+
+def source_namespace():
+    """Globals every generated kernel sees: ``cuda``, ``math``, ``cmath`` and numba's scalar types."""
+    import cmath
+    import math
+
+    from numba import cuda
+    from numba.cuda import types as nt
+
+    ns = {"cuda": cuda, "math": math, "cmath": cmath, "np": np}
+    for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                 "float16", "float32", "float64", "complex64", "complex128", "boolean"):
+        ns[name] = getattr(nt, name)
+    ns["bool_"] = nt.boolean
+    return ns
+
+
+def python_function(ks: KernelSource):
+    """Exec the source (registered with linecache, so tracebacks show it) and return the function."""
+    filename = f"<npgpu-kernel {ks.name}>"
+    linecache.cache[filename] = (len(ks.source), None, ks.source.splitlines(True), filename)
+    ns = source_namespace()
+    exec(compile(ks.source, filename, "exec"), ns)
+    return ns[ks.name]
+
+
+# --- disk cache ---------------------------------------------------------------------------
+_disk_ok = None
+
+
+def cache_dir():
+    d = os.environ.get("NPGPU_CACHE_DIR")
+    if d:
+        return d
+    try:
+        import platformdirs
+        return os.path.join(platformdirs.user_cache_dir("npgpu"), "kernels")
+    except ImportError:  # pragma: no cover
+        return os.path.join(os.path.expanduser("~"), ".cache", "npgpu", "kernels")
+
+
+def _toolchain_tag():
+    import numba_cuda
+    parts = [__version__, getattr(numba_cuda, "__version__", "?")]
+    try:
+        from cuda import bindings
+        parts.append(bindings.__version__)
+    except Exception:
+        parts.append("?")
+    return "|".join(parts)
+
+
+def _disk_key(ks, cc, options):
+    h = hashlib.sha256()
+    for part in (ks.source, repr([p.key() for p in ks.params]), cc, repr(options), _toolchain_tag()):
+        h.update(part.encode())
+        h.update(b"\0")
+    return h.hexdigest()[:40]
+
+
+def _disk_warn(err):
+    global _disk_ok
+    if _disk_ok is not False:
+        _disk_ok = False
+        warnings.warn(f"npgpu: kernel disk cache disabled ({err}); kernels are cached in memory only",
+                      RuntimeWarning, stacklevel=4)
+
+
+def _disk_read(key):
+    if _disk_ok is False:
+        return None
+    base = os.path.join(cache_dir(), key)
+    try:
+        with open(base + ".json") as f:
+            meta = json.load(f)
+        with open(base + ".cubin", "rb") as f:
+            cubin = f.read()
+        return meta, cubin
+    except (OSError, ValueError):
+        return None
+
+
+def _atomic_write(path, data):
+    d = os.path.dirname(path)
+    fd, tmp = tempfile.mkstemp(dir=d, prefix=".tmp-")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def _disk_write(key, meta, cubin):
+    if _disk_ok is False:
+        return
+    base = os.path.join(cache_dir(), key)
+    try:
+        os.makedirs(cache_dir(), exist_ok=True)
+        _atomic_write(base + ".cubin", cubin)           # cubin first: json marks completeness
+        _atomic_write(base + ".json", json.dumps(meta).encode())
+    except OSError as e:
+        _disk_warn(e)
+
+
+# --- compile -------------------------------------------------------------------------------
+_OPTIONS = {"fastmath": False, "opt": True, "lineinfo": False}
+
+
+def _record(ks):
+    os.makedirs(_RECORD, exist_ok=True)
+    meta = {"name": ks.name, "source": ks.source,
+            "params": [[p.kind, p.dtype.str, p.ndim, p.layout] for p in ks.params]}
+    path = os.path.join(_RECORD, ks.digest() + ".json")
+    if not os.path.exists(path):
+        _atomic_write(path, json.dumps(meta).encode())
+
+
+def _compile_gpu(ks):
+    from ..cuda import _driver as drv
+    from ..cuda import runtime
+    from numba import cuda
+
+    cc_str = runtime.Device().compute_capability
+    cc = (int(cc_str[:-1]), int(cc_str[-1]))
+    key = _disk_key(ks, cc_str, _OPTIONS)
+    hit = _disk_read(key)
+    if hit is not None:
+        meta, cubin = hit
+        stats["disk_hits"] += 1
+    else:
+        fn = python_function(ks)
+        ptx, _ = cuda.compile_ptx(fn, numba_signature(ks.params), cc=cc,
+                                  fastmath=_OPTIONS["fastmath"], lineinfo=_OPTIONS["lineinfo"])
+        entry = None
+        for line in ptx.splitlines():
+            if ".entry" in line:
+                entry = line.split(".entry", 1)[1].strip().split("(", 1)[0].strip()
+                break
+        cubin = drv.link_ptx_to_cubin(ptx.encode())
+        meta = {"entry": entry, "name": ks.name}
+        stats["compiles"] += 1
+        _disk_write(key, meta, cubin)
+    runtime.ensure_context()
+    module, func = drv.load_function(cubin, meta["entry"])
+    return module, func
+
+
+def get_kernel(key, render):
+    """Return the launcher cached under ``key``; on a miss, ``render()`` gives the KernelSource."""
+    k = _memory.get(key)
+    if k is not None:
+        return k
+    from .launcher import Launcher
+
+    _backend.require()
+    ks = render()
+    _sources[ks.name] = ks.source
+    if _DUMP:
+        print(f"# ---- npgpu kernel {ks.name} {list(ks.params)}\n{ks.source}", flush=True)
+    if _RECORD:
+        _record(ks)
+    if _backend.IS_CUDA:
+        module, func = _compile_gpu(ks)
+        k = Launcher(ks, func=func, module=module)
+    else:
+        from numba import cuda
+        stats["compiles"] += 1
+        k = Launcher(ks, sim_kernel=cuda.jit(python_function(ks)))
+    _memory[key] = k
+    return k
+
+
+def kernel_sources():
+    """Every kernel source rendered in this process, by kernel name."""
+    return dict(_sources)
+
+
+def clear_memory_cache():
+    _memory.clear()

@@ -1,0 +1,323 @@
+"""The elementwise kernel template, and the plan that picks its layout.
+
+Everything elementwise (copy/cast, every ufunc loop, fused functions) is one
+:class:`ScalarOp` -- a device function ``op(x0, .., xk)`` returning one value or
+a tuple -- rendered into a kernel by :func:`render`, and run by
+:func:`launch`.  A fused function is just a longer ``op``.
+
+Layouts (chosen per call by :func:`launch`):
+
+* ``contig``: every array operand is contiguous in the same order after
+  dimensions are collapsed; 1-D kernel, each thread handles 4 elements
+  strided by ``blockDim`` with all loads issued before the stores.
+* ``strided``: N-d kernel over the collapsed shape; each operand keeps its
+  own strides (negative and zero strides included).
+
+Operand kinds: ``a`` array, ``z`` array whose one element is broadcast over
+the whole shape (e.g. a 0-d array), ``s`` host scalar passed as a kernel
+parameter.
+"""
+import hashlib
+
+import numpy as np
+
+from .. import _backend
+from . import compiler
+from .compiler import KernelSource, Param
+
+_F16 = np.dtype(np.float16)
+_F32 = np.dtype(np.float32)
+_TYPE_NAME = {
+    "b1": "boolean", "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64",
+    "u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64",
+    "f2": "float16", "f4": "float32", "f8": "float64", "c8": "complex64", "c16": "complex128",
+}
+
+
+def type_name(dt):
+    """Name of the numba scalar type of NumPy dtype ``dt`` in generated source."""
+    return _TYPE_NAME[dt.kind + str(dt.itemsize)]
+
+
+def compute_dtype(dt):
+    """The dtype a loop computes in: float16 is computed in float32 (as NumPy does)."""
+    return _F32 if dt == _F16 else dt
+
+
+def cast_expr(expr, src, dst):
+    """Source converting ``expr`` of dtype ``src`` to dtype ``dst`` (NumPy's cast rules).
+
+    Always explicit: a loop's arithmetic may be wider in Numba than its dtype.
+    float16 conversions go through float32 (what the hardware converts from).
+    """
+    if dst.kind == "b":
+        if src.kind == "b":
+            return f"boolean({expr})"
+        return f"({expr} != 0)"
+    if src.kind == "c" and dst.kind != "c":
+        expr = f"({expr}).real"
+        src = np.dtype(f"f{src.itemsize // 2}")
+    if src.kind == "b":
+        expr = f"int8({expr})"
+    if dst == _F16:
+        if src not in (_F32, _F16):
+            expr = f"float32({expr})"
+        return f"float16({expr})"
+    if src == _F16 and dst != _F32:
+        expr = f"float32({expr})"
+    return f"{type_name(dst)}({expr})"
+
+
+class ScalarOp:
+    """A device function ``op(x0..x{nin-1})`` returning ``nout`` values; ``key`` identifies it."""
+
+    def __init__(self, key, nin, nout, source):
+        self.key = key
+        self.nin = nin
+        self.nout = nout
+        self.source = source      # "def op(x0, x1):\n    return ...\n"
+
+    @classmethod
+    def from_expr(cls, key, nin, expr):
+        args = ", ".join(f"x{i}" for i in range(nin))
+        return cls(key, nin, 1, f"def op({args}):\n    return {expr}\n")
+
+
+# --- rendering ------------------------------------------------------------------------------
+def _kernel_name(prefix, text):
+    return f"{prefix}_{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+
+
+def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew"):
+    """Render the kernel for ``op``.
+
+    in_specs: per input ``(kind, storage dtype)``; loop_in/loop_out: the loop's
+    dtypes (what the op computes on, before float16 -> float32);
+    out_dtypes: storage dtypes of the outputs; layout 'contig' or 'strided'.
+    """
+    nin, nout = len(in_specs), len(out_dtypes)
+    ins = [f"in{i}" for i in range(nin)]
+    outs = [f"out{j}" for j in range(nout)]
+    lines = []
+    hoisted = []
+
+    def load(i, index):
+        kind, st = in_specs[i]
+        src = f"in{i}[{index}]" if kind == "a" else f"in{i}"
+        v = src if st == loop_in[i] else cast_expr(src, st, loop_in[i])
+        return cast_expr(v, loop_in[i], compute_dtype(loop_in[i]))
+
+    for i, (kind, st) in enumerate(in_specs):
+        if kind == "z":
+            hoisted.append(f"    c{i} = {load(i, 0).replace(f'in{i}[0]', f'in{i}[0]')}")
+        elif kind == "s":
+            hoisted.append(f"    c{i} = {load(i, None)}")
+
+    def store(j, value, index):
+        v = cast_expr(value, compute_dtype(loop_out[j]), loop_out[j])
+        return f"out{j}[{index}] = {cast_expr(v, loop_out[j], out_dtypes[j])}"
+
+    def element(index, tag, indent):
+        """Lines computing one element at ``index``: loads into a{i}_{tag}, result r_{tag}."""
+        pad = " " * indent
+        ld, st = [], []
+        args = []
+        for i, (kind, _) in enumerate(in_specs):
+            if kind == "a":
+                ld.append(f"{pad}a{i}_{tag} = {load(i, index)}")
+                args.append(f"a{i}_{tag}")
+            else:
+                args.append(f"c{i}")
+        comp = f"{pad}r_{tag} = op({', '.join(args)})"
+        for j in range(nout):
+            val = f"r_{tag}" if nout == 1 else f"r_{tag}[{j}]"
+            st.append(f"{pad}{store(j, val, index)}")
+        return ld, comp, st
+
+    if layout == "contig":
+        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
+        lines += hoisted
+        lines += [
+            "    bd = cuda.blockDim.x",
+            "    base = cuda.blockIdx.x * bd * 4 + cuda.threadIdx.x",
+            "    step = cuda.gridDim.x * bd * 4",
+            "    while base < n:",
+            "        if base + 3 * bd < n:",
+        ]
+        lds, comps, sts = [], [], []
+        for u in range(4):
+            idx = "base" if u == 0 else f"base + {u} * bd"
+            ld, comp, st = element(idx, u, 12)
+            lds += ld
+            comps.append(comp)
+            sts += st
+        lines += lds + comps + sts           # all loads before any store
+        lines.append("        else:")
+        lines.append("            for u in range(4):")
+        lines.append("                i = base + u * bd")
+        lines.append("                if i < n:")
+        ld, comp, st = element("i", "t", 20)
+        lines += ld + [comp] + st
+        lines.append("        base += step")
+    else:
+        idx = ", ".join(f"c{d}_" for d in range(ndim))
+        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
+        lines += hoisted
+        lines += [f"    s{d} = out0.shape[{d}]" for d in range(1, ndim)]
+        lines += [
+            "    idx = cuda.grid(1)",
+            "    step = cuda.gridsize(1)",
+            "    while idx < n:",
+            "        rem = idx",
+        ]
+        for d in range(ndim - 1, 0, -1):
+            lines.append(f"        c{d}_ = rem % s{d}")
+            lines.append(f"        rem = rem // s{d}")
+        lines.append("        c0_ = rem")
+        ld, comp, st = element(idx, "t", 8)
+        lines += ld + [comp] + st
+        lines.append("        idx += step")
+
+    body = "\n".join(lines) + "\n"
+    op_src = "@cuda.jit(device=True)\n" + op.source
+    text = op_src + "\n\n" + body
+    kname = _kernel_name(name, text)
+    text = text.replace("def KERNEL(", f"def {kname}(")
+
+    nd = 1 if layout == "contig" else ndim
+    lay = "C" if layout == "contig" else "A"
+    params = [Param("scalar", np.int64)]
+    params += [Param("array", d, nd, lay) for d in out_dtypes]
+    for kind, st in in_specs:
+        if kind == "a":
+            params.append(Param("array", st, nd, lay))
+        elif kind == "z":
+            params.append(Param("array", st, 1, "A"))
+        else:
+            params.append(Param("scalar", st))
+    return KernelSource(kname, text, params)
+
+
+# --- planning and launch ----------------------------------------------------------------------
+def _collapse(shape, stride_lists):
+    """Merge adjacent dims that are contiguous for every operand; drop size-1 dims."""
+    dims = [d for d in range(len(shape)) if shape[d] != 1]
+    if not dims:
+        return (), [() for _ in stride_lists]
+    new_shape = [shape[dims[0]]]
+    new_strides = [[s[dims[0]]] for s in stride_lists]
+    for d in dims[1:]:
+        n = shape[d]
+        if all(ns[-1] == s[d] * n for ns, s in zip(new_strides, stride_lists)):
+            new_shape[-1] *= n
+            for ns, s in zip(new_strides, stride_lists):
+                ns[-1] = s[d]
+        else:
+            new_shape.append(n)
+            for ns, s in zip(new_strides, stride_lists):
+                ns.append(s[d])
+    return tuple(new_shape), [tuple(ns) for ns in new_strides]
+
+
+def broadcast_strides(arr_shape, arr_strides, shape):
+    """Strides of an array broadcast to ``shape`` (0 on broadcast dims)."""
+    off = len(shape) - len(arr_shape)
+    out = [0] * off
+    for i, n in enumerate(arr_shape):
+        out.append(0 if n == 1 and shape[off + i] != 1 else arr_strides[i])
+    return out
+
+
+_SIM = _backend.IS_SIM
+_BLOCK = 32 if _SIM else 256
+
+
+def _grid(n, per_thread):
+    if _SIM:
+        return min(2, -(-n // (_BLOCK * per_thread))), _BLOCK
+    return max(1, min(-(-n // (_BLOCK * per_thread)), 2 ** 31 - 1)), _BLOCK
+
+
+def _arr_values(ptr, shape, strides, itemsize):
+    n = 1
+    for s in shape:
+        n *= s
+    return [0, 0, n, itemsize, ptr, *shape, *strides]
+
+
+def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
+    """Run ``op`` elementwise.
+
+    inputs: per input an npgpu ndarray or a NumPy scalar (already of the loop
+    dtype or castable to it); outputs: npgpu ndarrays of the result shape (all
+    the same shape; inputs broadcast to it).  loop_in/loop_out: loop dtypes.
+    """
+    out0 = outputs[0]
+    shape = out0.shape
+    n = out0.size
+    if n == 0:
+        return
+    arr_in = []
+    kinds = []
+    for x in inputs:
+        if isinstance(x, np.generic):
+            kinds.append("s")
+        else:
+            arr_in.append(x)
+            kinds.append("a")
+    # fast path: all C-contiguous with the result's shape
+    if all(a.shape == shape and a._c_contig for a in arr_in) and all(o._c_contig for o in outputs):
+        layout, cshape = "contig", (n,)
+        cstrides = None
+    else:
+        strides = [tuple(o._strides) for o in outputs]
+        strides += [broadcast_strides(a.shape, a._strides, shape) for a in arr_in]
+        cshape, cstrides = _collapse(shape, strides)
+        if not cshape:
+            cshape = (1,)
+            cstrides = [(0,) for _ in cstrides]
+        nd = len(cshape)
+        layout = "strided"
+        if nd == 1:
+            # contiguous when every operand is unit-stride (or fully broadcast)
+            ok = all(s[0] == o.itemsize for s, o in zip(cstrides, outputs))
+            ok = ok and all(s[0] in (0, a.itemsize) for s, a in zip(cstrides[len(outputs):], arr_in))
+            if ok:
+                layout = "contig"
+        # operands broadcast over everything become "z" (load once)
+        ai = 0
+        for k, x in enumerate(inputs):
+            if kinds[k] == "a":
+                if all(s == 0 for s in cstrides[len(outputs) + ai]):
+                    kinds[k] = "z"
+                ai += 1
+    in_specs = []
+    for k, x in enumerate(inputs):
+        in_specs.append((kinds[k], np.dtype(x.dtype)))
+    out_dtypes = [o.dtype for o in outputs]
+    nd = len(cshape)
+    key = (op.key, name, tuple(in_specs), tuple(out_dtypes), tuple(loop_in), tuple(loop_out),
+           layout, nd if layout == "strided" else 1)
+    kern = compiler.get_kernel(key, lambda: render(op, in_specs, out_dtypes, loop_in, loop_out,
+                                                   layout, nd, name))
+    values = [n]
+    if layout == "contig":
+        for o in outputs:
+            values += [0, 0, n, o.itemsize, o._ptr, n, o.itemsize]
+    else:
+        for o, s in zip(outputs, cstrides):
+            values += _arr_values(o._ptr, cshape, s, o.itemsize)
+    ai = 0
+    for k, x in enumerate(inputs):
+        if kinds[k] == "s":
+            values += [x.real, x.imag] if x.dtype.kind == "c" else [x]
+            continue
+        if kinds[k] == "z":
+            values += [0, 0, 1, x.itemsize, x._ptr, 1, x.itemsize]
+        elif layout == "contig":
+            values += [0, 0, n, x.itemsize, x._ptr, n, x.itemsize]
+        else:
+            values += _arr_values(x._ptr, cshape, cstrides[len(outputs) + ai], x.itemsize)
+        ai += 1
+    grid, block = _grid(n, 4 if layout == "contig" else 1)
+    kern(grid, block, values)

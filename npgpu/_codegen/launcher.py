@@ -1,0 +1,115 @@
+"""The one launcher: runs a compiled kernel with raw arguments on the current stream.
+
+Arguments are given as a flat list of *values* in Numba's kernel ABI, which
+``pack_array`` / the caller produce:
+
+* an array parameter flattens to ``meminfo(0), parent(0), nitems, itemsize,
+  data pointer, shape[ndim], strides[ndim]`` (8 bytes each);
+* a scalar parameter is one value of its dtype (complex: two values).
+
+On the GPU the values are packed with one ``struct.pack_into`` into a buffer
+the kernel owns, and ``cuLaunchKernel`` is called through ctypes with a
+pre-built ``void*[]`` that points into it: no Numba dispatch on the hot path.
+On the simulator the same call runs the Numba-simulated kernel with NumPy
+views of the simulated device memory.
+"""
+import ctypes
+import struct
+
+import numpy as np
+
+from .. import _backend
+from . import compiler
+
+_SCALAR_FMT = {
+    "b1": "?7x", "i1": "b7x", "u1": "B7x", "i2": "h6x", "u2": "H6x", "i4": "i4x", "u4": "I4x",
+    "i8": "q", "u8": "Q", "f2": "e6x", "f4": "f4x", "f8": "d", "c8": "f4xf4x", "c16": "dd",
+}
+
+
+def _param_format(params):
+    fmt = "<"
+    count = 0
+    for p in params:
+        if p.kind == "array":
+            fmt += "qqqqQ" + "q" * (2 * p.ndim)
+            count += 5 + 2 * p.ndim
+        else:
+            code = p.dtype.kind + str(p.dtype.itemsize)
+            if p.dtype.kind == "b":
+                code = "b1"
+            fmt += _SCALAR_FMT[code]
+            count += 2 if p.dtype.kind == "c" else 1
+    return fmt, count
+
+
+if _backend.IS_CUDA:
+    from ..cuda import _driver as drv
+    from ..cuda import runtime as _rt
+    _cuLaunchKernel = drv.cuLaunchKernel
+
+
+class Launcher:
+    """A loaded kernel and what it needs to be launched fast."""
+
+    def __init__(self, ks, func=None, module=None, sim_kernel=None):
+        self.source = ks
+        self.name = ks.name
+        self.params = ks.params
+        self._func = func
+        self._module = module
+        self._sim = sim_kernel
+        fmt, count = _param_format(ks.params)
+        self._nvalues = count
+        if func is not None:
+            self._buf = ctypes.create_string_buffer(max(8 * count, 8))
+            addr = ctypes.addressof(self._buf)
+            self._ptrs = (ctypes.c_void_p * max(count, 1))(*[addr + 8 * i for i in range(count)])
+            self._ptrs_addr = ctypes.addressof(self._ptrs)
+            self._pack = struct.Struct(fmt).pack_into
+
+    def __call__(self, grid, block, values, stream=None):
+        """Launch on ``stream`` (a handle; default the current stream)."""
+        compiler.stats["launches"] += 1
+        if self._func is not None:
+            self._pack(self._buf, 0, *values)
+            s = _rt.current_stream_handle() if stream is None else stream
+            rc = _cuLaunchKernel(self._func, grid, 1, 1, block, 1, 1, 0, s, self._ptrs_addr, None)
+            if rc:
+                drv.check(rc, f"cuLaunchKernel({self.name}, grid={grid}, block={block})")
+        else:
+            self._sim[grid, block](*_sim_args(self.params, values))
+
+
+def _sim_args(params, values):
+    """Rebuild simulator arguments (NumPy views of simulated memory) from flat ABI values."""
+    from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray
+
+    out = []
+    i = 0
+    for p in params:
+        if p.kind == "array":
+            nd = p.ndim
+            nitems, itemsize, ptr = values[i + 2], values[i + 3], values[i + 4]
+            shape = tuple(values[i + 5:i + 5 + nd])
+            strides = tuple(values[i + 5 + nd:i + 5 + 2 * nd])
+            i += 5 + 2 * nd
+            out.append(FakeCUDAArray(_host_view(ptr, shape, strides, p.dtype)))
+        elif p.dtype.kind == "c":
+            out.append(p.dtype.type(complex(values[i], values[i + 1])))
+            i += 2
+        else:
+            out.append(p.dtype.type(values[i]))
+            i += 1
+    return out
+
+
+def _host_view(ptr, shape, strides, dtype):
+    """A NumPy view of simulated device memory at address ``ptr``."""
+    if 0 in shape:
+        return np.empty(shape, dtype)
+    # the extent of the view, from its lowest to its highest byte
+    lo = sum(s * (n - 1) for s, n in zip(strides, shape) if s < 0)
+    hi = sum(s * (n - 1) for s, n in zip(strides, shape) if s > 0) + dtype.itemsize
+    buf = (ctypes.c_char * (hi - lo)).from_address(ptr + lo)
+    return np.ndarray(shape, dtype, buffer=buf, offset=-lo, strides=strides)

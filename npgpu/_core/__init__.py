@@ -1,0 +1,1 @@
+"""The device array and what it needs: dtypes, layouts, copies, transfers."""

@@ -1,0 +1,121 @@
+"""Copy, cast, fill and basic-index get/set: the first users of the elementwise generator."""
+import numpy as np
+
+from .._codegen import elementwise as _ew
+from . import layout as _layout
+from .dtypes import check_dtype
+from .ndarray import empty_array, ndarray
+
+IDENTITY = _ew.ScalarOp.from_expr("identity", 1, "x0")
+
+
+def extent(a):
+    """(lowest, highest+1) byte address an array touches."""
+    lo = hi = a._ptr
+    for n, s in zip(a.shape, a._strides):
+        if n > 1:
+            if s < 0:
+                lo += s * (n - 1)
+            else:
+                hi += s * (n - 1)
+    return lo, hi + a.itemsize
+
+
+def may_overlap(a, b):
+    if a.size == 0 or b.size == 0:
+        return False
+    alo, ahi = extent(a)
+    blo, bhi = extent(b)
+    return alo < bhi and blo < ahi
+
+
+def same_elements(a, b, shape):
+    """True if ``a`` and ``b`` (broadcast to ``shape``) address element i at the same place for every i."""
+    if a._ptr != b._ptr or a.dtype.itemsize != b.dtype.itemsize:
+        return False
+    sa = _ew.broadcast_strides(a.shape, a._strides, shape)
+    sb = _ew.broadcast_strides(b.shape, b._strides, shape)
+    return all(x == y or n == 1 for x, y, n in zip(sa, sb, shape))
+
+
+def copy_into(dst, src):
+    """dst[...] = src, with broadcasting and an unsafe cast (the caller checked casting)."""
+    if not isinstance(src, ndarray):
+        fill(dst, src)
+        return
+    shape = np.broadcast_shapes(src.shape, dst.shape)
+    if shape != dst.shape:
+        raise ValueError(f"could not broadcast input array from shape {src.shape} into shape {dst.shape}")
+    if dst.size == 0:
+        return
+    if may_overlap(dst, src) and not same_elements(dst, src, dst.shape):
+        src = src.copy()
+    _ew.launch(IDENTITY, [src], [src.dtype], [dst], [dst.dtype], name="copy")
+
+
+def copy(a, order="C", dtype=None):
+    dt = a.dtype if dtype is None else check_dtype(dtype)
+    if order == "K" or order == "A":
+        order = "F" if (a._f_contig and not a._c_contig) else "C"
+    if order not in ("C", "F"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    out = empty_array(a.shape, dt, order)
+    if a.size:
+        _ew.launch(IDENTITY, [a], [a.dtype], [out], [dt], name="copy")
+    return out
+
+
+def scalar_of(value, dtype):
+    """A NumPy scalar of ``dtype`` from a Python/NumPy scalar (NumPy's assignment cast)."""
+    arr = np.asarray(value)
+    if arr.ndim != 0:
+        raise ValueError("expected a scalar")
+    if arr.dtype.kind == "c" and dtype.kind != "c":
+        arr = arr.real
+    if isinstance(value, int) and not isinstance(value, bool) and dtype.kind in "iu":
+        # NumPy 2 raises OverflowError for out-of-range Python ints
+        return dtype.type(value)
+    return arr.astype(dtype)[()]
+
+
+def fill(a, value):
+    if isinstance(value, ndarray):
+        copy_into(a, value)
+        return
+    if a.size == 0:
+        return
+    v = scalar_of(value, a.dtype)
+    _ew.launch(IDENTITY, [v], [a.dtype], [a], [a.dtype], name="fill")
+
+
+def getitem(a, index):
+    r = _layout.basic_index(a.shape, a._strides, index)
+    if r is None:
+        return _advanced_getitem(a, index)
+    offset, shape, strides = r
+    return a._view(offset, shape, strides)
+
+
+def setitem(a, index, value):
+    r = _layout.basic_index(a.shape, a._strides, index)
+    if r is None:
+        raise IndexError("npgpu supports basic indexing only (integers, slices, None, Ellipsis); "
+                         f"got {index!r}")
+    offset, shape, strides = r
+    dst = a._view(offset, shape, strides)
+    if isinstance(value, ndarray):
+        copy_into(dst, value)
+        return
+    if isinstance(value, np.ndarray) or isinstance(value, (list, tuple)):
+        from .transfer import from_host
+        host = np.asarray(value)
+        if host.dtype == object:
+            raise TypeError(f"could not assign {type(value).__name__} to a device array")
+        copy_into(dst, from_host(host))
+        return
+    fill(dst, value)
+
+
+def _advanced_getitem(a, index):
+    raise IndexError("npgpu supports basic indexing only (integers, slices, None, Ellipsis); "
+                     f"got {index!r}")

@@ -1,0 +1,216 @@
+"""Shapes and strides: contiguity, reshape-as-view, basic indexing. Pure host arithmetic."""
+import operator
+
+import numpy as np
+
+
+def c_strides(shape, itemsize):
+    strides = []
+    acc = itemsize
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def f_strides(shape, itemsize):
+    strides = []
+    acc = itemsize
+    for n in shape:
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(strides)
+
+
+def is_c_contig(shape, strides, itemsize):
+    acc = itemsize
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n == 0:
+            return True
+        if n != 1:
+            if s != acc:
+                return False
+            acc *= n
+    return True
+
+
+def is_f_contig(shape, strides, itemsize):
+    acc = itemsize
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return True
+        if n != 1:
+            if s != acc:
+                return False
+            acc *= n
+    return True
+
+
+def normalize_shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        shape = (shape,)
+    try:
+        shape = tuple(operator.index(n) for n in shape)
+    except TypeError:
+        raise TypeError(f"expected a sequence of integers or a single integer, got {shape!r}") from None
+    for n in shape:
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def prod(shape):
+    p = 1
+    for n in shape:
+        p *= n
+    return p
+
+
+def normalize_axis(axis, ndim):
+    try:
+        axis = operator.index(axis)
+    except TypeError:
+        raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
+    if not -ndim <= axis < ndim:
+        raise np.exceptions.AxisError(axis, ndim)
+    return axis % ndim
+
+
+def reshape_strides(shape, strides, itemsize, newshape, order="C"):
+    """Strides that view (shape, strides) as ``newshape`` without copying, or None.
+
+    NumPy's rule: walk both shapes, grouping dims whose products match; each
+    old group must be contiguous among itself in the requested order.
+    """
+    if prod(shape) == 0 or prod(newshape) == 0:
+        return (c_strides if order == "C" else f_strides)(newshape, itemsize)
+    old = [(n, s) for n, s in zip(shape, strides) if n != 1]
+    if order == "F":
+        old = old[::-1]
+        new = list(newshape)[::-1]
+    else:
+        new = list(newshape)
+    out = [0] * len(new)
+    oi = ni = 0
+    while oi < len(old) and ni < len(new):
+        op, np_ = old[oi][0], new[ni]
+        oj, nj = oi + 1, ni + 1
+        while op != np_:
+            if np_ < op:
+                np_ *= new[nj]
+                nj += 1
+            else:
+                op *= old[oj][0]
+                oj += 1
+        # the old group oi..oj must be contiguous among itself
+        for k in range(oi, oj - 1):
+            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+                return None
+        # new strides for ni..nj, from the innermost of the old group
+        acc = old[oj - 1][1]
+        for k in range(nj - 1, ni - 1, -1):
+            out[k] = acc
+            acc *= new[k]
+        oi, ni = oj, nj
+    # remaining new dims are all 1
+    for k in range(ni, len(new)):
+        out[k] = out[k - 1] * new[k - 1] if k > 0 and new[k - 1] else itemsize
+    if order == "F":
+        out = out[::-1]
+    return tuple(out)
+
+
+def resolve_newshape(newshape, size):
+    if isinstance(newshape, (int, np.integer)):
+        newshape = (newshape,)
+    newshape = [operator.index(n) for n in newshape]
+    unknown = [i for i, n in enumerate(newshape) if n < 0]
+    if len(unknown) > 1:
+        raise ValueError("can only specify one unknown dimension")
+    if unknown:
+        if newshape[unknown[0]] != -1:
+            raise ValueError("negative dimensions not allowed")
+        known = prod(n for i, n in enumerate(newshape) if i != unknown[0])
+        if known == 0 or size % known:
+            raise ValueError(f"cannot reshape array of size {size} into shape "
+                             f"{_shape_text(newshape)}")
+        newshape[unknown[0]] = size // known
+    if prod(newshape) != size:
+        raise ValueError(f"cannot reshape array of size {size} into shape {_shape_text(newshape)}")
+    return tuple(newshape)
+
+
+def _shape_text(shape):
+    shape = tuple(shape)
+    return str(shape).replace(",)", ",)") if len(shape) != 1 else f"({shape[0]},)"
+
+
+def basic_index(shape, strides, index):
+    """Apply a basic index (ints, slices, None, Ellipsis) -> (offset bytes, shape, strides).
+
+    Returns None if the index is not basic (arrays, lists, booleans).
+    """
+    if not isinstance(index, tuple):
+        index = (index,)
+    n_real = 0
+    has_ellipsis = False
+    for it in index:
+        if it is None:
+            continue
+        if it is Ellipsis:
+            if has_ellipsis:
+                raise IndexError("an index can only have a single ellipsis ('...')")
+            has_ellipsis = True
+            continue
+        if isinstance(it, slice) or _is_int(it):
+            n_real += 1
+            continue
+        return None
+    ndim = len(shape)
+    if n_real > ndim:
+        raise IndexError(f"too many indices for array: array is {ndim}-dimensional, "
+                         f"but {n_real} were indexed")
+    offset = 0
+    new_shape, new_strides = [], []
+    d = 0
+    for it in index:
+        if it is None:
+            new_shape.append(1)
+            new_strides.append(0)
+        elif it is Ellipsis:
+            for _ in range(ndim - n_real):
+                new_shape.append(shape[d])
+                new_strides.append(strides[d])
+                d += 1
+        elif isinstance(it, slice):
+            start, stop, step = it.indices(shape[d])
+            if step == 0:
+                raise ValueError("slice step cannot be zero")
+            length = len(range(start, stop, step))
+            if length:
+                offset += start * strides[d]
+            new_shape.append(length)
+            new_strides.append(strides[d] * step)
+            d += 1
+        else:
+            i = operator.index(it)
+            n = shape[d]
+            if not -n <= i < n:
+                raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
+            offset += (i % n) * strides[d]
+            d += 1
+    while d < ndim:
+        new_shape.append(shape[d])
+        new_strides.append(strides[d])
+        d += 1
+    return offset, tuple(new_shape), tuple(new_strides)
+
+
+def _is_int(x):
+    if isinstance(x, (bool, np.bool_)):
+        return False
+    if isinstance(x, (int, np.integer)):
+        return True
+    if hasattr(x, "__index__") and not hasattr(x, "shape"):
+        return True
+    return False

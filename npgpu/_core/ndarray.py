@@ -1,0 +1,439 @@
+"""``npgpu.ndarray``: a light object over pooled device memory.
+
+Not a wrapper around Numba's ``DeviceNDArray`` (~30 us to build one): an
+array is a :class:`~npgpu.cuda.memory.Memory`, a data pointer, shape, byte
+strides and dtype.  Kernels see arrays only through the launcher's raw
+arguments.  Operators reach the ufuncs through ``_ops``, a registry the
+package fills at import (``_core`` never imports ``ufuncs``).
+"""
+import builtins
+import operator
+
+import numpy as np
+
+from .. import _backend
+from ..cuda import memory as _memory
+from ..cuda import runtime as _runtime
+from . import layout as _layout
+from .dtypes import check_dtype
+
+_ops = {}          # name -> callable, filled by npgpu/__init__ (ufuncs, creation helpers)
+
+
+class Flags:
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable")
+
+    def __init__(self, c, f, own, writeable=True):
+        self.c_contiguous = c
+        self.f_contiguous = f
+        self.owndata = own
+        self.writeable = writeable
+
+    _names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
+              "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
+              "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable"}
+
+    def __getitem__(self, name):
+        return getattr(self, self._names[name.upper()])
+
+    def __repr__(self):
+        return "\n".join(f"  {k.upper()} : {getattr(self, k)}"
+                         for k in ("c_contiguous", "f_contiguous", "owndata", "writeable"))
+
+
+class MemoryPointer:
+    """``ndarray.data``: the device pointer of element 0 and the memory that owns it."""
+
+    __slots__ = ("mem", "ptr")
+
+    def __init__(self, mem, ptr):
+        self.mem = mem
+        self.ptr = ptr
+
+    def __int__(self):
+        return self.ptr
+
+    def __repr__(self):
+        return f"<npgpu MemoryPointer {self.ptr:#x} of {self.mem!r}>"
+
+
+def _new(mem, ptr, shape, strides, dtype, base=None):
+    """Fast internal constructor (no checks)."""
+    a = ndarray.__new__(ndarray)
+    a._mem = mem
+    a._ptr = ptr
+    a.shape = shape
+    a._strides = strides
+    a.dtype = dtype
+    a._base = base
+    isz = dtype.itemsize
+    a._c_contig = _layout.is_c_contig(shape, strides, isz)
+    a._f_contig = _layout.is_f_contig(shape, strides, isz)
+    return a
+
+
+def empty_array(shape, dtype, order="C"):
+    """Allocate an uninitialised array (shape normalised, dtype checked by the caller)."""
+    n = 1
+    for s in shape:
+        n *= s
+    isz = dtype.itemsize
+    mem = _memory.alloc(n * isz)
+    strides = _layout.c_strides(shape, isz) if order != "F" else _layout.f_strides(shape, isz)
+    a = ndarray.__new__(ndarray)
+    a._mem = mem
+    a._ptr = mem.ptr
+    a.shape = shape
+    a._strides = strides
+    a.dtype = dtype
+    a._base = None
+    a._c_contig = order != "F" or len(shape) <= 1 or _layout.is_c_contig(shape, strides, isz)
+    a._f_contig = order == "F" or _layout.is_f_contig(shape, strides, isz)
+    return a
+
+
+class ndarray:
+    """An N-dimensional array in GPU memory, with NumPy's semantics."""
+
+    __slots__ = ("_mem", "_ptr", "shape", "_strides", "dtype", "_base", "_c_contig", "_f_contig",
+                 "__weakref__")
+    __array_priority__ = 100
+
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+        shape = _layout.normalize_shape(shape)
+        dtype = check_dtype(dtype)
+        if memptr is None:
+            b = empty_array(shape, dtype, order)
+            mem, ptr = b._mem, b._ptr
+        else:
+            mem, ptr = (memptr.mem, memptr.ptr) if isinstance(memptr, MemoryPointer) else (memptr, memptr.ptr)
+        if strides is None:
+            strides = (_layout.c_strides if order != "F" else _layout.f_strides)(shape, dtype.itemsize)
+        self._mem = mem
+        self._ptr = ptr
+        self.shape = shape
+        self._strides = tuple(strides)
+        self.dtype = dtype
+        self._base = None
+        self._c_contig = _layout.is_c_contig(shape, self._strides, dtype.itemsize)
+        self._f_contig = _layout.is_f_contig(shape, self._strides, dtype.itemsize)
+
+    # ---- attributes --------------------------------------------------------------------------
+    @property
+    def strides(self):
+        return self._strides
+
+    @property
+    def ndim(self):
+        return len(self.shape)
+
+    @property
+    def size(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    @property
+    def base(self):
+        return self._base
+
+    @property
+    def flags(self):
+        return Flags(self._c_contig, self._f_contig, self._base is None)
+
+    @property
+    def data(self):
+        return MemoryPointer(self._mem, self._ptr)
+
+    @property
+    def device(self):
+        return _runtime.Device(self._mem.device_id)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    @property
+    def mT(self):
+        if self.ndim < 2:
+            raise ValueError("matrix transpose with ndim < 2 is undefined")
+        return self.swapaxes(-1, -2)
+
+    @property
+    def real(self):
+        if self.dtype.kind != "c":
+            return self
+        ft = np.dtype(f"f{self.itemsize // 2}")
+        return _new(self._mem, self._ptr, self.shape, self._strides, ft, self._root())
+
+    @property
+    def imag(self):
+        if self.dtype.kind != "c":
+            out = _ops["zeros"](self.shape, self.dtype)
+            return out
+        ft = np.dtype(f"f{self.itemsize // 2}")
+        return _new(self._mem, self._ptr + ft.itemsize, self.shape, self._strides, ft, self._root())
+
+    def _root(self):
+        return self._base if self._base is not None else self
+
+    def _view(self, offset, shape, strides, dtype=None):
+        return _new(self._mem, self._ptr + offset, shape, strides, dtype or self.dtype, self._root())
+
+    # ---- views -----------------------------------------------------------------------------------
+    def view(self, dtype=None, type=None):
+        if dtype is None:
+            return self._view(0, self.shape, self._strides)
+        if isinstance(dtype, builtins.type) and issubclass(dtype, ndarray):
+            return self._view(0, self.shape, self._strides)
+        dt = check_dtype(dtype)
+        if dt.itemsize == self.itemsize:
+            return self._view(0, self.shape, self._strides, dt)
+        if self.ndim == 0:
+            raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
+        if self._strides[-1] != self.itemsize and self.shape[-1] != 1:
+            raise ValueError("To change to a dtype of a different size, the last axis must be contiguous")
+        last = self.shape[-1] * self.itemsize
+        if last % dt.itemsize:
+            raise ValueError("When changing to a larger dtype, its size must be a divisor of the total "
+                             "size in bytes of the last axis of the array.")
+        shape = self.shape[:-1] + (last // dt.itemsize,)
+        strides = self._strides[:-1] + (dt.itemsize,)
+        return self._view(0, shape, strides, dt)
+
+    def reshape(self, *shape, order="C", copy=None):
+        if len(shape) == 1 and not isinstance(shape[0], (int, np.integer)):
+            shape = shape[0]
+        if order not in ("C", "F", "A"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A' (got {order!r})")
+        if order == "A":
+            order = "F" if self._f_contig and not self._c_contig else "C"
+        newshape = _layout.resolve_newshape(shape, self.size)
+        if copy:
+            return self.copy(order=order).reshape(newshape, order=order)
+        strides = _layout.reshape_strides(self.shape, self._strides, self.itemsize, newshape, order)
+        if strides is not None:
+            return self._view(0, newshape, strides)
+        if copy is False:
+            raise ValueError("Unable to avoid creating a copy while reshaping.")
+        return self.copy(order=order).reshape(newshape, order=order)
+
+    def ravel(self, order="C"):
+        return self.reshape(-1, order=order)
+
+    def flatten(self, order="C"):
+        return self.copy(order=order).reshape(-1, order=order)
+
+    def transpose(self, *axes):
+        if not axes or (len(axes) == 1 and axes[0] is None):
+            axes = tuple(range(self.ndim))[::-1]
+        elif len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
+            axes = tuple(axes[0])
+        if len(axes) != self.ndim:
+            raise ValueError("axes don't match array")
+        axes = tuple(_layout.normalize_axis(a, self.ndim) for a in axes)
+        if len(set(axes)) != len(axes):
+            raise ValueError("repeated axis in transpose")
+        return self._view(0, tuple(self.shape[a] for a in axes), tuple(self._strides[a] for a in axes))
+
+    def swapaxes(self, axis1, axis2):
+        a1 = _layout.normalize_axis(axis1, self.ndim)
+        a2 = _layout.normalize_axis(axis2, self.ndim)
+        axes = list(range(self.ndim))
+        axes[a1], axes[a2] = axes[a2], axes[a1]
+        return self.transpose(axes)
+
+    def squeeze(self, axis=None):
+        if axis is None:
+            keep = [i for i, n in enumerate(self.shape) if n != 1]
+        else:
+            axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
+            axes = {_layout.normalize_axis(a, self.ndim) for a in axes}
+            for a in axes:
+                if self.shape[a] != 1:
+                    raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
+            keep = [i for i in range(self.ndim) if i not in axes]
+        return self._view(0, tuple(self.shape[i] for i in keep), tuple(self._strides[i] for i in keep))
+
+    # ---- copies and casts ------------------------------------------------------------------------
+    def copy(self, order="C"):
+        return _ops["copy"](self, order=order)
+
+    def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        dt = check_dtype(dtype)
+        if not np.can_cast(self.dtype, dt, casting=casting):
+            raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dt!r} according to the "
+                            f"rule '{casting}'")
+        if not copy and dt == self.dtype:
+            return self
+        return _ops["copy"](self, order=order, dtype=dt)
+
+    def fill(self, value):
+        _ops["fill"](self, value)
+
+    def get(self, stream=None, order="C", out=None):
+        """Copy to the host as a NumPy array."""
+        return _ops["asnumpy"](self, stream=stream, order=order, out=out)
+
+    def set(self, arr, stream=None):
+        """Copy a host array of the same shape into this array."""
+        _ops["set_from_host"](self, arr, stream)
+
+    # ---- scalars and Python protocol -------------------------------------------------------------
+    def item(self, *args):
+        if args:
+            return self[args if len(args) > 1 else args[0]].item()
+        if self.size != 1:
+            raise ValueError("can only convert an array of size 1 to a Python scalar")
+        return self.get().item()
+
+    def tolist(self):
+        return self.get().tolist()
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of unsized object")
+        return self.shape[0]
+
+    def __iter__(self):
+        if not self.shape:
+            raise TypeError("iteration over a 0-d array")
+        for i in range(self.shape[0]):
+            yield self[i]
+
+    def _scalar(self, what):
+        if self.size != 1:
+            if what is bool:
+                raise ValueError("The truth value of an array with more than one element is "
+                                 "ambiguous. Use a.any() or a.all()")
+            raise TypeError("only length-1 arrays can be converted to Python scalars")
+        return self.get().reshape(()).item()
+
+    def __bool__(self):
+        return bool(self._scalar(bool))
+
+    def __int__(self):
+        return int(self._scalar(int))
+
+    def __float__(self):
+        return float(self._scalar(float))
+
+    def __complex__(self):
+        return complex(self._scalar(complex))
+
+    def __index__(self):
+        if self.ndim != 0 or self.dtype.kind not in "iub":
+            raise TypeError("only integer scalar arrays can be converted to a scalar index")
+        return operator.index(self.get().item())
+
+    def __repr__(self):
+        return repr(self.get())
+
+    def __str__(self):
+        return str(self.get())
+
+    def __format__(self, spec):
+        return format(self.get(), spec)
+
+    def __array__(self, dtype=None, copy=None):
+        raise TypeError("Implicit conversion to a NumPy array is not allowed (it would copy device "
+                        "memory to the host). Use .get() or npgpu.asnumpy() explicitly.")
+
+    # ---- interoperability ---------------------------------------------------------------------------
+    @property
+    def __cuda_array_interface__(self):
+        return _ops["cuda_array_interface"](self)
+
+    def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
+        return _ops["to_dlpack"](self, stream=stream, max_version=max_version,
+                                 dl_device=dl_device, copy=copy)
+
+    def __dlpack_device__(self):
+        return _ops["dlpack_device"](self)
+
+    def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
+        return _ops["array_ufunc"](ufunc, method, inputs, kwargs)
+
+    def __array_function__(self, func, types, args, kwargs):
+        return _ops["array_function"](func, types, args, kwargs)
+
+    # ---- indexing ----------------------------------------------------------------------------------
+    def __getitem__(self, index):
+        return _ops["getitem"](self, index)
+
+    def __setitem__(self, index, value):
+        _ops["setitem"](self, index, value)
+
+    # ---- operators (routed to ufuncs) -------------------------------------------------------------
+    def __neg__(self):
+        return _ops["negative"](self)
+
+    def __pos__(self):
+        return _ops["positive"](self)
+
+    def __abs__(self):
+        return _ops["absolute"](self)
+
+    def __invert__(self):
+        return _ops["invert"](self)
+
+    def __matmul__(self, other):
+        return _ops["matmul"](self, other)
+
+    def __rmatmul__(self, other):
+        return _ops["matmul"](other, self)
+
+    def __divmod__(self, other):
+        return _ops["divmod"](self, other)
+
+    def __rdivmod__(self, other):
+        return _ops["divmod"](other, self)
+
+    def __copy__(self):
+        return self.copy()
+
+    def __deepcopy__(self, memo):
+        return self.copy()
+
+    def __reduce__(self):
+        return (_ops["asarray"], (self.get(),))
+
+    __hash__ = None
+
+
+def _binop(name):
+    def fwd(self, other):
+        return _ops[name](self, other)
+
+    def rev(self, other):
+        return _ops[name](other, self)
+
+    def inplace(self, other):
+        return _ops[name](self, other, out=self)
+
+    return fwd, rev, inplace
+
+
+for _py, _uf in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("truediv", "true_divide"),
+                 ("floordiv", "floor_divide"), ("mod", "remainder"), ("pow", "power"),
+                 ("and", "bitwise_and"), ("or", "bitwise_or"), ("xor", "bitwise_xor"),
+                 ("lshift", "left_shift"), ("rshift", "right_shift")):
+    _f, _r, _i = _binop(_uf)
+    setattr(ndarray, f"__{_py}__", _f)
+    setattr(ndarray, f"__r{_py}__", _r)
+    setattr(ndarray, f"__i{_py}__", _i)
+
+for _py, _uf in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal"),
+                 ("eq", "equal"), ("ne", "not_equal")):
+    setattr(ndarray, f"__{_py}__", _binop(_uf)[0])
+
+del _py, _uf, _f, _r, _i

@@ -1,0 +1,160 @@
+"""Host <-> device transfers and zero-copy import of foreign device arrays (CUDA Array Interface)."""
+import ctypes
+
+import numpy as np
+
+from .. import _backend
+from ..cuda import memory as _memory
+from ..cuda import runtime as _runtime
+from . import layout as _layout
+from .dtypes import check_dtype
+from .ndarray import _new, empty_array, ndarray
+
+if _backend.IS_CUDA:
+    from ..cuda import _driver as drv
+
+
+def _stream_handle(stream):
+    if stream is None:
+        return _runtime.current_stream_handle()
+    return stream.ptr if hasattr(stream, "ptr") else int(stream)
+
+
+def _h2d(dst_ptr, host, nbytes, stream=None):
+    if not nbytes:
+        return
+    if _backend.IS_CUDA:
+        drv.check(drv.cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, nbytes, _stream_handle(stream)),
+                  "cuMemcpyHtoDAsync")
+    else:
+        ctypes.memmove(dst_ptr, host.ctypes.data, nbytes)
+
+
+def _d2h(host, src_ptr, nbytes, stream=None):
+    if not nbytes:
+        return
+    if _backend.IS_CUDA:
+        s = _stream_handle(stream)
+        drv.check(drv.cuMemcpyDtoHAsync(host.ctypes.data, src_ptr, nbytes, s), "cuMemcpyDtoHAsync")
+        # pageable copies are synchronous already; pinned ones must finish before we return
+        drv.check(drv.cuStreamSynchronize(s), "cuStreamSynchronize")
+    else:
+        ctypes.memmove(host.ctypes.data, src_ptr, nbytes)
+
+
+def d2d(dst_ptr, src_ptr, nbytes, stream=None):
+    if not nbytes:
+        return
+    if _backend.IS_CUDA:
+        drv.check(drv.cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, _stream_handle(stream)),
+                  "cuMemcpyDtoDAsync")
+    else:
+        ctypes.memmove(dst_ptr, src_ptr, nbytes)
+
+
+def from_host(host, dtype=None, order="K", stream=None):
+    """Copy a NumPy array (or anything ``np.asarray`` accepts) to a new device array."""
+    if not isinstance(host, np.ndarray):
+        host = np.asarray(host, dtype=dtype)
+    elif dtype is not None and host.dtype != dtype:
+        host = host.astype(dtype)
+    dt = check_dtype(host.dtype)
+    if order in ("F", "A", "K") and host.flags.f_contiguous and not host.flags.c_contiguous:
+        host_c = np.asfortranarray(host)
+        out = empty_array(host.shape, dt, "F")
+    else:
+        if order == "F":
+            host_c = np.asfortranarray(host)
+            out = empty_array(host.shape, dt, "F")
+        else:
+            host_c = np.ascontiguousarray(host)
+            out = empty_array(host.shape, dt, "C")
+    if host_c.dtype.byteorder == ">":
+        host_c = host_c.astype(dt)
+    _h2d(out._ptr, host_c, out.nbytes, stream)
+    return out
+
+
+def set_from_host(arr, host, stream=None):
+    host = np.asarray(host)
+    if host.shape != arr.shape:
+        raise ValueError(f"Shape mismatch. Old shape: {arr.shape}, new shape: {host.shape}")
+    if host.dtype != arr.dtype:
+        raise TypeError(f"dtype mismatch: array is {arr.dtype}, host data is {host.dtype}")
+    if arr._c_contig:
+        _h2d(arr._ptr, np.ascontiguousarray(host), arr.nbytes, stream)
+    elif arr._f_contig:
+        _h2d(arr._ptr, np.asfortranarray(host), arr.nbytes, stream)
+    else:
+        from .copy import copy_into
+        copy_into(arr, from_host(host, stream=stream))
+
+
+def to_host(arr, stream=None, order="C", out=None, blocking=True):
+    """``npgpu.asnumpy``: copy a device array to the host (other objects pass to ``np.asarray``)."""
+    if not isinstance(arr, ndarray):
+        return np.asarray(arr, order=order)
+    if order == "A":
+        order = "F" if arr._f_contig and not arr._c_contig else "C"
+    if order == "K":
+        order = "F" if arr._f_contig and not arr._c_contig else "C"
+    src = arr
+    contig = arr._c_contig if order == "C" else arr._f_contig
+    if not contig:
+        src = arr.copy(order=order)
+    if out is not None:
+        if not isinstance(out, np.ndarray):
+            raise TypeError("out must be a numpy.ndarray")
+        if out.shape != arr.shape or out.dtype != arr.dtype:
+            raise ValueError(f"out has shape {out.shape} and dtype {out.dtype}, expected "
+                             f"{arr.shape} and {arr.dtype}")
+        ok = out.flags.c_contiguous if order == "C" else out.flags.f_contiguous
+        if ok:
+            _d2h(out, src._ptr, src.nbytes, stream)
+            return out
+        tmp = to_host(src, stream, order)
+        np.copyto(out, tmp)
+        return out
+    host = np.empty(arr.shape, arr.dtype, order=order)
+    _d2h(host, src._ptr, src.nbytes, stream)
+    return host
+
+
+# ---- CUDA Array Interface -----------------------------------------------------------------------
+def cuda_array_interface(arr):
+    s = _runtime.current_stream_handle()
+    return {
+        "shape": arr.shape,
+        "typestr": arr.dtype.str,
+        "descr": [("", arr.dtype.str)],
+        "data": (arr._ptr if arr.size else 0, False),
+        "strides": None if arr._c_contig else arr._strides,
+        "version": 3,
+        # CAI v3: 1 means the legacy default stream; 0 is not allowed
+        "stream": s if s else 1,
+    }
+
+
+def from_cuda_array_interface(obj):
+    """Wrap a foreign device array without copying; ``obj`` is kept alive by the result."""
+    cai = obj.__cuda_array_interface__
+    shape = tuple(cai["shape"])
+    dt = check_dtype(np.dtype(cai["typestr"]))
+    if cai.get("mask") is not None:
+        raise TypeError("masked CUDA arrays are not supported")
+    ptr = cai["data"][0] or 0
+    strides = cai.get("strides")
+    if strides is None:
+        strides = _layout.c_strides(shape, dt.itemsize)
+    strides = tuple(strides)
+    s = cai.get("stream")
+    if _backend.IS_CUDA and s not in (None, 0, 1, 2):
+        # the producer's work must finish before ours starts: make our stream wait on it
+        ev = _runtime.Event(disable_timing=True)
+        drv.check(drv.cuEventRecord(ev.ptr, s), "cuEventRecord")
+        _runtime.get_current_stream().wait_event(ev)
+    lo = sum(st * (n - 1) for st, n in zip(strides, shape) if st < 0)
+    hi = sum(st * (n - 1) for st, n in zip(strides, shape) if st > 0) + dt.itemsize
+    dev = _runtime.get_device_id()
+    mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner=obj)
+    return _new(mem, ptr, shape, strides, dt, None)

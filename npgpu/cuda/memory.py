@@ -1,0 +1,364 @@
+"""The one memory pool every device allocation goes through.
+
+Two ways of keeping freed blocks, one pool API:
+
+* default device memory on the GPU uses the driver's stream-ordered pool
+  (``cuMemAllocFromPoolAsync``/``cuMemFreeAsync`` with the release threshold
+  raised): the driver keeps freed blocks for O(1) reuse and orders reuse by
+  stream, which makes it per-stream safe.  ~1.6 us per alloc/free pair.
+* every other allocator (managed memory, the simulator's host buffers) goes
+  through :class:`_BinCache`, a dict of size class -> free blocks, keyed by the
+  stream a block was freed on so a block is only reused in that stream's order.
+
+Out of memory: free cached blocks, retry once, then raise
+:class:`~npgpu.cuda.OutOfMemoryError` naming requested and pooled bytes.
+"""
+import ctypes
+import threading
+
+import numpy as np
+
+from .. import _backend
+from . import runtime
+from .errors import CUDADriverError, OutOfMemoryError
+
+if _backend.IS_CUDA:
+    from . import _driver as drv
+
+_ROUND = 512
+
+
+def _round(n):
+    return (n + _ROUND - 1) // _ROUND * _ROUND
+
+
+class Memory:
+    """One allocation. Freed back to its pool when the last reference goes away.
+
+    ``ptr`` is the device address (on the simulator, the host buffer's address);
+    ``host`` is the simulator's backing ``uint8`` NumPy buffer (``None`` on the GPU).
+    """
+
+    __slots__ = ("ptr", "size", "pool", "device_id", "host", "stream", "owner",
+                 "__weakref__")
+
+    def __init__(self, ptr, size, pool=None, device_id=0, host=None, stream=0, owner=None):
+        self.ptr = ptr
+        self.size = size
+        self.pool = pool
+        self.device_id = device_id
+        self.host = host
+        self.stream = stream
+        self.owner = owner          # keeps foreign memory (CAI / DLPack producers) alive
+
+    def __del__(self):
+        pool = self.pool
+        if pool is not None:
+            self.pool = None
+            try:
+                pool._release(self)
+            except Exception:  # interpreter shutdown: driver may be gone
+                pass
+
+    def __repr__(self):
+        return f"<npgpu Memory ptr={self.ptr:#x} size={self.size}>"
+
+
+class _BinCache:
+    """Free blocks by (rounded size, stream): O(1) reuse without the driver."""
+
+    def __init__(self, alloc, free):
+        self._alloc = alloc      # size -> (ptr, host)
+        self._free = free        # (ptr, host) -> None
+        self._bins = {}
+        self.cached_bytes = 0
+
+    def get(self, size, stream):
+        lst = self._bins.get((size, stream))
+        if lst:
+            self.cached_bytes -= size
+            return lst.pop()
+        return None
+
+    def new(self, size):
+        return self._alloc(size)
+
+    def put(self, size, stream, block):
+        self._bins.setdefault((size, stream), []).append(block)
+        self.cached_bytes += size
+
+    def release_all(self):
+        for (size, _), lst in self._bins.items():
+            for block in lst:
+                self._free(block)
+        self._bins.clear()
+        self.cached_bytes = 0
+
+
+def _sim_alloc(size):
+    buf = np.empty(size, dtype=np.uint8)
+    return buf.ctypes.data, buf
+
+
+def _sim_free(block):
+    pass
+
+
+def _managed_alloc(size):
+    runtime.ensure_context()
+    p = ctypes.c_uint64()
+    rc = drv.cuMemAllocManaged(ctypes.byref(p), size, drv.CU_MEM_ATTACH_GLOBAL)
+    if rc == drv.CUDA_ERROR_OUT_OF_MEMORY:
+        raise _DriverOOM()
+    drv.check(rc, "cuMemAllocManaged")
+    return p.value, None
+
+
+def _managed_free(block):
+    drv.cuMemFree(block[0])
+
+
+class _DriverOOM(Exception):
+    pass
+
+
+# Allocator names accepted by MemoryPool / set_allocator.
+malloc_device = "device"
+malloc_managed = "managed"
+
+
+class MemoryPool:
+    """Caching device-memory pool (CuPy-like API).
+
+    ``MemoryPool()`` allocates ordinary device memory; ``MemoryPool(malloc_managed)``
+    allocates CUDA managed (unified) memory, usable for arrays larger than the GPU.
+    """
+
+    def __init__(self, allocator=malloc_device):
+        if allocator not in (malloc_device, malloc_managed):
+            raise ValueError(f"allocator must be 'device' or 'managed', not {allocator!r}")
+        self.kind = allocator
+        self._used = 0
+        self._peak = 0
+        self._limit = 0
+        self._lock = threading.Lock()
+        self._driver_pool = None
+        self._cache = None
+        if _backend.IS_SIM:
+            self._cache = _BinCache(_sim_alloc, _sim_free)
+        elif allocator == malloc_managed:
+            self._cache = _BinCache(_managed_alloc, _managed_free)
+
+    # -- statistics -----------------------------------------------------------
+    def used_bytes(self):
+        """Bytes in live arrays."""
+        return self._used
+
+    def peak_bytes(self):
+        """Largest ``used_bytes`` since the last :meth:`reset_peak`."""
+        return self._peak
+
+    def reset_peak(self):
+        self._peak = self._used
+
+    def free_bytes(self):
+        """Bytes held by the pool for reuse."""
+        return self.total_bytes() - self._used
+
+    def total_bytes(self):
+        """Bytes held by the pool: in use plus cached for reuse."""
+        if self._cache is not None:
+            return self._used + self._cache.cached_bytes
+        if self._driver_pool is None:
+            return self._used
+        v = ctypes.c_uint64()
+        drv.check(drv.cuMemPoolGetAttribute(self._driver_pool, drv.CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
+                                            ctypes.byref(v)), "cuMemPoolGetAttribute")
+        return max(int(v.value), self._used)
+
+    def set_limit(self, size=None, fraction=None):
+        """Cap ``used_bytes`` (0 or None: no limit). ``fraction`` is of the device's memory."""
+        if fraction is not None:
+            total = runtime.Device().mem_info[1]
+            size = int(total * fraction)
+        self._limit = int(size or 0)
+
+    def get_limit(self):
+        return self._limit
+
+    def free_all_blocks(self, stream=None):
+        """Return every cached (unused) block to the driver / system."""
+        if self._cache is not None:
+            if _backend.IS_CUDA:
+                runtime.Device().synchronize()
+            self._cache.release_all()
+        elif self._driver_pool is not None:
+            runtime.Device().synchronize()
+            drv.check(drv.cuMemPoolTrimTo(self._driver_pool, 0), "cuMemPoolTrimTo")
+
+    # -- allocation -------------------------------------------------------------
+    def _init_driver_pool(self):
+        runtime.ensure_context()
+        pool = ctypes.c_void_p()
+        drv.check(drv.cuDeviceGetDefaultMemPool(ctypes.byref(pool), runtime.get_device_id()),
+                  "cuDeviceGetDefaultMemPool")
+        # keep freed memory in the pool instead of returning it at every sync
+        thr = ctypes.c_uint64(2 ** 64 - 1)
+        drv.check(drv.cuMemPoolSetAttribute(pool, drv.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
+                                            ctypes.byref(thr)), "cuMemPoolSetAttribute")
+        self._driver_pool = pool.value
+
+    def malloc(self, nbytes, stream=None):
+        """Allocate ``nbytes`` (rounded up to 512) on the current stream; returns :class:`Memory`."""
+        size = _round(nbytes) if nbytes else _ROUND
+        if self._limit and self._used + size > self._limit:
+            self.free_all_blocks()
+            raise OutOfMemoryError(nbytes, self._used, self._limit)
+        s = runtime.current_stream_handle() if stream is None else stream
+        if self._cache is not None:
+            mem = self._malloc_cached(size, s, nbytes)
+        else:
+            mem = self._malloc_driver(size, s, nbytes)
+        self._used += size
+        if self._used > self._peak:
+            self._peak = self._used
+        return mem
+
+    def _malloc_cached(self, size, s, nbytes):
+        block = self._cache.get(size, s)
+        if block is None:
+            try:
+                block = self._cache.new(size)
+            except (_DriverOOM, MemoryError):
+                self.free_all_blocks()
+                try:
+                    block = self._cache.new(size)
+                except (_DriverOOM, MemoryError):
+                    raise OutOfMemoryError(nbytes, self._used, self._limit,
+                                           kind="managed" if self.kind == malloc_managed else "device") from None
+        return Memory(block[0], size, self, runtime.get_device_id(), block[1], s)
+
+    def _malloc_driver(self, size, s, nbytes):
+        if self._driver_pool is None:
+            self._init_driver_pool()
+        p = ctypes.c_uint64()
+        rc = drv.cuMemAllocFromPoolAsync(ctypes.byref(p), size, self._driver_pool, s)
+        if rc:
+            if rc != drv.CUDA_ERROR_OUT_OF_MEMORY:
+                drv.check(rc, "cuMemAllocFromPoolAsync")
+            self.free_all_blocks()
+            rc = drv.cuMemAllocFromPoolAsync(ctypes.byref(p), size, self._driver_pool, s)
+            if rc == drv.CUDA_ERROR_OUT_OF_MEMORY:
+                raise OutOfMemoryError(nbytes, self._used, self._limit)
+            drv.check(rc, "cuMemAllocFromPoolAsync")
+        return Memory(p.value, size, self, runtime.get_device_id(), None, s)
+
+    def _release(self, mem):
+        self._used -= mem.size
+        if self._cache is not None:
+            self._cache.put(mem.size, mem.stream, (mem.ptr, mem.host))
+        else:
+            drv.cuMemFreeAsync(mem.ptr, mem.stream)
+
+
+_pools = {}
+_allocator = None   # a user-set allocator: callable nbytes -> Memory
+
+
+def get_default_memory_pool():
+    """The pool of the current device."""
+    dev = runtime.get_device_id()
+    pool = _pools.get(dev)
+    if pool is None:
+        pool = _pools[dev] = MemoryPool()
+    return pool
+
+
+def set_allocator(allocator=None):
+    """Route every npgpu allocation through ``allocator`` (``pool.malloc``), or back to the default.
+
+    Managed memory in two lines::
+
+        pool = npgpu.cuda.MemoryPool(npgpu.cuda.malloc_managed)
+        npgpu.cuda.set_allocator(pool.malloc)
+    """
+    global _allocator
+    _allocator = allocator
+
+
+def get_allocator():
+    return _allocator or get_default_memory_pool().malloc
+
+
+def alloc(nbytes):
+    """Allocate device memory through the current allocator (the hot path)."""
+    if _allocator is not None:
+        return _allocator(nbytes)
+    pool = _pools.get(runtime.get_device_id())
+    if pool is None:
+        runtime.ensure_context()
+        pool = get_default_memory_pool()
+    return pool.malloc(nbytes)
+
+
+# --- pinned host memory ----------------------------------------------------------
+class PinnedMemory:
+    """Page-locked host memory (``cuMemHostAlloc``); plain host memory on the simulator."""
+
+    def __init__(self, nbytes):
+        self.size = nbytes
+        self._keep = None
+        if _backend.IS_CUDA and nbytes:
+            runtime.ensure_context()
+            p = ctypes.c_void_p()
+            drv.check(drv.cuMemHostAlloc(ctypes.byref(p), nbytes, drv.CU_MEMHOSTALLOC_PORTABLE),
+                      "cuMemHostAlloc")
+            self.ptr = p.value
+            self._pinned = True
+        else:
+            self._keep = np.empty(max(nbytes, 1), np.uint8)
+            self.ptr = self._keep.ctypes.data
+            self._pinned = False
+
+    def __del__(self):
+        if getattr(self, "_pinned", False):
+            drv.cuMemFreeHost(self.ptr)
+
+    def as_numpy(self, shape, dtype):
+        dtype = np.dtype(dtype)
+        n = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+        buf = (ctypes.c_ubyte * max(self.size, 1)).from_address(self.ptr)
+        arr = np.frombuffer(buf, np.uint8, count=n).view(dtype).reshape(shape).view(PinnedArray)
+        arr.pinned = self     # the array (and its views) keep the block alive
+        return arr
+
+
+class PinnedArray(np.ndarray):
+    """A NumPy array whose memory is page-locked; ``.pinned`` is its :class:`PinnedMemory`."""
+
+    def __array_finalize__(self, obj):
+        self.pinned = getattr(obj, "pinned", None)
+
+
+def alloc_pinned_memory(nbytes):
+    """Allocate ``nbytes`` of page-locked host memory."""
+    return PinnedMemory(nbytes)
+
+
+def pinned_empty(shape, dtype=np.float64):
+    """A NumPy array in page-locked host memory (fast transfers)."""
+    if isinstance(shape, int):
+        shape = (shape,)
+    shape = tuple(shape)
+    dtype = np.dtype(dtype)
+    n = int(np.prod(shape)) * dtype.itemsize
+    return PinnedMemory(n).as_numpy(shape, dtype)
+
+
+def is_pinned(arr):
+    return isinstance(arr, PinnedArray) and arr.pinned is not None and arr.pinned._pinned
+
+
+__all__ = ["Memory", "MemoryPool", "get_default_memory_pool", "set_allocator", "get_allocator",
+           "alloc", "malloc_managed", "malloc_device", "PinnedMemory", "alloc_pinned_memory",
+           "pinned_empty", "is_pinned", "OutOfMemoryError", "CUDADriverError"]
