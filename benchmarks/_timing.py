@@ -32,6 +32,17 @@ def _summary(samples):
     }
 
 
+def _warm_up(fn, calls, budget_s, sync):
+    """Run up to ``calls`` warm-up calls (the first compiles, caches, ...);
+    stop early once they have used a quarter of the time budget."""
+    t0 = time.perf_counter()
+    for _ in range(calls):
+        fn()
+        sync()
+        if time.perf_counter() - t0 > budget_s / 4:
+            break
+
+
 class Lib:
     """Base adapter.  Subclasses fill in the device-specific parts."""
 
@@ -64,9 +75,7 @@ class Lib:
         Stops early (after at least ``min_reps``) when the timed calls have
         used up ``budget_s`` seconds, so one slow case cannot stall the run.
         """
-        for _ in range(warmup):
-            fn()
-        self.sync()
+        _warm_up(fn, warmup, budget_s, self.sync)
         start, end = self.events()
         samples = []
         wall0 = time.perf_counter()
@@ -114,8 +123,7 @@ class NumpyLib(Lib):
     def time_events(self, fn, reps, warmup, budget_s, min_reps=1):
         # Host ops on 1 GiB arrays take ~0.1-1 s each, so NumPy gets one
         # warm-up call and as many repetitions as fit in the budget.
-        for _ in range(min(warmup, 1)):
-            fn()
+        _warm_up(fn, min(warmup, 1), budget_s, self.sync)
         samples = []
         wall0 = time.perf_counter()
         while len(samples) < reps:

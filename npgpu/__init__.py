@@ -25,6 +25,10 @@ from numpy import (bool_, int8, int16, int32, int64, uint8, uint16, uint32, uint
 bool = bool_
 euler_gamma = _np.euler_gamma
 
+from .ufuncs import ufunc
+from .ufuncs import UFUNCS as _UFUNCS
+globals().update(_UFUNCS)
+
 # ndarray methods reach the rest of the package through this registry (no import cycle).
 _ops.update(
     copy=_copy.copy,
@@ -37,6 +41,7 @@ _ops.update(
     asarray=asarray,
     zeros=zeros,
 )
+_ops.update(_UFUNCS)
 
 
 def get_array_module(*args):

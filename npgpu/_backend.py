@@ -53,9 +53,13 @@ def _probe_driver():
 
 def _choose():
     forced = os.environ.get("NPGPU_BACKEND", "").strip().lower()
-    if forced not in ("", CUDA, SIMULATOR):
+    if forced not in ("", CUDA, SIMULATOR, "compile-only"):
         raise ValueError(
             f"NPGPU_BACKEND must be 'cuda' or 'simulator', not {forced!r}")
+    if forced == "compile-only":
+        # CI's PTX check: Numba in real-CUDA mode, no device work at all
+        os.environ["NUMBA_ENABLE_CUDASIM"] = "0"
+        return UNAVAILABLE, "NPGPU_BACKEND=compile-only: this process only compiles kernels"
 
     if "numba.cuda" in sys.modules:
         # Numba already decided; follow it.

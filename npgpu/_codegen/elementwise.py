@@ -15,7 +15,8 @@ Layouts (chosen per call by :func:`launch`):
 
 Operand kinds: ``a`` array, ``z`` array whose one element is broadcast over
 the whole shape (e.g. a 0-d array), ``s`` host scalar passed as a kernel
-parameter.
+parameter, ``i`` the element's linear (C-order) index as int64 (pass
+:data:`INDEX` as the input; the outputs must then be C-contiguous).
 """
 import hashlib
 
@@ -69,18 +70,34 @@ def cast_expr(expr, src, dst):
 
 
 class ScalarOp:
-    """A device function ``op(x0..x{nin-1})`` returning ``nout`` values; ``key`` identifies it."""
+    """A device function ``op(x0..x{nin-1})`` returning ``nout`` values; ``key`` identifies it.
 
-    def __init__(self, key, nin, nout, source):
+    ``helpers``: sources of other device functions ``op`` calls (each a ``def``),
+    rendered before it, in order.
+    """
+
+    def __init__(self, key, nin, nout, source, helpers=()):
         self.key = key
         self.nin = nin
         self.nout = nout
         self.source = source      # "def op(x0, x1):\n    return ...\n"
+        self.helpers = tuple(helpers)
 
     @classmethod
-    def from_expr(cls, key, nin, expr):
+    def from_expr(cls, key, nin, expr, nout=1, helpers=()):
+        """``expr``: one expression, or a function body (lines containing ``return``)."""
         args = ", ".join(f"x{i}" for i in range(nin))
-        return cls(key, nin, 1, f"def op({args}):\n    return {expr}\n")
+        if "return" in expr:
+            body = "\n".join("    " + line for line in expr.strip("\n").splitlines())
+        else:
+            body = f"    return {expr}"
+        return cls(key, nin, nout, f"def op({args}):\n{body}\n", helpers)
+
+    def device_source(self):
+        """Helpers and ``op``, each decorated as a Numba device function."""
+        parts = ["@cuda.jit(device=True)\n" + h.strip("\n") + "\n" for h in self.helpers]
+        parts.append("@cuda.jit(device=True)\n" + self.source)
+        return "\n\n".join(parts)
 
 
 # --- rendering ------------------------------------------------------------------------------
@@ -96,20 +113,22 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
     out_dtypes: storage dtypes of the outputs; layout 'contig' or 'strided'.
     """
     nin, nout = len(in_specs), len(out_dtypes)
-    ins = [f"in{i}" for i in range(nin)]
+    ins = [f"in{i}" for i in range(nin) if in_specs[i][0] != "i"]
     outs = [f"out{j}" for j in range(nout)]
     lines = []
     hoisted = []
 
     def load(i, index):
         kind, st = in_specs[i]
+        if kind == "i":
+            return f"int64({index})"
         src = f"in{i}[{index}]" if kind == "a" else f"in{i}"
         v = src if st == loop_in[i] else cast_expr(src, st, loop_in[i])
         return cast_expr(v, loop_in[i], compute_dtype(loop_in[i]))
 
     for i, (kind, st) in enumerate(in_specs):
         if kind == "z":
-            hoisted.append(f"    c{i} = {load(i, 0).replace(f'in{i}[0]', f'in{i}[0]')}")
+            hoisted.append(f"    c{i} = {load(i, 0)}")
         elif kind == "s":
             hoisted.append(f"    c{i} = {load(i, None)}")
 
@@ -123,7 +142,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         ld, st = [], []
         args = []
         for i, (kind, _) in enumerate(in_specs):
-            if kind == "a":
+            if kind in "ai":
                 ld.append(f"{pad}a{i}_{tag} = {load(i, index)}")
                 args.append(f"a{i}_{tag}")
             else:
@@ -179,8 +198,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         lines.append("        idx += step")
 
     body = "\n".join(lines) + "\n"
-    op_src = "@cuda.jit(device=True)\n" + op.source
-    text = op_src + "\n\n" + body
+    text = op.device_source() + "\n\n" + body
     kname = _kernel_name(name, text)
     text = text.replace("def KERNEL(", f"def {kname}(")
 
@@ -189,6 +207,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
     params = [Param("scalar", np.int64)]
     params += [Param("array", d, nd, lay) for d in out_dtypes]
     for kind, st in in_specs:
+        if kind == "i":
+            continue
         if kind == "a":
             params.append(Param("array", st, nd, lay))
         elif kind == "z":
@@ -228,6 +248,18 @@ def broadcast_strides(arr_shape, arr_strides, shape):
     return out
 
 
+_I64 = np.dtype(np.int64)
+
+
+class _Index:
+    """Marker input: the kernel passes each element's linear index (int64) in its place."""
+    dtype = _I64
+
+    def __repr__(self):
+        return "INDEX"
+
+
+INDEX = _Index()
 _SIM = _backend.IS_SIM
 _BLOCK = 32 if _SIM else 256
 
@@ -260,7 +292,11 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     arr_in = []
     kinds = []
     for x in inputs:
-        if isinstance(x, np.generic):
+        if x is INDEX:
+            kinds.append("i")
+            if not all(o._c_contig for o in outputs):
+                raise ValueError("an INDEX operand needs C-contiguous outputs")
+        elif isinstance(x, np.generic):
             kinds.append("s")
         else:
             arr_in.append(x)
@@ -293,7 +329,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
                 ai += 1
     in_specs = []
     for k, x in enumerate(inputs):
-        in_specs.append((kinds[k], np.dtype(x.dtype)))
+        in_specs.append((kinds[k], _I64 if x is INDEX else np.dtype(x.dtype)))
     out_dtypes = [o.dtype for o in outputs]
     nd = len(cshape)
     key = (op.key, name, tuple(in_specs), tuple(out_dtypes), tuple(loop_in), tuple(loop_out),
@@ -309,6 +345,8 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             values += _arr_values(o._ptr, cshape, s, o.itemsize)
     ai = 0
     for k, x in enumerate(inputs):
+        if kinds[k] == "i":
+            continue
         if kinds[k] == "s":
             values += [x.real, x.imag] if x.dtype.kind == "c" else [x]
             continue

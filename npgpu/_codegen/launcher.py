@@ -78,7 +78,10 @@ class Launcher:
             if rc:
                 drv.check(rc, f"cuLaunchKernel({self.name}, grid={grid}, block={block})")
         else:
-            self._sim[grid, block](*_sim_args(self.params, values))
+            # the simulator computes with NumPy scalars: silence their overflow warnings,
+            # the GPU wraps silently too
+            with np.errstate(all="ignore"):
+                self._sim[grid, block](*_sim_args(self.params, values))
 
 
 def _sim_args(params, values):

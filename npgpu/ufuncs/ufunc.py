@@ -1,0 +1,241 @@
+"""The ``npgpu.ufunc`` object: NumPy's type resolution, out=/where=/dtype=/casting=, one launch.
+
+Each ufunc is built from one row of :mod:`npgpu.ufuncs.table`; this module is
+the only code path from a call to the elementwise generator.
+"""
+import numpy as np
+
+from .._codegen import elementwise as _ew
+from .._core import copy as _copy
+from .._core.dtypes import check_dtype
+from .._core.ndarray import empty_array, ndarray
+
+_PY_WEAK = {int: int, float: float, complex: complex}
+_BOOL = np.dtype(np.bool_)
+
+
+def _arg_key(x):
+    """What NumPy's resolver needs to know of an operand (weak Python scalars stay types)."""
+    if isinstance(x, ndarray):
+        return x.dtype
+    t = type(x)
+    if t in _PY_WEAK:
+        return t
+    if t is bool:
+        return _BOOL
+    if isinstance(x, np.generic):
+        return check_dtype(x.dtype)
+    return None
+
+
+def _host_operand(x):
+    """Anything that is not an npgpu array or a scalar (lists, NumPy arrays) goes to the device."""
+    from ..creation import asarray
+    if isinstance(x, np.ndarray) and x.ndim == 0:
+        return x[()]
+    return asarray(x)
+
+
+class ufunc:
+    """A universal function running as generated kernels (NumPy's ``ufunc`` interface)."""
+
+    def __init__(self, name, np_ufunc, loops, doc=None):
+        self.__name__ = name
+        self._np = np_ufunc
+        self._loops = loops          # type-class key -> ScalarOp
+        self._resolved = {}          # (arg keys, dtype, casting) -> (loop_in, loop_out, op)
+        self.__doc__ = doc or np_ufunc.__doc__
+
+    # attributes NumPy users read
+    nin = property(lambda self: self._np.nin)
+    nout = property(lambda self: self._np.nout)
+    nargs = property(lambda self: self._np.nargs)
+    ntypes = property(lambda self: len(self.types))
+    identity = property(lambda self: self._np.identity)
+    signature = property(lambda self: None)
+
+    @property
+    def types(self):
+        """The loops NumPy has and npgpu runs (supported dtypes only)."""
+        ok = set("?bBhHiIlLqQefdFD")
+        return [t for t in self._np.types if set(t.replace("->", "")) <= ok]
+
+    def __repr__(self):
+        return f"<ufunc '{self.__name__}'>"
+
+    # ---- type resolution ------------------------------------------------------------------------
+    def _op_for(self, loop_in):
+        kind = loop_in[0].kind if loop_in else "f"
+        op = self._loops.get(kind) or self._loops.get("")
+        if op is None:
+            raise TypeError(f"ufunc '{self.__name__}' not supported for the input types "
+                            f"{tuple(str(d) for d in loop_in)} on the GPU")
+        return op
+
+    def resolve(self, keys, dtype=None, casting="same_kind"):
+        ck = (keys, dtype, casting)
+        r = self._resolved.get(ck)
+        if r is not None:
+            return r
+        sig = None
+        if dtype is not None:
+            dt = check_dtype(dtype)
+            sig = (None,) * self.nin + (dt,) * self.nout
+        kw = {"signature": sig} if sig is not None else {}
+        dts = self._np.resolve_dtypes(tuple(keys) + (None,) * self.nout, casting=casting, **kw)
+        loop_in = tuple(dts[:self.nin])
+        loop_out = tuple(dts[self.nin:])
+        for d in loop_in + loop_out:
+            check_dtype(d)
+        r = (loop_in, loop_out, self._op_for(loop_in))
+        self._resolved[ck] = r
+        return r
+
+    # ---- call ------------------------------------------------------------------------------------
+    def __call__(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
+                 subok=True, signature=None, **kwargs):
+        if kwargs:
+            bad = next(iter(kwargs))
+            raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{bad}'")
+        nin, nout = self.nin, self.nout
+        if len(args) > nin:
+            if out is not None:
+                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
+            out = args[nin:]
+            args = args[:nin]
+        if len(args) != nin:
+            raise TypeError(f"{self.__name__}() takes from {nin} to {nin + nout} positional "
+                            f"arguments but {len(args)} were given")
+        if signature is not None and dtype is None:
+            dtype = signature if not isinstance(signature, (tuple, str)) else None
+        outs = self._normalize_out(out)
+        inputs = []
+        keys = []
+        for x in args:
+            k = _arg_key(x)
+            if k is None:
+                x = _host_operand(x)
+                k = _arg_key(x)
+            inputs.append(x)
+            keys.append(k)
+        loop_in, loop_out, op = self.resolve(tuple(keys), dtype, casting)
+        # scalars become NumPy scalars of the loop's input dtype (NumPy's overflow errors included)
+        arrays = []
+        for i, x in enumerate(inputs):
+            if isinstance(x, ndarray):
+                arrays.append(x)
+            else:
+                inputs[i] = _scalar(x, loop_in[i])
+        shape = arrays[0].shape if len(arrays) == 1 else np.broadcast_shapes(*(a.shape for a in arrays))
+        if where is not True:
+            return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
+        outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
+        if not arrays and not outs[0].shape == ():
+            pass
+        self._guard_overlap(inputs, outs, shape)
+        _ew.launch(op, inputs, loop_in, outs, loop_out, name=self.__name__)
+        return outs[0] if nout == 1 else tuple(outs)
+
+    def _normalize_out(self, out):
+        if out is None:
+            return None
+        if not isinstance(out, tuple):
+            out = (out,)
+        if len(out) != self.nout:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        for o in out:
+            if o is not None and not isinstance(o, ndarray):
+                raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
+        return out
+
+    def _prepare_out(self, outs, shape, loop_out, casting, order, arrays):
+        if order in ("K", "A"):
+            order = "F" if arrays and all(a._f_contig and not a._c_contig for a in arrays) else "C"
+        res = []
+        for j in range(self.nout):
+            o = None if outs is None else outs[j]
+            if o is None:
+                o = empty_array(shape, loop_out[j], order)
+            else:
+                if o.shape != shape:
+                    if np.broadcast_shapes(o.shape, shape) != o.shape:
+                        raise ValueError(f"non-broadcastable output operand with shape {o.shape} "
+                                         f"doesn't match the broadcast shape {shape}")
+                if not np.can_cast(loop_out[j], o.dtype, casting=casting):
+                    raise _casting_error(self.__name__, loop_out[j], o.dtype, casting, j)
+            res.append(o)
+        return res
+
+    @staticmethod
+    def _guard_overlap(inputs, outs, shape):
+        """Inputs that overlap an output other than element-for-element are copied first."""
+        for i, x in enumerate(inputs):
+            if isinstance(x, ndarray):
+                for o in outs:
+                    if _copy.may_overlap(o, x) and not _copy.same_elements(o, x, o.shape):
+                        inputs[i] = x.copy()
+                        break
+
+    def _call_where(self, inputs, loop_in, loop_out, op, shape, outs, where, casting, order):
+        from ..creation import asarray
+        mask = asarray(where)
+        if mask.dtype != _BOOL:
+            mask = mask.astype(_BOOL)
+        shape = np.broadcast_shapes(shape, mask.shape)
+        arrays = [x for x in inputs if isinstance(x, ndarray)]
+        outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
+        tmp = [empty_array(shape, d) for d in loop_out]
+        self._guard_overlap(inputs, tmp, shape)
+        _ew.launch(op, inputs, loop_in, tmp, loop_out, name=self.__name__)
+        for o, t in zip(outs, tmp):
+            masked_copy(o, t, mask)
+        return outs[0] if self.nout == 1 else tuple(outs)
+
+    # ---- methods ---------------------------------------------------------------------------------
+    def outer(self, A, B, **kwargs):
+        if self.nin != 2:
+            raise ValueError("outer product only supported for binary functions")
+        from ..creation import asarray
+        A = A if np.isscalar(A) else asarray(A)
+        B = B if np.isscalar(B) else asarray(B)
+        if isinstance(A, ndarray) and isinstance(B, ndarray):
+            A = A.reshape(A.shape + (1,) * B.ndim)
+        return self(A, B, **kwargs)
+
+    def reduce(self, *args, **kwargs):
+        from .. import _core
+        return _core.ndarray._ops["ufunc_reduce"](self, *args, **kwargs)
+
+    def accumulate(self, *args, **kwargs):
+        from .. import _core
+        return _core.ndarray._ops["ufunc_accumulate"](self, *args, **kwargs)
+
+    def reduceat(self, *args, **kwargs):
+        from .. import _core
+        return _core.ndarray._ops["ufunc_reduceat"](self, *args, **kwargs)
+
+    def at(self, a, indices, b=None):
+        from .. import _core
+        return _core.ndarray._ops["ufunc_at"](self, a, indices, b)
+
+
+def _scalar(x, dt):
+    if isinstance(x, np.generic) and x.dtype == dt:
+        return x
+    if dt.kind in "iu" and isinstance(x, int) and not isinstance(x, bool):
+        return dt.type(x)      # OverflowError for out-of-range Python ints, as NumPy
+    return np.asarray(x).astype(dt)[()]
+
+
+def _casting_error(name, frm, to, casting, j):
+    return TypeError(f"Cannot cast ufunc '{name}' output from {frm!r} to {to!r} with casting "
+                     f"rule '{casting}'")
+
+
+_SELECT = _ew.ScalarOp.from_expr("where_select", 3, "x1 if x0 else x2")
+
+
+def masked_copy(dst, src, mask):
+    """dst[mask] = src[mask] elementwise (broadcasting src and mask to dst)."""
+    _ew.launch(_SELECT, [mask, src, dst], [_BOOL, dst.dtype, dst.dtype], [dst], [dst.dtype],
+               name="where")
