@@ -1,0 +1,95 @@
+"""Shared test fixtures: random data per dtype, comparison with NumPy, layouts."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+warnings.filterwarnings("ignore", message="npgpu: no usable CUDA device")
+import npgpu  # noqa: E402
+
+ON_GPU = npgpu.backend() == "cuda"
+needs_gpu = pytest.mark.skipif(not ON_GPU, reason="needs a real CUDA device (runs in the GPU suite)")
+
+ALL_DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
+                                    np.uint16, np.uint32, np.uint64, np.float16, np.float32,
+                                    np.float64, np.complex64, np.complex128)]
+
+
+def random_array(shape, dtype, rng=None, low=-100, high=100):
+    """Random host data of ``dtype`` (never all zeros/ones)."""
+    rng = rng or np.random.default_rng(12345)
+    dtype = np.dtype(dtype)
+    if dtype.kind == "b":
+        return rng.integers(0, 2, size=shape).astype(bool)
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        lo, hi = max(info.min, low), min(info.max, high)
+        return rng.integers(lo, hi, size=shape, endpoint=True).astype(dtype)
+    if dtype.kind == "f":
+        return (rng.standard_normal(shape) * 10).astype(dtype)
+    re = rng.standard_normal(shape) * 10
+    im = rng.standard_normal(shape) * 10
+    return (re + 1j * im).astype(dtype)
+
+
+def tolerance(dtype):
+    """(rtol, atol) suited to a dtype: exact for bool/int, a few ulp for floats."""
+    dtype = np.dtype(dtype)
+    if dtype.kind not in "fc":
+        return 0, 0
+    bits = dtype.itemsize // (2 if dtype.kind == "c" else 1)
+    return {2: (2e-3, 1e-3), 4: (2e-5, 1e-6), 8: (1e-12, 1e-14)}[bits]
+
+
+def assert_matches(got, expected, rtol=None, atol=None, check_dtype=True):
+    """Compare an npgpu result with NumPy's: dtype, shape, values (NaN positions equal)."""
+    if isinstance(got, npgpu.ndarray):
+        got_h = got.get()
+    else:
+        got_h = np.asarray(got)
+    expected = np.asarray(expected)
+    if check_dtype:
+        assert got_h.dtype == expected.dtype, f"dtype {got_h.dtype} != {expected.dtype}"
+    assert got_h.shape == expected.shape, f"shape {got_h.shape} != {expected.shape}"
+    r, a = tolerance(expected.dtype)
+    np.testing.assert_allclose(got_h, expected, rtol=rtol if rtol is not None else r,
+                               atol=atol if atol is not None else a, equal_nan=True)
+
+
+LAYOUTS = ("contiguous", "transposed", "strided", "negative", "broadcast", "zero_d", "empty")
+
+
+def make_layout(host, layout):
+    """(device array, host reference) pair with the given memory layout and equal values."""
+    if layout == "contiguous":
+        return npgpu.asarray(host), host
+    if layout == "transposed":
+        h = np.ascontiguousarray(host.T).T if host.ndim >= 2 else host
+        d = npgpu.asarray(np.ascontiguousarray(host.T)).T if host.ndim >= 2 else npgpu.asarray(host)
+        return d, h
+    if layout == "strided":
+        big = np.repeat(host[..., None], 3, axis=-1)
+        return npgpu.asarray(big)[..., 1], big[..., 1]
+    if layout == "negative":
+        d = npgpu.asarray(host[::-1].copy())[::-1]
+        return d, host
+    if layout == "broadcast":
+        # a zero-stride view: one row repeated
+        row = host.reshape(-1)[: host.shape[-1]].copy() if host.ndim else host
+        h = np.broadcast_to(row, host.shape)
+        d = npgpu.asarray(row)
+        d = d._view(0, host.shape, (0,) * (host.ndim - 1) + (d.strides[-1],)) if host.ndim else d
+        return d, h
+    if layout == "zero_d":
+        h = host.reshape(-1)[:1].reshape(())
+        return npgpu.asarray(h), h
+    if layout == "empty":
+        h = host.reshape(-1)[:0]
+        return npgpu.asarray(h), h
+    raise ValueError(layout)
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(20261130)

@@ -1,0 +1,126 @@
+"""The code generator: results come from kernels, sources are inspectable, caches work."""
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import npgpu
+from npgpu._codegen import compiler, elementwise
+from conftest import ON_GPU, needs_gpu
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def _run(code, **env):
+    full = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""), **env)
+    r = subprocess.run([sys.executable, "-c", textwrap.dedent(code)], env=full, capture_output=True,
+                       text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    return r
+
+
+def test_results_come_from_kernel_launches(rng):
+    a = npgpu.asarray(rng.standard_normal(50))
+    before = dict(compiler.stats)
+    b = a + a
+    assert compiler.stats["launches"] == before["launches"] + 1
+    np.testing.assert_allclose(b.get(), 2 * a.get())
+
+
+def test_copy_kernel_source_is_inspectable(rng):
+    a = npgpu.asarray(rng.standard_normal((4, 6)).astype(np.float32))
+    a.T.astype(np.float64)
+    srcs = npgpu.kernel_sources()
+    copy_srcs = [s for name, s in srcs.items() if name.startswith("copy_")]
+    assert copy_srcs and all("def op(x0)" in s for s in copy_srcs)
+    assert any("float64(" in s for s in copy_srcs)
+
+
+def test_contiguous_layout_issues_loads_before_stores(rng):
+    a = npgpu.asarray(rng.standard_normal(40).astype(np.float32))
+    a + a
+    src = [s for n, s in npgpu.kernel_sources().items() if n.startswith("add_") and "base + 3 * bd" in s]
+    assert src, "contiguous add kernel not rendered with 4 elements per thread"
+    lines = src[0].splitlines()
+    first_store = min(i for i, ln in enumerate(lines) if "out0[" in ln)
+    last_load = max(i for i, ln in enumerate(lines[:first_store + 1]) if "in0[" in ln or "in1[" in ln)
+    assert last_load < first_store
+
+
+def test_dims_collapse_to_contiguous_for_full_slices(rng):
+    h = rng.standard_normal((3, 4, 5))
+    a = npgpu.asarray(h)
+    b = a[:, :, :] * 2        # still contiguous: must take the 1-D path
+    np.testing.assert_allclose(b.get(), h * 2)
+    b = a[:, ::2] * 2         # not collapsible: strided path, right answer
+    np.testing.assert_allclose(b.get(), h[:, ::2] * 2)
+
+
+def test_index_operand_gives_linear_index():
+    from npgpu._core.ndarray import empty_array
+    op = elementwise.ScalarOp.from_expr("test_iota", 1, "x0 * 3")
+    out = empty_array((4, 5), np.dtype(np.int32))
+    elementwise.launch(op, [elementwise.INDEX], [np.dtype(np.int64)], [out], [np.dtype(np.int32)])
+    np.testing.assert_array_equal(out.get(), np.arange(20).reshape(4, 5) * 3)
+
+
+def test_cast_expr_covers_every_pair():
+    from npgpu._core.dtypes import SUPPORTED
+    for src in SUPPORTED:
+        for dst in SUPPORTED:
+            e = elementwise.cast_expr("v", src, dst)
+            assert "v" in e
+
+
+def test_dump_kernels_prints_source():
+    r = _run("""
+        import numpy as np, npgpu
+        a = npgpu.asarray(np.arange(5.0)); (a * 2).get()
+    """, NPGPU_DUMP_KERNELS="1", NPGPU_CACHE_DIR=os.path.join(ROOT, ".pytest_cache", "dumpcache"))
+    assert "npgpu kernel multiply_" in r.stdout and "def op(x0, x1):" in r.stdout
+
+
+@needs_gpu
+def test_warm_disk_cache_compiles_nothing(tmp_path):
+    code = """
+        import json, numpy as np, npgpu
+        a = npgpu.asarray(np.arange(7, dtype=np.int16))
+        b = (a - a[::-1]).get()
+        assert (b == np.arange(7) - np.arange(7)[::-1]).all()
+        print(json.dumps(npgpu._codegen.stats))
+    """
+    first = json.loads(_run(code, NPGPU_CACHE_DIR=str(tmp_path)).stdout.strip().splitlines()[-1])
+    second = json.loads(_run(code, NPGPU_CACHE_DIR=str(tmp_path)).stdout.strip().splitlines()[-1])
+    assert first["compiles"] >= 1
+    assert second["compiles"] == 0 and second["disk_hits"] == first["compiles"]
+
+
+@needs_gpu
+def test_read_only_cache_dir_warns_once_and_still_runs(tmp_path):
+    ro = tmp_path / "ro"
+    ro.mkdir()
+    ro.chmod(0o500)
+    if os.access(ro, os.W_OK):
+        pytest.skip("running as root: a read-only directory is still writable")
+    r = _run("""
+        import numpy as np, npgpu
+        a = npgpu.asarray(np.arange(5.0)); print((a * 3).get().sum(), (a + 1).get().sum())
+    """, NPGPU_CACHE_DIR=str(ro))
+    assert r.stderr.count("kernel disk cache disabled") == 1
+
+
+@needs_gpu
+def test_gpu_launch_never_enters_numba_dispatch(rng, monkeypatch):
+    from numba.cuda import dispatcher
+
+    def boom(*a, **k):
+        raise AssertionError("Numba dispatch used on the hot path")
+    monkeypatch.setattr(dispatcher.CUDADispatcher, "__call__", boom, raising=False)
+    monkeypatch.setattr(dispatcher._Kernel, "launch", boom)
+    x = npgpu.asarray(rng.standard_normal(1000).astype(np.float32))
+    y = npgpu.sin(x) + x * 2
+    np.testing.assert_allclose(y.get(), np.sin(x.get()) + x.get() * 2, rtol=1e-5, atol=1e-6)
