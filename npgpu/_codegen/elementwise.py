@@ -260,6 +260,7 @@ class _Index:
 
 
 INDEX = _Index()
+_fast = {}     # fast-path key -> launcher, for all-contiguous calls
 _SIM = _backend.IS_SIM
 _BLOCK = 32 if _SIM else 256
 
@@ -289,6 +290,36 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     n = out0.size
     if n == 0:
         return
+    # Fast path, the common call: arrays all C-contiguous with the result's shape, or scalars.
+    sig = []
+    for x in inputs:
+        if getattr(x, "_c_contig", False) and x.shape == shape:
+            sig.append(x.dtype)
+        elif isinstance(x, np.generic):
+            sig.append(("s", x.dtype))
+        else:
+            sig = None
+            break
+    if sig is not None and all(o._c_contig for o in outputs):
+        fkey = (op.key, name, tuple(sig), tuple(o.dtype for o in outputs), tuple(loop_in),
+                tuple(loop_out))
+        kern = _fast.get(fkey)
+        if kern is not None:
+            values = [n]
+            for o in outputs:
+                isz = o.dtype.itemsize
+                values += (0, 0, n, isz, o._ptr, n, isz)
+            for x in inputs:
+                if isinstance(x, np.generic):
+                    values += (x.real, x.imag) if x.dtype.kind == "c" else (x,)
+                else:
+                    isz = x.dtype.itemsize
+                    values += (0, 0, n, isz, x._ptr, n, isz)
+            grid, block = _grid(n, 4)
+            kern(grid, block, values)
+            return
+    else:
+        fkey = None
     arr_in = []
     kinds = []
     for x in inputs:
@@ -358,4 +389,6 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             values += _arr_values(x._ptr, cshape, cstrides[len(outputs) + ai], x.itemsize)
         ai += 1
     grid, block = _grid(n, 4 if layout == "contig" else 1)
+    if fkey is not None and layout == "contig" and "z" not in kinds:
+        _fast[fkey] = kern
     kern(grid, block, values)

@@ -129,10 +129,10 @@ class ufunc:
         shape = arrays[0].shape if len(arrays) == 1 else np.broadcast_shapes(*(a.shape for a in arrays))
         if where is not True:
             return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
+        fresh = outs is None
         outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
-        if not arrays and not outs[0].shape == ():
-            pass
-        self._guard_overlap(inputs, outs, shape)
+        if not fresh:   # a new output cannot overlap the inputs
+            self._guard_overlap(inputs, outs, shape)
         _ew.launch(op, inputs, loop_in, outs, loop_out, name=self.__name__)
         return outs[0] if nout == 1 else tuple(outs)
 
