@@ -123,15 +123,22 @@ def cache_dir():
         return os.path.join(os.path.expanduser("~"), ".cache", "npgpu", "kernels")
 
 
+_tag = None
+
+
 def _toolchain_tag():
-    import numba_cuda
-    parts = [__version__, getattr(numba_cuda, "__version__", "?")]
-    try:
-        from cuda import bindings
-        parts.append(bindings.__version__)
-    except Exception:
-        parts.append("?")
-    return "|".join(parts)
+    """npgpu, numba-cuda, cuda-bindings (NVVM / driver linker) versions, read without importing them."""
+    global _tag
+    if _tag is None:
+        from importlib import metadata
+        parts = [__version__]
+        for dist in ("numba-cuda", "cuda-bindings", "nvidia-nvvm", "numba"):
+            try:
+                parts.append(metadata.version(dist))
+            except metadata.PackageNotFoundError:
+                parts.append("-")
+        _tag = "|".join(parts)
+    return _tag
 
 
 def _disk_key(ks, cc, options):
@@ -207,7 +214,6 @@ def _record(ks):
 def _compile_gpu(ks):
     from ..cuda import _driver as drv
     from ..cuda import runtime
-    from numba import cuda
 
     cc_str = runtime.Device().compute_capability
     cc = (int(cc_str[:-1]), int(cc_str[-1]))
@@ -217,6 +223,7 @@ def _compile_gpu(ks):
         meta, cubin = hit
         stats["disk_hits"] += 1
     else:
+        from numba import cuda      # only a miss pays for importing Numba's compiler
         fn = python_function(ks)
         ptx, _ = cuda.compile_ptx(fn, numba_signature(ks.params), cc=cc,
                                   fastmath=_OPTIONS["fastmath"], lineinfo=_OPTIONS["lineinfo"])

@@ -278,6 +278,15 @@ def _arr_values(ptr, shape, strides, itemsize):
     return [0, 0, n, itemsize, ptr, *shape, *strides]
 
 
+def contig_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
+    """The launcher :func:`launch` uses when every operand is a C-contiguous array of one shape."""
+    in_specs = tuple(("a", np.dtype(d)) for d in in_dtypes)
+    out_dtypes = tuple(out_dtypes)
+    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "contig", 1)
+    return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes), loop_in,
+                                                   loop_out, "contig", 1, name))
+
+
 def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     """Run ``op`` elementwise.
 

@@ -14,7 +14,6 @@ Out of memory: free cached blocks, retry once, then raise
 :class:`~npgpu.cuda.OutOfMemoryError` naming requested and pooled bytes.
 """
 import ctypes
-import threading
 
 import numpy as np
 
@@ -24,13 +23,6 @@ from .errors import CUDADriverError, OutOfMemoryError
 
 if _backend.IS_CUDA:
     from . import _driver as drv
-
-_ROUND = 512
-
-
-def _round(n):
-    return (n + _ROUND - 1) // _ROUND * _ROUND
-
 
 class Memory:
     """One allocation. Freed back to its pool when the last reference goes away.
@@ -65,46 +57,46 @@ class Memory:
 
 
 class _BinCache:
-    """Free blocks by (rounded size, stream): O(1) reuse without the driver."""
+    """Free blocks by (rounded size, stream): O(1) reuse in Python, no driver call.
+
+    ``alloc(size, stream) -> (ptr, host)`` and ``free(block, stream)`` reach the
+    backing allocator only on a miss and when cached blocks are released.
+    """
 
     def __init__(self, alloc, free):
-        self._alloc = alloc      # size -> (ptr, host)
-        self._free = free        # (ptr, host) -> None
-        self._bins = {}
+        self._alloc = alloc
+        self._free = free
+        self.bins = {}
         self.cached_bytes = 0
 
-    def get(self, size, stream):
-        lst = self._bins.get((size, stream))
-        if lst:
-            self.cached_bytes -= size
-            return lst.pop()
-        return None
-
-    def new(self, size):
-        return self._alloc(size)
+    def new(self, size, stream):
+        return self._alloc(size, stream)
 
     def put(self, size, stream, block):
-        self._bins.setdefault((size, stream), []).append(block)
+        lst = self.bins.get((size, stream))
+        if lst is None:
+            lst = self.bins[(size, stream)] = []
+        lst.append(block)
         self.cached_bytes += size
 
     def release_all(self):
-        for (size, _), lst in self._bins.items():
+        for (size, stream), lst in self.bins.items():
             for block in lst:
-                self._free(block)
-        self._bins.clear()
+                self._free(block, stream)
+        self.bins.clear()
         self.cached_bytes = 0
 
 
-def _sim_alloc(size):
+def _sim_alloc(size, stream):
     buf = np.empty(size, dtype=np.uint8)
     return buf.ctypes.data, buf
 
 
-def _sim_free(block):
+def _sim_free(block, stream):
     pass
 
 
-def _managed_alloc(size):
+def _managed_alloc(size, stream):
     runtime.ensure_context()
     p = ctypes.c_uint64()
     rc = drv.cuMemAllocManaged(ctypes.byref(p), size, drv.CU_MEM_ATTACH_GLOBAL)
@@ -114,7 +106,7 @@ def _managed_alloc(size):
     return p.value, None
 
 
-def _managed_free(block):
+def _managed_free(block, stream):
     drv.cuMemFree(block[0])
 
 
@@ -132,6 +124,8 @@ class MemoryPool:
 
     ``MemoryPool()`` allocates ordinary device memory; ``MemoryPool(malloc_managed)``
     allocates CUDA managed (unified) memory, usable for arrays larger than the GPU.
+    Freed blocks are kept per (size, stream) and reused in O(1) without a driver
+    call; the backing allocator is reached only on a miss.
     """
 
     def __init__(self, allocator=malloc_device):
@@ -141,13 +135,16 @@ class MemoryPool:
         self._used = 0
         self._peak = 0
         self._limit = 0
-        self._lock = threading.Lock()
         self._driver_pool = None
-        self._cache = None
+        self._out = ctypes.c_uint64()
+        self._out_ref = ctypes.byref(self._out)
         if _backend.IS_SIM:
             self._cache = _BinCache(_sim_alloc, _sim_free)
         elif allocator == malloc_managed:
             self._cache = _BinCache(_managed_alloc, _managed_free)
+        else:
+            self._cache = _BinCache(self._device_alloc, self._device_free)
+        self._bins = self._cache.bins
 
     # -- statistics -----------------------------------------------------------
     def used_bytes(self):
@@ -163,18 +160,11 @@ class MemoryPool:
 
     def free_bytes(self):
         """Bytes held by the pool for reuse."""
-        return self.total_bytes() - self._used
+        return self._cache.cached_bytes
 
     def total_bytes(self):
         """Bytes held by the pool: in use plus cached for reuse."""
-        if self._cache is not None:
-            return self._used + self._cache.cached_bytes
-        if self._driver_pool is None:
-            return self._used
-        v = ctypes.c_uint64()
-        drv.check(drv.cuMemPoolGetAttribute(self._driver_pool, drv.CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT,
-                                            ctypes.byref(v)), "cuMemPoolGetAttribute")
-        return max(int(v.value), self._used)
+        return self._used + self._cache.cached_bytes
 
     def set_limit(self, size=None, fraction=None):
         """Cap ``used_bytes`` (0 or None: no limit). ``fraction`` is of the device's memory."""
@@ -188,77 +178,73 @@ class MemoryPool:
 
     def free_all_blocks(self, stream=None):
         """Return every cached (unused) block to the driver / system."""
-        if self._cache is not None:
-            if _backend.IS_CUDA:
-                runtime.Device().synchronize()
-            self._cache.release_all()
-        elif self._driver_pool is not None:
+        if _backend.IS_CUDA:
+            runtime.Device().synchronize()
+        self._cache.release_all()
+        if self._driver_pool is not None:
             runtime.Device().synchronize()
             drv.check(drv.cuMemPoolTrimTo(self._driver_pool, 0), "cuMemPoolTrimTo")
 
-    # -- allocation -------------------------------------------------------------
+    # -- backing allocator of default device memory ----------------------------------
     def _init_driver_pool(self):
         runtime.ensure_context()
         pool = ctypes.c_void_p()
         drv.check(drv.cuDeviceGetDefaultMemPool(ctypes.byref(pool), runtime.get_device_id()),
                   "cuDeviceGetDefaultMemPool")
-        # keep freed memory in the pool instead of returning it at every sync
+        # keep freed memory in the driver's pool instead of returning it at every sync
         thr = ctypes.c_uint64(2 ** 64 - 1)
         drv.check(drv.cuMemPoolSetAttribute(pool, drv.CU_MEMPOOL_ATTR_RELEASE_THRESHOLD,
                                             ctypes.byref(thr)), "cuMemPoolSetAttribute")
         self._driver_pool = pool.value
 
+    def _device_alloc(self, size, stream):
+        if self._driver_pool is None:
+            self._init_driver_pool()
+        rc = drv.cuMemAllocFromPoolAsync(self._out_ref, size, self._driver_pool, stream)
+        if rc == drv.CUDA_ERROR_OUT_OF_MEMORY:
+            raise _DriverOOM()
+        drv.check(rc, "cuMemAllocFromPoolAsync")
+        return self._out.value, None
+
+    @staticmethod
+    def _device_free(block, stream):
+        drv.cuMemFreeAsync(block[0], stream)
+
+    # -- allocation -------------------------------------------------------------------------
     def malloc(self, nbytes, stream=None):
         """Allocate ``nbytes`` (rounded up to 512) on the current stream; returns :class:`Memory`."""
-        size = _round(nbytes) if nbytes else _ROUND
+        size = (nbytes + 511) & ~511 if nbytes else 512
         if self._limit and self._used + size > self._limit:
             self.free_all_blocks()
             raise OutOfMemoryError(nbytes, self._used, self._limit)
         s = runtime.current_stream_handle() if stream is None else stream
-        if self._cache is not None:
-            mem = self._malloc_cached(size, s, nbytes)
+        lst = self._bins.get((size, s))
+        if lst:
+            self._cache.cached_bytes -= size
+            block = lst.pop()
         else:
-            mem = self._malloc_driver(size, s, nbytes)
+            block = self._new_block(size, s, nbytes)
         self._used += size
         if self._used > self._peak:
             self._peak = self._used
-        return mem
-
-    def _malloc_cached(self, size, s, nbytes):
-        block = self._cache.get(size, s)
-        if block is None:
-            try:
-                block = self._cache.new(size)
-            except (_DriverOOM, MemoryError):
-                self.free_all_blocks()
-                try:
-                    block = self._cache.new(size)
-                except (_DriverOOM, MemoryError):
-                    raise OutOfMemoryError(nbytes, self._used, self._limit,
-                                           kind="managed" if self.kind == malloc_managed else "device") from None
         return Memory(block[0], size, self, runtime.get_device_id(), block[1], s)
 
-    def _malloc_driver(self, size, s, nbytes):
-        if self._driver_pool is None:
-            self._init_driver_pool()
-        p = ctypes.c_uint64()
-        rc = drv.cuMemAllocFromPoolAsync(ctypes.byref(p), size, self._driver_pool, s)
-        if rc:
-            if rc != drv.CUDA_ERROR_OUT_OF_MEMORY:
-                drv.check(rc, "cuMemAllocFromPoolAsync")
-            self.free_all_blocks()
-            rc = drv.cuMemAllocFromPoolAsync(ctypes.byref(p), size, self._driver_pool, s)
-            if rc == drv.CUDA_ERROR_OUT_OF_MEMORY:
-                raise OutOfMemoryError(nbytes, self._used, self._limit)
-            drv.check(rc, "cuMemAllocFromPoolAsync")
-        return Memory(p.value, size, self, runtime.get_device_id(), None, s)
+    def _new_block(self, size, s, nbytes):
+        try:
+            return self._cache.new(size, s)
+        except (_DriverOOM, MemoryError):
+            pass
+        # out of memory: give cached blocks back, retry once
+        self.free_all_blocks()
+        try:
+            return self._cache.new(size, s)
+        except (_DriverOOM, MemoryError):
+            raise OutOfMemoryError(nbytes, self._used, self._limit,
+                                   kind="managed" if self.kind == malloc_managed else "device") from None
 
     def _release(self, mem):
         self._used -= mem.size
-        if self._cache is not None:
-            self._cache.put(mem.size, mem.stream, (mem.ptr, mem.host))
-        else:
-            drv.cuMemFreeAsync(mem.ptr, mem.stream)
+        self._cache.put(mem.size, mem.stream, (mem.ptr, mem.host))
 
 
 _pools = {}

@@ -11,6 +11,7 @@ from .. import _backend
 _tls = threading.local()
 _initialized = set()     # device ids whose primary context is retained
 _ctx = {}                # device id -> CUcontext handle
+multi_device = [False]   # set once a second device is used: operations then check devices
 
 if _backend.IS_CUDA:
     import ctypes
@@ -43,6 +44,8 @@ def ensure_context(device_id=None):
             ctx = ctypes.c_void_p()
             drv.check(drv.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), "cuDevicePrimaryCtxRetain")
             _ctx[device_id] = ctx.value
+            if len(_ctx) > 1:
+                multi_device[0] = True
         drv.check(drv.cuCtxSetCurrent(_ctx[device_id]), "cuCtxSetCurrent")
     elif device_id != 0:
         raise ValueError(f"Invalid device ordinal {device_id}: the simulator has one device")
@@ -79,8 +82,9 @@ class Device:
         _tls.device = self.id
 
     def __enter__(self):
-        self._prev.append(get_device_id())
-        self.use()
+        prev = get_device_id()
+        self.use()                  # may raise (bad ordinal): then nothing is pushed
+        self._prev.append(prev)
         return self
 
     def __exit__(self, *exc):

@@ -9,6 +9,9 @@ from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from .._core.ndarray import empty_array, ndarray
+from ..cuda import runtime as _runtime
+
+_multi_device = _runtime.multi_device
 
 _PY_WEAK = {int: int, float: float, complex: complex}
 _BOOL = np.dtype(np.bool_)
@@ -44,6 +47,9 @@ class ufunc:
         self._np = np_ufunc
         self._loops = loops          # type-class key -> ScalarOp
         self._resolved = {}          # (arg keys, dtype, casting) -> (loop_in, loop_out, op)
+        self._plans = {}             # input dtypes -> (launcher, out dtype): the fast path
+        self._nin1 = np_ufunc.nin == 1 and np_ufunc.nout == 1
+        self._nin2 = np_ufunc.nin == 2 and np_ufunc.nout == 1
         self.__doc__ = doc or np_ufunc.__doc__
 
     # attributes NumPy users read
@@ -65,8 +71,10 @@ class ufunc:
 
     # ---- type resolution ------------------------------------------------------------------------
     def _op_for(self, loop_in):
-        kind = loop_in[0].kind if loop_in else "f"
-        op = self._loops.get(kind) or self._loops.get("")
+        # most specific first: full input signature, first input dtype, its kind, the default
+        loops = self._loops
+        op = (loops.get(",".join(d.name for d in loop_in)) or loops.get(loop_in[0].name)
+              or loops.get(loop_in[0].kind) or loops.get(""))
         if op is None:
             raise TypeError(f"ufunc '{self.__name__}' not supported for the input types "
                             f"{tuple(str(d) for d in loop_in)} on the GPU")
@@ -92,8 +100,49 @@ class ufunc:
         return r
 
     # ---- call ------------------------------------------------------------------------------------
-    def __call__(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
-                 subok=True, signature=None, **kwargs):
+    def __call__(self, *args, **kwargs):
+        # Fast path: no options, C-contiguous npgpu arrays of one shape, one output.
+        # Everything host-side is cached per input dtypes in ``_plans``.
+        if not kwargs and not _multi_device[0]:
+            if self._nin2 and len(args) == 2:
+                a, b = args
+                if (a.__class__ is ndarray and b.__class__ is ndarray and a._c_contig
+                        and b._c_contig and a.shape == b.shape):
+                    plan = self._plans.get((a.dtype, b.dtype))
+                    if plan is not None:
+                        kern, odt = plan
+                        out = empty_array(a.shape, odt)
+                        n = a.size
+                        if n:
+                            iso, isa, isb = odt.itemsize, a.dtype.itemsize, b.dtype.itemsize
+                            g, blk = _ew._grid(n, 4)
+                            kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
+                                          n, isa, 0, 0, n, isb, b._ptr, n, isb))
+                        return out
+            elif self._nin1 and len(args) == 1:
+                a = args[0]
+                if a.__class__ is ndarray and a._c_contig:
+                    plan = self._plans.get(a.dtype)
+                    if plan is not None:
+                        kern, odt = plan
+                        out = empty_array(a.shape, odt)
+                        n = a.size
+                        if n:
+                            iso, isa = odt.itemsize, a.dtype.itemsize
+                            g, blk = _ew._grid(n, 4)
+                            kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
+                                          n, isa))
+                        return out
+        return self._call(*args, **kwargs)
+
+    def _make_plan(self, inputs, loop_in, loop_out, op):
+        """Remember the launcher of the all-contiguous-arrays case for these input dtypes."""
+        dts = tuple(x.dtype for x in inputs)
+        kern = _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, self.__name__)
+        self._plans[dts[0] if len(dts) == 1 else dts] = (kern, loop_out[0])
+
+    def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
+              subok=True, signature=None, **kwargs):
         if kwargs:
             bad = next(iter(kwargs))
             raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{bad}'")
@@ -119,6 +168,8 @@ class ufunc:
             inputs.append(x)
             keys.append(k)
         loop_in, loop_out, op = self.resolve(tuple(keys), dtype, casting)
+        if _multi_device[0]:
+            _check_devices(inputs, out)
         # scalars become NumPy scalars of the loop's input dtype (NumPy's overflow errors included)
         arrays = []
         for i, x in enumerate(inputs):
@@ -130,6 +181,9 @@ class ufunc:
         if where is not True:
             return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
         fresh = outs is None
+        if (fresh and dtype is None and casting == "same_kind" and self.nout == 1
+                and len(arrays) == nin and self.nin <= 2):
+            self._make_plan(inputs, loop_in, loop_out, op)
         outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
         if not fresh:   # a new output cannot overlap the inputs
             self._guard_overlap(inputs, outs, shape)
@@ -217,6 +271,16 @@ class ufunc:
     def at(self, a, indices, b=None):
         from .. import _core
         return _core.ndarray._ops["ufunc_at"](self, a, indices, b)
+
+
+def _check_devices(inputs, out):
+    """Operands must live on the current device (checked once several devices are in use)."""
+    cur = _runtime.get_device_id()
+    for x in list(inputs) + list(out or ()):
+        if isinstance(x, ndarray) and x._mem.device_id != cur:
+            raise ValueError(f"array on device {x._mem.device_id} cannot be used in an operation "
+                             f"on device {cur}; copy it with npgpu.asarray inside "
+                             f"`with npgpu.cuda.Device({cur}):` first")
 
 
 def _scalar(x, dt):
