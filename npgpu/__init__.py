@@ -13,8 +13,14 @@ from . import cuda
 from ._core import copy as _copy
 from ._core import transfer as _transfer
 from ._core.ndarray import _ops, ndarray
-from .creation import (array, asarray, ascontiguousarray, asfortranarray, asnumpy, copy, empty,
-                       empty_like, full, full_like, ones, ones_like, zeros, zeros_like)
+from .creation import (arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, copy, diag,
+                       diagflat, empty, empty_like, eye, full, full_like, geomspace, identity, indices,
+                       linspace, logspace, meshgrid, ones, ones_like, tri, tril, triu, zeros, zeros_like)
+from .manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,
+                           broadcast_shapes, broadcast_to, column_stack, concatenate, copyto, dsplit,
+                           dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, matrix_transpose,
+                           moveaxis, permute_dims, ravel, reshape, row_stack, split, squeeze, stack,
+                           swapaxes, transpose, vsplit, vstack)
 from .cuda.memory import get_default_memory_pool
 from ._codegen.compiler import kernel_sources
 
@@ -26,6 +32,7 @@ bool = bool_
 euler_gamma = _np.euler_gamma
 
 from .ufuncs import ufunc
+from .fusion import fuse
 from .ufuncs import UFUNCS as _UFUNCS
 globals().update(_UFUNCS)
 
@@ -51,3 +58,18 @@ def get_array_module(*args):
         if isinstance(a, ndarray):
             return sys.modules[__name__]
     return _np
+
+# --- interop (dlpack) ---
+from ._core.dlpack import from_dlpack, to_dlpack, dlpack_device
+_ops.update(to_dlpack=to_dlpack, dlpack_device=dlpack_device)
+
+# --- linear algebra ---
+from . import linalg
+from .linalg import (dot, vdot, inner, outer, matmul, tensordot, einsum, einsum_path, kron, trace,
+                     cross, vecdot, matvec, vecmat, diagonal, matrix_transpose)
+_ops.update(matmul=matmul)
+
+# --- reductions ---
+from .reductions import *  # noqa: F401,F403  (names listed in npgpu/reductions/__init__.py __all__)
+from .reductions import register as _register_reductions
+_register_reductions(_ops)

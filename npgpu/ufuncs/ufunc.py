@@ -143,6 +143,10 @@ class ufunc:
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None, **kwargs):
+        for x in args:          # inside @npgpu.fuse: record instead of running
+            trace = getattr(x, "_fuse_trace", None)
+            if trace is not None:
+                return trace.apply(self, args, kwargs)
         if kwargs:
             bad = next(iter(kwargs))
             raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{bad}'")

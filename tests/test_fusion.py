@@ -1,0 +1,59 @@
+"""@npgpu.fuse: one kernel per call, NumPy's dtypes and values for the same expression."""
+import numpy as np
+import pytest
+
+import npgpu
+from npgpu._codegen import compiler
+from conftest import assert_matches, random_array
+
+
+@npgpu.fuse
+def _poly(x, y, s):
+    return npgpu.sin(x) * 2.0 + y * s - 1, x > y
+
+
+@npgpu.fuse(kernel_name="sq_plus_one")
+def _sq1(a):
+    return a * a + 1
+
+
+@pytest.mark.parametrize("dx,dy", [(np.float32, np.float16), (np.float64, np.float32),
+                                   (np.int16, np.float32), (np.float32, np.float32)])
+def test_fused_matches_numpy(dx, dy, rng):
+    x = random_array((3, 5), dx, rng)
+    y = random_array((5,), dy, rng)
+    gx, gy = npgpu.asarray(x), npgpu.asarray(y)
+    before = compiler.stats["launches"]
+    r, m = _poly(gx, gy, 3.5)
+    assert compiler.stats["launches"] == before + 1          # one kernel for the whole function
+    ref = np.sin(x) * 2.0 + y * 3.5 - 1
+    assert_matches(r, ref, rtol=1e-3 if np.dtype(dy) == np.float16 else None)
+    assert_matches(m, x > y)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int64, np.float16, np.complex64])
+def test_fused_integer_wraps_and_dtype_kept(dt, rng):
+    a = random_array((7,), dt, rng)
+    got = _sq1(npgpu.asarray(a))
+    assert_matches(got, a * a + 1)
+
+
+def test_fused_on_views_and_0d(rng):
+    a = random_array((4, 6), np.float32, rng)
+    assert_matches(_sq1(npgpu.asarray(a).T[::-1]), (a.T[::-1]) * (a.T[::-1]) + 1)
+    assert_matches(_sq1(npgpu.asarray(np.float32(3.0).reshape(()))), np.float32(10.0).reshape(()))
+    assert_matches(_sq1(npgpu.asarray(a[:0])), a[:0] * a[:0] + 1)
+
+
+def test_fused_source_is_inspectable():
+    _sq1(npgpu.asarray(np.arange(3.0)))
+    names = [n for n in npgpu.kernel_sources() if n.startswith("fused_sq_plus_one")]
+    assert names and "def op(x0)" in npgpu.kernel_sources()[names[0]]
+
+
+def test_fused_rejects_truth_value():
+    @npgpu.fuse
+    def bad(x):
+        return x if x > 0 else -x
+    with pytest.raises(TypeError, match="truth value"):
+        bad(npgpu.asarray(np.arange(3.0)))
