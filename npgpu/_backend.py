@@ -51,6 +51,16 @@ def _probe_driver():
     return count.value, ""
 
 
+def _check_numpy():
+    """numba-cuda 0.30 breaks on numpy 2.5 (np.row_stack removed): say so at import, not at the
+    first kernel."""
+    import numpy
+    major, minor = (int(p) for p in numpy.__version__.split(".")[:2])
+    if (major, minor) >= (2, 5):
+        raise ImportError(f"npgpu needs numpy < 2.5 (found {numpy.__version__}): numba-cuda 0.30 "
+                          "uses np.row_stack, removed in numpy 2.5. Install 'numpy>=2.0,<2.5'.")
+
+
 def _choose():
     forced = os.environ.get("NPGPU_BACKEND", "").strip().lower()
     if forced not in ("", CUDA, SIMULATOR, "compile-only"):
@@ -70,6 +80,10 @@ def _choose():
                     "NPGPU_BACKEND=cuda, but numba.cuda was imported in simulator "
                     "mode (NUMBA_ENABLE_CUDASIM=1) before npgpu")
             return SIMULATOR, ""
+        if forced == SIMULATOR:
+            raise BackendUnavailableError(
+                "NPGPU_BACKEND=simulator, but numba.cuda was imported in real-CUDA mode before "
+                "npgpu; set NUMBA_ENABLE_CUDASIM=1 (or import npgpu first) to use the simulator")
         count, why = _probe_driver()
         if count:
             return CUDA, ""
@@ -100,6 +114,7 @@ def _choose():
     return SIMULATOR, ""
 
 
+_check_numpy()
 NAME, UNAVAILABLE_REASON = _choose()
 IS_SIM = NAME == SIMULATOR
 IS_CUDA = NAME == CUDA
