@@ -69,7 +69,7 @@ class Lib:
         gc.collect()
 
     # -- timing ---------------------------------------------------------------
-    def time_events(self, fn, reps, warmup, budget_s, min_reps=3):
+    def time_events(self, fn, reps, warmup, budget_s, min_reps=5):
         """Median device time of one ``fn()`` call, bracketed by CUDA events.
 
         Stops early (after at least ``min_reps``) when the timed calls have

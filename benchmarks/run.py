@@ -47,14 +47,16 @@ def log(msg):
 def make_config(smoke):
     if smoke:  # tiny sizes: only proves the code paths (Numba CUDA simulator)
         return dict(
-            smoke=True, reps=3, warmup=1, budget_s=2.0, np_budget_s=0.3,
-            percall_n=20, percall_warmup=2, child_timeout_s=120,
+            smoke=True, reps=3, min_reps=1, warmup=1, budget_s=1.0,
+            np_budget_s=0.3, percall_n=5, percall_warmup=1,
+            child_timeout_s=120,
             copy_n=2**10, xfer_n=2**18, big_n=2**10, big64_n=2**10,
             tpose=(32, 64), seed_sizes=[2**4, 2**6], red2d=2**5,
-            cumsum_n=2**10, mm32=32, mm64=16, batch=(8, 8), solve=(32, 4),
+            cumsum_n=2**6, mm32=16, mm64=8, batch=(4, 8), solve=(32, 4),
             chol=32, svd=16, child_n=2**8)
     return dict(
-        smoke=False, reps=20, warmup=3, budget_s=3.0, np_budget_s=1.5,
+        smoke=False, reps=20, min_reps=5, warmup=3, budget_s=2.0,
+        np_budget_s=0.75,
         percall_n=2000, percall_warmup=50, child_timeout_s=300,
         copy_n=2**28, xfer_n=2**28, big_n=2**28, big64_n=2**27,
         tpose=(32, 2**22), seed_sizes=[2**10, 2**14, 2**18, 2**22],
@@ -144,6 +146,7 @@ def binop(hx, hy, op):
 
 
 def unop(hx, op):
+    """Case maker for op(lib, x) on a device copy of host array hx()."""
     def make(lib):
         x = lib.put(hx())
         return lambda: op(lib, x)
@@ -459,6 +462,7 @@ COMPILE_ROWS = [  # (label, process, key)
     ("int16 sub, warm cache", 1, "second_kernel_s"),
     ("steady-state f32 add (process 2)", 1, "steady_s"),
 ]
+WARM_FIRST_CALL_ROW = 6   # the row with the <= 50 ms target
 
 
 def run_compile(cfg, libs, load_errors):
@@ -489,12 +493,17 @@ def run_compile(cfg, libs, load_errors):
             else:
                 res[name] = {"time_s": r["runs"][proc][key], "reps": 1}
         rows.append({"case": label, "kind": "time", "results": res})
-    warm = rows[6]["results"].get("npgpu") or {}
-    if "time_s" in warm:
+    # Judge the warm-cache first call against its 50 ms target (GPU only).
+    target = rows[WARM_FIRST_CALL_ROW]
+    warm = target["results"].get("npgpu") or {}
+    backend = ((per_lib.get("npgpu") or {}).get("runs") or [{}])[0].get("backend")
+    if "time_s" in warm and backend == "cuda":
         verdict = "PASS" if warm["time_s"] <= 0.050 else "FAIL"
-        rows[6]["note"] = f"npgpu {verdict}"
+        target["note"] = f"npgpu {verdict} (target <= 50 ms)"
         log(f"compile: npgpu warm-cache first call {warm['time_s'] * 1e3:.1f} ms"
-            f" -> {verdict} (target <= 50 ms)")
+            f" -> {verdict}")
+    elif "time_s" in warm:
+        target["note"] = f"npgpu backend {backend}: 50 ms target not judged"
     return rows
 
 
@@ -521,10 +530,13 @@ def run_case(case, libs, load_errors, cfg):
             if case.kind == "call":
                 results[name] = lib.time_per_call(
                     fn, cfg["percall_n"], cfg["percall_warmup"])
-            else:
-                budget = cfg["budget_s"] if lib.gpu else cfg["np_budget_s"]
+            elif lib.gpu:
                 results[name] = lib.time_events(
-                    fn, cfg["reps"], cfg["warmup"], budget)
+                    fn, cfg["reps"], cfg["warmup"], cfg["budget_s"],
+                    min_reps=cfg["min_reps"])
+            else:
+                results[name] = lib.time_events(
+                    fn, cfg["reps"], cfg["warmup"], cfg["np_budget_s"])
         except Exception as e:
             results[name] = {"error": f"{type(e).__name__}: {e}".strip()}
         made = fn = None
@@ -569,9 +581,16 @@ def derive(row, ceiling):
 # Formatting
 # ---------------------------------------------------------------------------
 
+def _num(x):
+    """3-4 significant digits, never scientific notation."""
+    return f"{x:.0f}" if x >= 100 else f"{x:.3g}"
+
+
 def _fmt_time(s, kind=None):
-    if kind == "call" or s < 1e-3:
-        return f"{s * 1e6:.3g} µs" if s >= 1e-7 else f"{s * 1e9:.3g} ns"
+    if s < 1e-7:
+        return f"{_num(s * 1e9)} ns"
+    if kind == "call" or s < 1e-3:        # per-call cases always in µs
+        return f"{_num(s * 1e6)} µs"
     return f"{s * 1e3:.4g} ms" if s < 1 else f"{s:.3g} s"
 
 
@@ -695,7 +714,7 @@ def main(argv=None):
                 ceiling = gbps[src]
                 report["ceiling_gbps"] = ceiling
                 report["ceiling_from"] = src
-                log(f"copy ceiling: {ceiling:.1f} GB/s (from {src})")
+                log(f"copy ceiling: {ceiling:.4g} GB/s (from {src})")
         rows = [derive(r, ceiling) for r in rows]
         report["sections"][sec] = rows
         print_table(sec, rows)

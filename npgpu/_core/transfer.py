@@ -58,6 +58,8 @@ def from_host(host, dtype=None, order="K", stream=None):
         host = np.asarray(host, dtype=dtype)
     elif dtype is not None and host.dtype != dtype:
         host = host.astype(dtype)
+    if host.dtype.byteorder == ">":     # non-native byte order: device data is little-endian
+        host = host.astype(host.dtype.newbyteorder("="))
     dt = check_dtype(host.dtype)
     if order in ("F", "A", "K") and host.flags.f_contiguous and not host.flags.c_contiguous:
         host_c = np.asfortranarray(host)
@@ -69,8 +71,6 @@ def from_host(host, dtype=None, order="K", stream=None):
         else:
             host_c = np.ascontiguousarray(host)
             out = empty_array(host.shape, dt, "C")
-    if host_c.dtype.byteorder == ">":
-        host_c = host_c.astype(dt)
     _h2d(out._ptr, host_c, out.nbytes, stream)
     return out
 
