@@ -124,3 +124,19 @@ def test_gpu_launch_never_enters_numba_dispatch(rng, monkeypatch):
     x = npgpu.asarray(rng.standard_normal(1000).astype(np.float32))
     y = npgpu.sin(x) + x * 2
     np.testing.assert_allclose(y.get(), np.sin(x.get()) + x.get() * 2, rtol=1e-5, atol=1e-6)
+
+
+def test_zero_d_operand_broadcasts(rng):
+    h = rng.standard_normal(5)
+    got = npgpu.multiply(npgpu.asarray(np.asarray(2.5)), npgpu.asarray(h))
+    np.testing.assert_allclose(got.get(), 2.5 * h)
+
+
+def test_index_operand_with_strided_inputs():
+    from npgpu._core.ndarray import empty_array
+    op = elementwise.ScalarOp.from_expr("test_iota_plus", 2, "x0 + x1")
+    out = empty_array((3, 4), np.dtype(np.float64))
+    other = npgpu.asarray(np.arange(12.0).reshape(4, 3)).T       # forces the strided layout
+    elementwise.launch(op, [elementwise.INDEX, other], [np.dtype(np.int64), np.dtype(np.float64)],
+                       [out], [np.dtype(np.float64)])
+    np.testing.assert_array_equal(out.get(), np.arange(12).reshape(3, 4) + np.arange(12.0).reshape(4, 3).T)

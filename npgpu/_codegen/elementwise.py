@@ -122,7 +122,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         kind, st = in_specs[i]
         if kind == "i":
             return f"int64({index})"
-        src = f"in{i}[{index}]" if kind == "a" else f"in{i}"
+        src = f"in{i}[{index}]" if kind in "az" else f"in{i}"
         v = src if st == loop_in[i] else cast_expr(src, st, loop_in[i])
         return cast_expr(v, loop_in[i], compute_dtype(loop_in[i]))
 
@@ -136,14 +136,15 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         v = cast_expr(value, compute_dtype(loop_out[j]), loop_out[j])
         return f"out{j}[{index}] = {cast_expr(v, loop_out[j], out_dtypes[j])}"
 
-    def element(index, tag, indent):
+    def element(index, tag, indent, linear=None):
         """Lines computing one element at ``index``: loads into a{i}_{tag}, result r_{tag}."""
         pad = " " * indent
         ld, st = [], []
         args = []
         for i, (kind, _) in enumerate(in_specs):
             if kind in "ai":
-                ld.append(f"{pad}a{i}_{tag} = {load(i, index)}")
+                at = linear if (kind == "i" and linear) else index
+                ld.append(f"{pad}a{i}_{tag} = {load(i, at)}")
                 args.append(f"a{i}_{tag}")
             else:
                 args.append(f"c{i}")
@@ -193,7 +194,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
             lines.append(f"        c{d}_ = rem % s{d}")
             lines.append(f"        rem = rem // s{d}")
         lines.append("        c0_ = rem")
-        ld, comp, st = element(idx, "t", 8)
+        ld, comp, st = element(idx, "t", 8, linear="idx")
         lines += ld + [comp] + st
         lines.append("        idx += step")
 

@@ -15,6 +15,7 @@ views of the simulated device memory.
 """
 import ctypes
 import struct
+import warnings
 
 import numpy as np
 
@@ -78,9 +79,11 @@ class Launcher:
             if rc:
                 drv.check(rc, f"cuLaunchKernel({self.name}, grid={grid}, block={block})")
         else:
-            # the simulator computes with NumPy scalars: silence their overflow warnings,
-            # the GPU wraps silently too
-            with np.errstate(all="ignore"):
+            # The simulator computes with NumPy scalars: silence their overflow/invalid warnings
+            # (the GPU wraps silently too). Its threads do not inherit np.errstate, so filter
+            # the warnings process-wide for the duration of the launch.
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RuntimeWarning)
                 self._sim[grid, block](*_sim_args(self.params, values))
 
 
