@@ -1,0 +1,58 @@
+"""``npgpu.linalg``: NumPy's linear algebra on cuBLAS and cuSOLVER.
+
+* Products (matmul, dot, einsum, ...) of float16/32/64 and complex64/128 run on
+  cuBLAS; integer and bool products run on a generated tiled kernel with
+  NumPy's result dtypes (and every product does on the simulator).
+* float32 products are true float32 by default.  TF32 tensor cores are an
+  explicit opt-in: :func:`set_tf32` (``True``) or ``NPGPU_ALLOW_TF32=1``.
+* Decompositions and solvers run on cuSOLVER (64-bit generic API where it
+  exists).  :class:`LinAlgError` (a ``numpy.linalg.LinAlgError``) is raised for
+  singular / non-positive-definite / non-converging inputs; that needs the
+  library's info flag on the host (a wait for the GPU).  :func:`set_error_check`
+  (``False``) or ``NPGPU_LINALG_CHECK=0`` skips the check and keeps calls
+  asynchronous.  On the simulator the decompositions are not available.
+"""
+from ._common import LinAlgError, get_error_check, set_error_check
+from ._handles import get_tf32, set_tf32
+from .products import (cross, diagonal, dot, inner, kron, matmul, matrix_power, matvec,
+                       multi_dot, outer, tensordot, trace, vdot, vecdot, vecmat)
+from .einsum import einsum, einsum_path
+from .solve import det, inv, pinv, lstsq, slogdet, solve, tensorinv, tensorsolve
+from .decomp import cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svdvals
+from .norms import cond, matrix_norm, matrix_rank, norm, vector_norm
+
+
+def matrix_transpose(x, /):
+    """Swap the last two axes (a view)."""
+    from ._common import asarray
+    x = asarray(x)
+    if x.ndim < 2:
+        raise ValueError("Input array must be at least 2-dimensional")
+    return x.swapaxes(-1, -2)
+
+
+def _install_methods():
+    from .._core.ndarray import ndarray
+
+    def dot_method(self, b, out=None):
+        return dot(self, b, out=out)
+
+    def trace_method(self, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+        return trace(self, offset, axis1, axis2, dtype, out)
+
+    def diagonal_method(self, offset=0, axis1=0, axis2=1):
+        return diagonal(self, offset, axis1, axis2)
+
+    for name, f in (("dot", dot_method), ("trace", trace_method), ("diagonal", diagonal_method)):
+        if not hasattr(ndarray, name):
+            setattr(ndarray, name, f)
+
+
+_install_methods()
+
+__all__ = ["LinAlgError", "set_error_check", "get_error_check", "set_tf32", "get_tf32",
+           "cross", "dot", "inner", "kron", "matmul", "matrix_power", "matvec", "multi_dot",
+           "outer", "tensordot", "trace", "vdot", "vecdot", "vecmat", "einsum", "einsum_path",
+           "det", "inv", "pinv", "lstsq", "slogdet", "solve", "tensorinv", "tensorsolve",
+           "cholesky", "eig", "eigh", "eigvals", "eigvalsh", "qr", "svd", "svdvals",
+           "cond", "matrix_norm", "matrix_rank", "norm", "vector_norm", "matrix_transpose"]

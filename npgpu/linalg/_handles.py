@@ -1,0 +1,112 @@
+"""cuBLAS / cuSOLVER handles (one per device), bound to npgpu's current stream.
+
+The libraries are reached through nvmath-python's low-level bindings
+(``nvmath.bindings.cublas`` / ``cusolverDn``), which take raw integer pointers
+and handles.  They are imported on first use only, so the simulator never
+needs the libraries.
+
+Per call the host work is: one dict lookup for the handle, and
+``set_stream`` only when the current stream changed since the last call.
+"""
+import os
+
+import numpy as np
+
+from ..cuda import runtime as _rt
+
+_cublas = {}       # device id -> [handle, bound stream, math mode]
+_cusolver = {}     # device id -> [handle, bound stream, params]
+
+_tf32 = os.environ.get("NPGPU_ALLOW_TF32", "0") not in ("", "0")
+
+
+def set_tf32(enabled):
+    """Allow (True) or forbid (False, the default) TF32 tensor cores for float32 GEMMs.
+
+    By default float32 products are true float32 (``CUBLAS_DEFAULT_MATH``).  TF32
+    rounds inputs to a 10-bit mantissa: faster, less accurate.  The environment
+    variable ``NPGPU_ALLOW_TF32=1`` sets the initial value.  Returns the previous value.
+    """
+    global _tf32
+    prev = _tf32
+    _tf32 = bool(enabled)
+    return prev
+
+
+def get_tf32():
+    return _tf32
+
+
+def cublas_module():
+    from nvmath.bindings import cublas
+    return cublas
+
+
+def cusolver_module():
+    from nvmath.bindings import cusolverDn
+    return cusolverDn
+
+
+def cublas_handle():
+    """The cuBLAS handle of the current device, bound to the current stream and math mode."""
+    dev = _rt.get_device_id()
+    h = _cublas.get(dev)
+    if h is None:
+        _rt.ensure_context(dev)
+        cb = cublas_module()
+        handle = cb.create()
+        h = _cublas[dev] = [handle, None, None]
+    s = _rt.current_stream_handle()
+    if h[1] != s:
+        cublas_module().set_stream(h[0], s)
+        h[1] = s
+    mode = _tf32
+    if h[2] != mode:
+        cb = cublas_module()
+        cb.set_math_mode(h[0], cb.Math.TF32_TENSOR_OP_MATH if mode else cb.Math.DEFAULT_MATH)
+        h[2] = mode
+    return h[0]
+
+
+def cusolver_handle():
+    """(handle, params) of cuSOLVER-Dn for the current device, bound to the current stream."""
+    dev = _rt.get_device_id()
+    h = _cusolver.get(dev)
+    if h is None:
+        _rt.ensure_context(dev)
+        cs = cusolver_module()
+        handle = cs.create()
+        params = cs.create_params()
+        h = _cusolver[dev] = [handle, None, params]
+    s = _rt.current_stream_handle()
+    if h[1] != s:
+        cusolver_module().set_stream(h[0], s)
+        h[1] = s
+    return h[0], h[2]
+
+
+# Host scalars for alpha/beta (pointer mode host): kept alive here, address reused.
+_SCALARS = {}
+
+
+def host_scalar(value, dtype):
+    """Address of a persistent host scalar ``value`` of ``dtype``."""
+    key = (value, np.dtype(dtype).str)
+    a = _SCALARS.get(key)
+    if a is None:
+        a = _SCALARS[key] = np.array([value], dtype=dtype)
+    return a.ctypes.data
+
+
+_CUDA_TYPE = None
+
+
+def cuda_data_type(dt):
+    """``cudaDataType`` of a NumPy dtype (float16/32/64, complex64/128)."""
+    global _CUDA_TYPE
+    if _CUDA_TYPE is None:
+        import nvmath
+        T = nvmath.CudaDataType
+        _CUDA_TYPE = {"f2": T.CUDA_R_16F, "f4": T.CUDA_R_32F, "f8": T.CUDA_R_64F,
+                      "c8": T.CUDA_C_32F, "c16": T.CUDA_C_64F}
+    return int(_CUDA_TYPE[dt.kind + str(dt.itemsize)])

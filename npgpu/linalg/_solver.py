@@ -1,0 +1,205 @@
+"""Thin per-matrix wrappers over cuSOLVER-Dn (64-bit generic API) with pool workspaces.
+
+Each wrapper takes an array of stacked matrices whose matrices are laid out
+for the library (column-major, leading dimension = rows), loops over the
+batch (one library call per matrix, all on the current stream, no sync) and
+returns the device ``info`` array (one int32 per matrix) for
+:func:`._common.check_info`.
+"""
+import numpy as np
+
+from ..cuda import memory as _memory
+from .._core.ndarray import empty_array
+from . import _handles as H
+from ._common import batch_ptrs
+
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+_host_ws = [np.empty(1, np.uint8)]   # host workspace, grown as needed, kept alive
+
+
+def _host_buffer(nbytes):
+    if _host_ws[0].nbytes < nbytes:
+        _host_ws[0] = np.empty(nbytes, np.uint8)
+    return _host_ws[0].ctypes.data
+
+
+def _workspace(nbytes):
+    return _memory.alloc(max(int(nbytes), 1))
+
+
+def _info(n):
+    info = empty_array((max(n, 1),), _I32, "C")
+    return info
+
+
+def _fill(uplo_lower):
+    cb = H.cublas_module()
+    return int(cb.FillMode.LOWER if uplo_lower else cb.FillMode.UPPER)
+
+
+def potrf(x, lower):
+    """Cholesky of each column-major n x n matrix of ``x`` in place (triangle ``lower``)."""
+    cs = H.cusolver_module()
+    h, params = H.cusolver_handle()
+    n = x.shape[-1]
+    t = H.cuda_data_type(x.dtype)
+    ptrs = batch_ptrs(x)
+    info = _info(len(ptrs))
+    uplo = _fill(lower)
+    dsz, hsz = cs.xpotrf_buffer_size(h, params, uplo, n, t, ptrs[0], n, t)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    for i, p in enumerate(ptrs):
+        cs.xpotrf(h, params, uplo, n, t, p, n, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+    return info
+
+
+def getrf(x):
+    """LU with partial pivoting of each column-major n x n matrix of ``x`` in place.
+
+    Returns (ipiv int64 (batch.., n), info)."""
+    cs = H.cusolver_module()
+    h, params = H.cusolver_handle()
+    n = x.shape[-1]
+    t = H.cuda_data_type(x.dtype)
+    ptrs = batch_ptrs(x)
+    info = _info(len(ptrs))
+    ipiv = empty_array(x.shape[:-2] + (n,), _I64, "C")
+    dsz, hsz = cs.xgetrf_buffer_size(h, params, n, n, t, ptrs[0], n, t)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    for i, p in enumerate(ptrs):
+        cs.xgetrf(h, params, n, n, t, p, n, ipiv._ptr + 8 * n * i, t, work.ptr, dsz, hw, hsz,
+                  info._ptr + 4 * i)
+    return ipiv, info
+
+
+def getrs(lu, ipiv, b, trans):
+    """Solve with the LU of ``getrf``; ``b`` (batch.., n, k) column-major, overwritten.
+
+    ``trans``: 0 solves A x = b, 1 solves A^T x = b (A the column-major matrix factored)."""
+    cs = H.cusolver_module()
+    h, params = H.cusolver_handle()
+    n = lu.shape[-1]
+    k = b.shape[-1]
+    t = H.cuda_data_type(lu.dtype)
+    lps = batch_ptrs(lu)
+    bps = batch_ptrs(b)
+    info = _info(len(lps))
+    for i, (p, q) in enumerate(zip(lps, bps)):
+        cs.xgetrs(h, params, trans, n, k, t, p, n, ipiv._ptr + 8 * n * i, t, q, n,
+                  info._ptr + 4 * i)
+    return info
+
+
+def syevd(x, w, lower, vectors):
+    """Eigen-decomposition of each Hermitian column-major matrix of ``x`` (vectors overwrite x)."""
+    cs = H.cusolver_module()
+    from nvmath.bindings import cusolver as _cso
+    h, params = H.cusolver_handle()
+    n = x.shape[-1]
+    t = H.cuda_data_type(x.dtype)
+    tw = H.cuda_data_type(w.dtype)
+    ptrs = batch_ptrs(x)
+    info = _info(len(ptrs))
+    jobz = int(_cso.EigMode.VECTOR if vectors else _cso.EigMode.NOVECTOR)
+    uplo = _fill(lower)
+    dsz, hsz = cs.xsyevd_buffer_size(h, params, jobz, uplo, n, t, ptrs[0], n, tw, w._ptr, t)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    isz = w.itemsize
+    for i, p in enumerate(ptrs):
+        cs.xsyevd(h, params, jobz, uplo, n, t, p, n, tw, w._ptr + isz * n * i, t, work.ptr, dsz,
+                  hw, hsz, info._ptr + 4 * i)
+    return info
+
+
+def gesvd(x, s, u, vt, jobu, jobvt):
+    """SVD of each column-major p x q (p >= q) matrix of ``x`` (destroyed).
+
+    ``u`` (p x p or p x q) and ``vt`` (q x q) are column-major stacks or None."""
+    cs = H.cusolver_module()
+    h, params = H.cusolver_handle()
+    p, q = x.shape[-2:]
+    t = H.cuda_data_type(x.dtype)
+    ts = H.cuda_data_type(s.dtype)
+    xp = batch_ptrs(x)
+    up = batch_ptrs(u) if u is not None else [0] * len(xp)
+    vp = batch_ptrs(vt) if vt is not None else [0] * len(xp)
+    ldu = p
+    ldvt = q
+    info = _info(len(xp))
+    ju, jv = ord(jobu), ord(jobvt)
+    dsz, hsz = cs.xgesvd_buffer_size(h, params, ju, jv, p, q, t, xp[0], p, ts, s._ptr, t, up[0],
+                                     ldu, t, vp[0], ldvt, t)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    k = s.shape[-1]
+    for i in range(len(xp)):
+        cs.xgesvd(h, params, ju, jv, p, q, t, xp[i], p, ts, s._ptr + s.itemsize * k * i, t, up[i],
+                  ldu, t, vp[i], ldvt, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+    return info
+
+
+def geqrf(x, tau):
+    """Householder QR of each column-major m x n matrix of ``x`` in place; ``tau`` (batch.., k)."""
+    cs = H.cusolver_module()
+    h, params = H.cusolver_handle()
+    m, n = x.shape[-2:]
+    lda = x._strides[-1] // x.itemsize if n > 1 else max(1, m)
+    t = H.cuda_data_type(x.dtype)
+    ptrs = batch_ptrs(x)
+    info = _info(len(ptrs))
+    k = tau.shape[-1]
+    dsz, hsz = cs.xgeqrf_buffer_size(h, params, m, n, t, ptrs[0], lda, t, tau._ptr, t)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    for i, p in enumerate(ptrs):
+        cs.xgeqrf(h, params, m, n, t, p, lda, t, tau._ptr + tau.itemsize * k * i, t, work.ptr, dsz,
+                  hw, hsz, info._ptr + 4 * i)
+    return info
+
+
+def orgqr(x, tau, ncols, lda):
+    """Form Q (m x ncols) from ``geqrf``'s reflectors in each matrix of ``x`` (column-major, ``lda``)."""
+    cs = H.cusolver_module()
+    h, _ = H.cusolver_handle()
+    m = x.shape[-2]
+    k = tau.shape[-1]
+    pre = {"f": "sorgqr", "d": "dorgqr", "F": "cungqr", "D": "zungqr"}[x.dtype.char]
+    bs = getattr(cs, pre + "_buffer_size")
+    fn = getattr(cs, pre)
+    ptrs = batch_ptrs(x)
+    info = _info(len(ptrs))
+    lwork = bs(h, m, ncols, k, ptrs[0], lda, tau._ptr)
+    work = _workspace(lwork * x.itemsize)
+    for i, p in enumerate(ptrs):
+        fn(h, m, ncols, k, p, lda, tau._ptr + tau.itemsize * k * i, work.ptr, lwork,
+           info._ptr + 4 * i)
+    return info
+
+
+def geev(x, w, vr):
+    """Eigenvalues (complex ``w``) and right eigenvectors (``vr``, column-major, same dtype as x)
+    of each general column-major matrix of ``x`` (destroyed)."""
+    cs = H.cusolver_module()
+    from nvmath.bindings import cusolver as _cso
+    h, params = H.cusolver_handle()
+    n = x.shape[-1]
+    t = H.cuda_data_type(x.dtype)
+    tw = H.cuda_data_type(w.dtype)
+    ptrs = batch_ptrs(x)
+    vps = batch_ptrs(vr) if vr is not None else [0] * len(ptrs)
+    info = _info(len(ptrs))
+    nov = int(_cso.EigMode.NOVECTOR)
+    jobvr = int(_cso.EigMode.VECTOR if vr is not None else _cso.EigMode.NOVECTOR)
+    ldv = max(1, n)
+    dsz, hsz = cs.xgeev_buffer_size(h, params, nov, jobvr, n, t, ptrs[0], n, tw, w._ptr, t, 0, ldv,
+                                    t, vps[0], ldv, t)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    for i, p in enumerate(ptrs):
+        cs.xgeev(h, params, nov, jobvr, n, t, p, n, tw, w._ptr + w.itemsize * n * i, t, 0, ldv, t,
+                 vps[i], ldv, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+    return info

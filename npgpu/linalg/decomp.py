@@ -1,0 +1,235 @@
+"""cholesky, qr, svd, eigh, eig on cuSOLVER (stacked inputs loop over the batch on one stream).
+
+Layout trick used throughout: a C-ordered copy of a matrix A *is* the
+column-major storage of A^T, so no transposing copy is needed:
+
+* cholesky/eigh: for Hermitian A, A^T = conj(A), whose factors are the
+  conjugates of A's; reading the library's column-major output back in C order
+  transposes it, which turns conj(L)^T into L^H etc. (see each function);
+* svd of a wide matrix factors A^T (tall) and swaps/transposes U and V^H.
+"""
+import numpy as np
+
+from .._backend import IS_SIM
+from .._core import copy as _copy
+from .._core.ndarray import empty_array
+from . import _solver
+from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
+                      batch_f_array, c_copy, check_info, conj, f_copy, require_library, tri_copy)
+from .solve import _real, linalg_dtype
+
+_R = np.linalg._linalg
+
+
+def cholesky(a, /, *, upper=False):
+    """Cholesky factor L (``a = L L^H``), or U (``a = U^H U``) with ``upper=True``."""
+    a = asarray(a)
+    assert_stacked_2d(a)
+    assert_stacked_square(a)
+    rt = linalg_dtype(a.dtype)
+    x = c_copy(a, rt)                  # column-major X = A^T = conj(A)
+    if x.size:
+        require_library("cholesky")
+        # lower L: X = U'^H U' (upper U'), read back in C order = U'^T = L
+        # upper U: X = L' L'^H (lower L'), read back in C order = L'^T = U
+        info = _solver.potrf(x, lower=upper)
+        check_info(info, "Matrix is not positive definite")
+    return tri_copy(x, lower=not upper)
+
+
+def eigh(a, UPLO="L"):
+    """Eigenvalues (ascending) and eigenvectors of Hermitian matrices (``syevd``)."""
+    return _eigh(a, UPLO, True)
+
+
+def eigvalsh(a, UPLO="L"):
+    return _eigh(a, UPLO, False)
+
+
+def _eigh(a, UPLO, vectors):
+    if UPLO not in ("L", "U"):
+        raise ValueError("UPLO argument must be 'L' or 'U'")
+    a = asarray(a)
+    assert_stacked_2d(a)
+    assert_stacked_square(a)
+    rt = linalg_dtype(a.dtype)
+    x = c_copy(a, rt)                  # column-major X = A^T: A's lower triangle is X's upper
+    w = empty_array(a.shape[:-1], _real(rt), "C")
+    if x.size:
+        require_library("eigh")
+        info = _solver.syevd(x, w, lower=(UPLO == "U"), vectors=vectors)
+        check_info(info, "Eigenvalues did not converge")
+    if not vectors:
+        return w
+    # X's column j is conj(v_j); X read in C order is X^T, so v = conj of the swapped view
+    v = x.swapaxes(-1, -2)
+    if rt.kind == "c":
+        conj(v, out=v)
+    return _R.EighResult(w, v)
+
+
+def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
+    """Singular value decomposition (``gesvd``); wide matrices are factored as their transpose."""
+    a = asarray(a)
+    assert_stacked_2d(a)
+    rt = linalg_dtype(a.dtype)
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    k = min(m, n)
+    s = empty_array(batch + (k,), _real(rt), "C")
+    if k == 0:
+        if not compute_uv:
+            return s
+        return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else 0, rt), s,
+                            _eye_stack(batch, n if full_matrices else 0, n, rt))
+    require_library("svd")
+    flip = m < n
+    # column-major p x q with p >= q: A itself (F copy) or, for wide A, A^T (C copy)
+    x = c_copy(a, rt) if flip else f_copy(a, rt)
+    p, q = (n, m) if flip else (m, n)
+    if compute_uv:
+        u = batch_f_array(batch + (p, p if full_matrices else q), rt)
+        vt = batch_f_array(batch + (q, q), rt)
+        jobu = "A" if full_matrices else "S"
+        info = _solver.gesvd(x, s, u, vt, jobu, "A")
+    else:
+        info = _solver.gesvd(x, s, None, None, "N", "N")
+    check_info(info, "SVD did not converge")
+    if not compute_uv:
+        return s
+    if not flip:
+        return _R.SVDResult(u, s, vt)
+    # A^T = U' S V'^H  =>  A = (V'^H)^T S (U')^T
+    return _R.SVDResult(vt.swapaxes(-1, -2), s, u.swapaxes(-1, -2))
+
+
+def _eye_stack(batch, r, c, dt):
+    from ..creation import zeros
+    out = zeros(batch + (r, c), dt)
+    if r and c:
+        d = out._view(0, batch + (min(r, c),), out._strides[:-2] + (out._strides[-2] + out._strides[-1],))
+        _copy.fill(d, 1)
+    return out
+
+
+def svdvals(x, /):
+    return svd(x, compute_uv=False)
+
+
+def qr(a, mode="reduced"):
+    """QR decomposition (``geqrf`` + ``orgqr``/``ungqr``); modes reduced, complete, r, raw."""
+    if mode not in ("reduced", "complete", "r", "raw"):
+        raise ValueError(f"Unrecognized mode '{mode}'")
+    a = asarray(a)
+    assert_stacked_2d(a)
+    rt = linalg_dtype(a.dtype)
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    k = min(m, n)
+    cols = max(m, n) if mode == "complete" else n
+    buf = batch_f_array(batch + (m, cols), rt)
+    view = buf[..., :, :n]
+    _copy.copy_into(view, a)
+    tau = empty_array(batch + (k,), rt, "C")
+    if k:
+        require_library("qr")
+        _solver.geqrf(view, tau)
+    if mode == "raw":
+        return view.swapaxes(-1, -2), tau
+    r = tri_copy(view if mode == "complete" else view[..., :k, :], lower=False)
+    if mode == "r":
+        return r
+    nq = m if mode == "complete" else k
+    if k and m:
+        _solver.orgqr(buf[..., :, :nq], tau, nq, m)
+    elif m:
+        # no reflectors: Q is the identity
+        _copy.copy_into(buf[..., :, :nq], _eye_stack(batch, m, nq, rt))
+    return _R.QRResult(buf[..., :, :nq], r)
+
+
+def eig(a):
+    """Eigenvalues and right eigenvectors of general matrices (``cusolverDnXgeev``).
+
+    As NumPy: real input gives real results when every eigenvalue is real, else
+    complex ones.  That choice depends on the data, so it reads the eigenvalues'
+    imaginary parts on the host (one wait for the GPU)."""
+    return _eig(a, True)
+
+
+def eigvals(a):
+    return _eig(a, False)
+
+
+def _eig(a, vectors):
+    a = asarray(a)
+    assert_stacked_2d(a)
+    assert_stacked_square(a)
+    rt = linalg_dtype(a.dtype)
+    n = a.shape[-1]
+    batch = a.shape[:-2]
+    ct = np.dtype(np.complex64 if rt in (np.float32, np.complex64) else np.complex128)
+    w = empty_array(batch + (n,), ct, "C")
+    vr = batch_f_array(a.shape, rt) if vectors else None
+    if a.size:
+        require_library("eig")
+        x = f_copy(a, rt)
+        info = _solver.geev(x, w, vr)
+        check_info(info, "Eigenvalues did not converge")
+    if rt.kind == "c":
+        return _R.EigResult(w, vr) if vectors else w
+    # real input: LAPACK packs a complex pair's vectors as (re, im) columns
+    all_real = w.size == 0 or not np.any(w.imag.get() != 0)
+    if all_real:
+        wr = w.real.copy()
+        return _R.EigResult(wr, vr) if vectors else wr
+    if not vectors:
+        return w
+    return _R.EigResult(w, _unpack_pairs(vr, w, ct))
+
+
+def _unpack_pairs(vr, w, ct):
+    """Complex eigenvectors from LAPACK's real pair encoding (a generated kernel)."""
+    from .._codegen import compiler
+    from .._codegen.compiler import KernelSource, Param
+    from .._backend import IS_SIM as sim
+    rd = vr.dtype
+    nm = f"eig_unpack_{rd.str[1:]}"
+    ctn = "complex64" if ct == np.complex64 else "complex128"
+
+    def render():
+        src = (f"def {nm}(V, VR, W, total):\n"
+               "    t = cuda.grid(1)\n"
+               "    n = V.shape[1]\n"
+               "    if t < total:\n"
+               "        j = t % n\n"
+               "        r = t // n\n"
+               "        i = r % n\n"
+               "        b = r // n\n"
+               "        im = W[b, j].imag\n"
+               "        if im == 0:\n"
+               f"            V[b, i, j] = {ctn}(VR[b, i, j])\n"
+               "        elif im > 0:\n"
+               f"            V[b, i, j] = {ctn}(complex(VR[b, i, j], VR[b, i, j + 1]))\n"
+               "        else:\n"
+               f"            V[b, i, j] = {ctn}(complex(VR[b, i, j - 1], -VR[b, i, j]))\n")
+        return KernelSource(nm, src, [Param("array", ct, 3, "A"), Param("array", rd, 3, "A"),
+                                      Param("array", ct, 2, "A"), Param("scalar", np.int64)])
+
+    kern = compiler.get_kernel(("eig_unpack", rd.str), render)
+    n = vr.shape[-1]
+    nb = 1
+    for s in vr.shape[:-2]:
+        nb *= s
+    v = empty_array(vr.shape, ct, "C")
+    v3 = v.reshape(nb, n, n)
+    vr3 = vr.reshape(nb, n, n)
+    w2 = w.reshape(nb, n)
+    total = nb * n * n
+    vals = []
+    for arr in (v3, vr3, w2):
+        vals += [0, 0, arr.size, arr.itemsize, arr._ptr, *arr.shape, *arr._strides]
+    vals.append(total)
+    block = 32 if sim else 256
+    kern(max(1, -(-total // block)), block, vals)
+    return v

@@ -1,0 +1,303 @@
+"""``einsum``: any subscripts NumPy accepts, contracted pairwise as GEMMs.
+
+Plan: subscripts are parsed on the host (ellipses expanded to letters), the
+pairwise order comes from ``numpy.einsum_path`` on zero-byte stand-ins of the
+operands (``optimize='greedy'`` by default, as ``optimize=True``; ``False``
+contracts left to right; an explicit ``['einsum_path', ...]`` list is used as
+given).  Each pairwise step is a batched matrix product:
+
+* repeated labels in one operand become a diagonal *view* (strides added);
+* labels only one operand has and nobody needs afterwards are summed first
+  (a product with a ones vector: the same GEMM);
+* shared labels that survive are batch dims, shared labels that do not are
+  the K dim, the rest are M (left) and N (right); size-1 dims broadcast.
+"""
+import operator
+
+import numpy as np
+
+from .._core import copy as _copy
+from .._core.dtypes import check_dtype
+from .._core.ndarray import empty_array, ndarray
+from . import products
+from ._common import asarray
+
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _from_sublists(args):
+    """einsum(op0, sub0, op1, sub1, ..., [subout]) -> (subscripts, operands)."""
+    ops = list(args[0::2])
+    subs = list(args[1::2])
+    out = None
+    if len(args) % 2 == 1:
+        out = ops.pop()
+    def conv(sl):
+        s = ""
+        for x in sl:
+            if x is Ellipsis:
+                s += "..."
+            else:
+                x = operator.index(x)
+                if not 0 <= x < 52:
+                    raise ValueError("subscript is not within the valid range [0, 52)")
+                s += _LETTERS[x]
+        return s
+    text = ",".join(conv(s) for s in subs)
+    if out is not None:
+        text += "->" + conv(out)
+    return text, ops
+
+
+def parse(subscripts, shapes):
+    """Expand ellipses; return (input label strings, output label string)."""
+    s = subscripts.replace(" ", "")
+    explicit = "->" in s
+    if explicit:
+        lhs, rhs = s.split("->", 1)
+        if "->" in rhs:
+            raise ValueError("einstein sum subscript string does not contain proper '->' output specified")
+    else:
+        lhs, rhs = s, None
+    terms = lhs.split(",")
+    if len(terms) != len(shapes):
+        if len(terms) < len(shapes):
+            raise ValueError("more operands provided to einstein sum function than specified in "
+                             "the subscripts string")
+        raise ValueError("fewer operands provided to einstein sum function than specified in the "
+                         "subscripts string")
+    for ch in lhs + (rhs or ""):
+        if ch not in _LETTERS and ch not in ",.":
+            raise ValueError(f"invalid subscript '{ch}' in einstein sum subscripts string, subscripts "
+                             "must be letters")
+    used = set(c for c in s if c in _LETTERS)
+    spare = [c for c in _LETTERS if c not in used]
+    nell = 0
+    for t, shp in zip(terms, shapes):
+        if "..." in t:
+            nell = max(nell, len(shp) - (len(t) - 3))
+    ell = "".join(spare[:nell])
+    ins = []
+    for t, shp in zip(terms, shapes):
+        if "." in t.replace("...", "", 1) or t.count("...") > 1:
+            raise ValueError("einstein sum subscripts string contains a '.' that is not part of an "
+                             "ellipsis ('...')")
+        if "..." in t:
+            k = len(shp) - (len(t) - 3)
+            if k < 0:
+                raise ValueError("einstein sum subscripts string contains too many subscripts for "
+                                 "operand")
+            t = t.replace("...", ell[nell - k:] if k else "")
+        if len(t) != len(shp):
+            raise ValueError(f"operand has more dimensions than subscripts given in einstein sum, "
+                             f"but no '...' ellipsis provided to broadcast the extra dimensions.")
+        ins.append(t)
+    if rhs is None:
+        counts = {}
+        for t in ins:
+            for c in t:
+                counts[c] = counts.get(c, 0) + 1
+        out = ell + "".join(sorted(c for c, n in counts.items() if n == 1 and c not in ell))
+    else:
+        if "..." in rhs:
+            out = rhs.replace("...", ell)
+        else:
+            if nell and any(len(shp) > len(t.replace("...", "")) for t, shp in zip(terms, shapes)
+                            if "..." in t):
+                raise ValueError("output has more dimensions than subscripts given in einstein "
+                                 "sum, but no '...' ellipsis provided to broadcast the extra "
+                                 "dimensions.")
+            out = rhs
+        if "." in out:
+            raise ValueError("einstein sum subscripts string contains a '.' that is not part of "
+                             "an ellipsis ('...') in the output")
+        seen = set()
+        allin = set("".join(ins))
+        for c in out:
+            if c in seen:
+                raise ValueError(f"einstein sum subscripts string includes output subscript '{c}' "
+                                 "multiple times")
+            if c not in allin:
+                raise ValueError(f"einstein sum subscripts string included output subscript '{c}' "
+                                 "which never appeared in an input")
+            seen.add(c)
+    return ins, out
+
+
+def _sizes(ins, shapes):
+    sizes = {}
+    for t, shp in zip(ins, shapes):
+        for c, n in zip(t, shp):
+            m = sizes.get(c)
+            if m is None or m == 1:
+                sizes[c] = n
+            elif n != 1 and n != m:
+                raise ValueError(f"operands could not be broadcast together with remapped shapes: "
+                                 f"size of label '{c}' is {m} in one operand and {n} in another")
+    return sizes
+
+
+def _diag(x, labels):
+    """Merge repeated labels into one dim (a diagonal view); returns (view, unique labels)."""
+    if len(set(labels)) == len(labels):
+        return x, labels
+    shape, strides, out = [], [], ""
+    for c, n, s in zip(labels, x.shape, x._strides):
+        if c in out:
+            i = out.index(c)
+            if shape[i] != n:
+                raise ValueError(f"dimensions in operand for collapsing index '{c}' don't match "
+                                 f"({shape[i]} != {n})")
+            strides[i] += s
+        else:
+            out += c
+            shape.append(n)
+            strides.append(s)
+    return x._view(0, tuple(shape), tuple(strides)), out
+
+
+def _expand(x, labels, sizes):
+    """Broadcast size-1 dims to the label's size (zero stride)."""
+    if all(x.shape[i] == sizes[c] for i, c in enumerate(labels)):
+        return x
+    shape = tuple(sizes[c] for c in labels)
+    strides = tuple(0 if x.shape[i] != sizes[c] else x._strides[i] for i, c in enumerate(labels))
+    return x._view(0, shape, strides)
+
+
+def _sum_out(x, labels, drop, rt):
+    """Sum ``x`` over the labels in ``drop`` (a product with a ones vector)."""
+    keep = [c for c in labels if c not in drop]
+    gone = [c for c in labels if c in drop]
+    if not gone:
+        return x, labels
+    perm = [labels.index(c) for c in keep + gone]
+    kshape = tuple(x.shape[labels.index(c)] for c in keep)
+    S = 1
+    for c in gone:
+        S *= x.shape[labels.index(c)]
+    R = 1
+    for n in kshape:
+        R *= n
+    xm = x.transpose(perm).reshape(R, S)
+    from ..creation import ones
+    res = empty_array((R, 1), rt, "C")
+    products._matmul_nd(xm, ones((S, 1), rt), rt, res)
+    return res.reshape(kshape), "".join(keep)
+
+
+def _contract(x, lx, y, ly, keep, sizes, rt):
+    """Contract (x, lx) with (y, ly), keeping labels in ``keep``; returns (array, labels)."""
+    x, lx = _sum_out(x, lx, {c for c in lx if c not in ly and c not in keep}, rt)
+    y, ly = _sum_out(y, ly, {c for c in ly if c not in lx and c not in keep}, rt)
+    x = _expand(x, lx, sizes)
+    y = _expand(y, ly, sizes)
+    batch = [c for c in lx if c in ly and c in keep]
+    ks = [c for c in lx if c in ly and c not in keep]
+    ms = [c for c in lx if c not in ly]
+    ns = [c for c in ly if c not in lx]
+    bshape = tuple(sizes[c] for c in batch)
+    M = K = N = 1
+    for c in ms:
+        M *= sizes[c]
+    for c in ks:
+        K *= sizes[c]
+    for c in ns:
+        N *= sizes[c]
+    labels = "".join(batch + ms + ns)
+    oshape = bshape + tuple(sizes[c] for c in ms) + tuple(sizes[c] for c in ns)
+    if not ks:
+        # nothing to sum: a broadcast elementwise product
+        from .. import multiply
+        xv = x.transpose([lx.index(c) for c in batch + ms]).reshape(bshape + (M, 1))
+        yv = y.transpose([ly.index(c) for c in batch + ns]).reshape(bshape + (1, N))
+        r = multiply(xv, yv, dtype=rt)
+        return r.reshape(oshape), labels
+    xm = x.transpose([lx.index(c) for c in batch + ms + ks]).reshape(bshape + (M, K))
+    ym = y.transpose([ly.index(c) for c in batch + ks + ns]).reshape(bshape + (K, N))
+    res = empty_array(bshape + (M, N), rt, "C")
+    products._matmul_nd(xm, ym, rt, res)
+    return res.reshape(oshape), labels
+
+
+def _path(ins, out, shapes, sizes, optimize, nops):
+    if nops == 1:
+        return [(0,)]
+    if optimize is False or optimize is None:
+        return [(0, 1)] * (nops - 1)
+    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
+        return [tuple(p) for p in optimize[1:]]
+    if optimize is True:
+        optimize = "greedy"
+    dummies = [np.broadcast_to(np.zeros((), np.float64), tuple(sizes[c] for c in t)) for t in ins]
+    path, _ = np.einsum_path(",".join(ins) + "->" + out, *dummies, optimize=optimize)
+    return [tuple(p) for p in path[1:]]
+
+
+def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=False):
+    """Evaluate the Einstein summation convention on the operands, as GEMMs."""
+    if not operands:
+        raise ValueError("No input operands")
+    if isinstance(operands[0], str):
+        subscripts, ops = operands[0], list(operands[1:])
+    else:
+        subscripts, ops = _from_sublists(operands)
+    ops = [asarray(x) for x in ops]
+    shapes = [x.shape for x in ops]
+    ins, outl = parse(subscripts, shapes)
+    sizes = _sizes(ins, shapes)
+    rt = check_dtype(np.result_type(*[x.dtype for x in ops]))
+    if dtype is not None:
+        dt = check_dtype(dtype)
+        for x in ops:
+            if not np.can_cast(x.dtype, dt, casting=casting):
+                raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
+                                f"the rule '{casting}'")
+        rt = dt
+    # operands and their labels; repeated labels become diagonal views up front
+    work = []
+    for x, t in zip(ops, ins):
+        work.append(_diag(x, t))
+    for step in _path(ins, outl, shapes, sizes, optimize, len(ops)):
+        picked = [work[i] for i in step]
+        for i in sorted(step, reverse=True):
+            del work[i]
+        rest = "".join(t for _, t in work) + outl
+        x, lx = picked[0]
+        for j, (y, ly) in enumerate(picked[1:]):
+            others = rest + "".join(t for _, t in picked[j + 2:])
+            x, lx = _contract(x, lx, y, ly, set(others), sizes, rt)
+        work.append((x, lx))
+    x, lx = work[0] if len(work) == 1 else _fold(work, outl, sizes, rt)
+    x, lx = _sum_out(x, lx, {c for c in lx if c not in outl}, rt)
+    x = _expand(x, lx, sizes)
+    res = x.transpose([lx.index(c) for c in outl]) if lx != outl else x
+    if res.dtype != rt:
+        res = res.astype(rt)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("out must be an npgpu.ndarray")
+        if out.shape != res.shape:
+            raise ValueError(f"out has shape {out.shape}, expected {res.shape}")
+        _copy.copy_into(out, res)
+        return out
+    return res
+
+
+def _fold(work, outl, sizes, rt):
+    x, lx = work[0]
+    for j, (y, ly) in enumerate(work[1:]):
+        others = outl + "".join(t for _, t in work[j + 2:])
+        x, lx = _contract(x, lx, y, ly, set(others), sizes, rt)
+    return x, lx
+
+
+def einsum_path(*operands, optimize="greedy", einsum_call=False):
+    """NumPy's ``einsum_path`` on the operands' shapes (no data is read)."""
+    if isinstance(operands[0], str):
+        subscripts, ops = operands[0], list(operands[1:])
+    else:
+        subscripts, ops = _from_sublists(operands)
+    dummies = [np.broadcast_to(np.zeros((), x.dtype), x.shape) if isinstance(x, ndarray) else x
+               for x in ops]
+    return np.einsum_path(subscripts, *dummies, optimize=optimize, einsum_call=einsum_call)

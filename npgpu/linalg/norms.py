@@ -1,0 +1,267 @@
+"""norm, vector_norm, matrix_norm, cond, matrix_rank.
+
+Sums (ord 1, 2/'fro', 0, p) are products with a ones vector (the GEMM);
+max/min (ord +-inf) use a small generated row-reduction kernel; the spectral
+and nuclear norms use the singular values.
+"""
+import operator
+
+import numpy as np
+
+from .. import _backend
+from .._codegen import compiler
+from .._codegen import elementwise as _ew
+from .._codegen.compiler import KernelSource, Param
+from .._core.ndarray import empty_array
+from ._common import LinAlgError, asarray
+
+_ABS2 = {"c": "x0.real * x0.real + x0.imag * x0.imag", "": "x0 * x0"}
+_ABS = {"c": "math.sqrt(x0.real * x0.real + x0.imag * x0.imag)", "": "abs(x0)"}
+
+
+def _real(dt):
+    return np.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt
+
+
+def _map(x, what, rd, p=None):
+    """Elementwise |x|^2, |x|, |x|^p or (x != 0) into a new real array of dtype ``rd``."""
+    k = "c" if x.dtype.kind == "c" else ""
+    if what == "abs2":
+        op = _ew.ScalarOp.from_expr(f"norm_abs2_{k}", 1, _ABS2[k])
+    elif what == "abs":
+        op = _ew.ScalarOp.from_expr(f"norm_abs_{k}", 1, _ABS[k])
+    elif what == "nz":
+        op = _ew.ScalarOp.from_expr("norm_nz", 1, "1 if x0 != 0 else 0")
+    else:
+        op = _ew.ScalarOp.from_expr(f"norm_absp_{k}", 2, f"({_ABS[k]}) ** x1")
+    out = empty_array(x.shape, rd, "C")
+    ins = [x] if p is None else [x, np.dtype(rd).type(p)]
+    loop_in = [x.dtype] if p is None else [x.dtype, rd]
+    _ew.launch(op, ins, loop_in, [out], [rd], name="norm")
+    return out
+
+
+def _sum_rows(x2):
+    """Row sums of a 2-D real array (R, S) as a GEMM with ones."""
+    from ..creation import ones
+    from .products import _matmul_nd
+    R, S = x2.shape
+    out = empty_array((R, 1), x2.dtype, "C")
+    _matmul_nd(x2, ones((S, 1), x2.dtype), x2.dtype, out)
+    return out.reshape(R)
+
+
+def _render_rowreduce(dt, is_max):
+    tn = _ew.type_name(dt)
+    cmp = ">" if is_max else "<"
+    name = f"rowreduce_{'max' if is_max else 'min'}_{dt.str[1:]}"
+    src = (f"def {name}(out, X, R, S):\n"
+           "    r = cuda.grid(1)\n"
+           "    if r < R:\n"
+           "        acc = X[r, 0]\n"
+           "        for j in range(1, S):\n"
+           "            v = X[r, j]\n"
+           f"            if v {cmp} acc or v != v:\n"
+           "                acc = v\n"
+           "            if acc != acc:\n"
+           "                break\n"
+           f"        out[r] = {tn}(acc)\n")
+    return KernelSource(name, src, [Param("array", dt, 1, "C"), Param("array", dt, 2, "A"),
+                                    Param("scalar", np.int64), Param("scalar", np.int64)])
+
+
+def _reduce_rows(x2, is_max):
+    """Row max/min (NaN propagating) of a 2-D real array with S >= 1 columns."""
+    dt = x2.dtype
+    R, S = x2.shape
+    out = empty_array((R,), dt, "C")
+    if R == 0:
+        return out
+    if S == 0:
+        raise ValueError("zero-size array to reduction operation maximum which has no identity")
+    kern = compiler.get_kernel(("rowreduce", dt, is_max), lambda: _render_rowreduce(dt, is_max))
+    vals = [0, 0, R, dt.itemsize, out._ptr, R, dt.itemsize,
+            0, 0, x2.size, dt.itemsize, x2._ptr, R, S, *x2._strides, R, S]
+    block = 32 if _backend.IS_SIM else 128
+    kern(-(-R // block), block, vals)
+    return out
+
+
+def _to_rows(x, axes):
+    """Move ``axes`` last and reshape to (rows, reduced): returns (x2, kept shape)."""
+    keep = [i for i in range(x.ndim) if i not in axes]
+    kshape = tuple(x.shape[i] for i in keep)
+    R = 1
+    for n in kshape:
+        R *= n
+    S = 1
+    for i in axes:
+        S *= x.shape[i]
+    return x.transpose(keep + list(axes)).reshape(R, S), kshape
+
+
+def _norm_dtype(dt):
+    if dt.kind in "biu":
+        return np.dtype(np.float64)
+    return dt
+
+
+def _normalize_axes(axis, ndim):
+    from numpy.exceptions import AxisError
+    if axis is None:
+        return list(range(ndim))
+    if isinstance(axis, (int, np.integer)):
+        axis = (axis,)
+    out = []
+    for a in axis:
+        a = operator.index(a)
+        if not -ndim <= a < ndim:
+            raise AxisError(a, ndim)
+        out.append(a % ndim)
+    if len(set(out)) != len(out):
+        raise ValueError("Duplicate axes given.")
+    return out
+
+
+def _keepdims(r, shape, axes, keepdims):
+    if not keepdims:
+        return r
+    full = tuple(1 if i in axes else n for i, n in enumerate(shape))
+    return r.reshape(full)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """Vector p-norm over ``axis`` (all axes flattened when None), NumPy's ``vector_norm``."""
+    x = asarray(x)
+    dt = _norm_dtype(x.dtype)
+    if x.dtype != dt:
+        x = x.astype(dt)
+    axes = _normalize_axes(axis, x.ndim)
+    rd = _real(dt)
+    cd = np.dtype(np.float32) if rd == np.float16 else rd      # compute float16 in float32
+    x2, kshape = _to_rows(x, axes)
+    from .. import sqrt
+    if ord == 2 or ord is None:
+        r = sqrt(_sum_rows(_map(x2, "abs2", cd)))
+    elif ord == 1:
+        r = _sum_rows(_map(x2, "abs", cd))
+    elif ord == np.inf:
+        r = _reduce_rows(_map(x2, "abs", cd), True)
+    elif ord == -np.inf:
+        r = _reduce_rows(_map(x2, "abs", cd), False)
+    elif ord == 0:
+        r = _sum_rows(_map(x2, "nz", cd))
+    else:
+        p = float(ord)
+        s = _sum_rows(_map(x2, "absp", cd, p))
+        r = _map(s, "absp", cd, 1.0 / p)
+    if r.dtype != rd:
+        r = r.astype(rd)
+    r = r.reshape(kshape)
+    return _keepdims(r, x.shape, axes, keepdims)
+
+
+def matrix_norm(x, /, *, keepdims=False, ord="fro"):
+    x = asarray(x)
+    if x.ndim < 2:
+        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
+                          "two-dimensional")
+    return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
+
+
+def norm(x, ord=None, axis=None, keepdims=False):
+    """NumPy's ``linalg.norm`` for every ord/axis combination it allows."""
+    x = asarray(x)
+    if axis is None and ord is None:
+        return vector_norm(x, axis=None, keepdims=keepdims, ord=2)
+    nd = x.ndim
+    if axis is None:
+        axes = list(range(nd))
+    else:
+        axes = _normalize_axes(axis, nd)
+    if len(axes) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        return vector_norm(x, axis=axes[0], keepdims=keepdims, ord=2 if ord is None else ord)
+    if len(axes) != 2:
+        raise ValueError("Improper number of dimensions to norm.")
+    r0, c0 = axes
+    if r0 == c0:
+        raise ValueError("Duplicate axes given.")
+    dt = _norm_dtype(x.dtype)
+    if x.dtype != dt:
+        x = x.astype(dt)
+    if ord is None or ord == "fro" or ord == "f":
+        r = vector_norm(x, axis=(r0, c0), ord=2)
+    elif ord == "nuc" or ord in (2, -2):
+        from .decomp import svd
+        from .products import _sum_last
+        xm = _last_two(x, r0, c0)
+        s = svd(xm, compute_uv=False)
+        if ord == "nuc":
+            r = _sum_last(s, s.dtype)
+        else:
+            lead = s.shape[:-1]
+            s2 = s.reshape(-1, s.shape[-1])
+            r = _reduce_rows(s2, ord == 2).reshape(lead)
+    elif ord in (1, -1):
+        col = vector_norm(x, axis=r0, ord=1)                 # sums down each column
+        c = c0 - (1 if c0 > r0 else 0)
+        m2, kshape = _to_rows(col, [c])
+        r = _reduce_rows(m2, ord == 1).reshape(kshape)
+    elif ord in (np.inf, -np.inf):
+        row = vector_norm(x, axis=c0, ord=1)
+        rr = r0 - (1 if r0 > c0 else 0)
+        m2, kshape = _to_rows(row, [rr])
+        r = _reduce_rows(m2, ord == np.inf).reshape(kshape)
+    else:
+        raise ValueError("Invalid norm order for matrices.")
+    return _keepdims(r, x.shape, [r0, c0], keepdims)
+
+
+def _last_two(x, r0, c0):
+    keep = [i for i in range(x.ndim) if i not in (r0, c0)]
+    return x.transpose(keep + [r0, c0])
+
+
+def cond(x, p=None):
+    """Condition number: ratio of extreme singular values (p None/2/-2) or norm(x) * norm(inv(x))."""
+    from .. import true_divide, multiply
+    x = asarray(x)
+    if p is None or p == 2 or p == -2:
+        from .decomp import svd
+        s = svd(x, compute_uv=False)
+        smax = _reduce_rows(s.reshape(-1, s.shape[-1]), True).reshape(s.shape[:-1])
+        smin = _reduce_rows(s.reshape(-1, s.shape[-1]), False).reshape(s.shape[:-1])
+        return true_divide(smax, smin) if p != -2 else true_divide(smin, smax)
+    from .solve import inv
+    return multiply(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
+
+
+def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
+    """Number of singular values above the tolerance (stacked)."""
+    from .. import less, multiply
+    from .decomp import svd
+    from .products import _sum_last
+    A = asarray(A)
+    if A.ndim < 2:
+        nz = _map(A.reshape(-1), "nz", np.dtype(np.float64))
+        return less(0, _sum_last(nz, np.dtype(np.float64))).astype(np.int64)
+    s = svd(A, compute_uv=False)
+    smax = _reduce_rows(s.reshape(-1, s.shape[-1]), True).reshape(s.shape[:-1] + (1,))
+    if tol is None:
+        if rtol is None:
+            rtol = max(A.shape[-2:]) * np.finfo(s.dtype).eps
+        tol_arr = multiply(smax, np.asarray(rtol, s.dtype)[()])
+    else:
+        tol_arr = asarray(tol)
+        if tol_arr.ndim:
+            tol_arr = tol_arr[..., None]
+    big = less(tol_arr, s)
+    return _sum_last(big, np.dtype(np.int64))
+
+
+def _sum_abs2_axis0(r):
+    """sum(|r|^2, axis=0) of a 2-D array (lstsq residuals)."""
+    rd = _real(r.dtype)
+    return _sum_rows(_map(r.swapaxes(0, 1), "abs2", rd))

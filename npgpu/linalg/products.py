@@ -1,0 +1,470 @@
+"""Matrix and tensor products with NumPy's rules, all reduced to :func:`._gemm.gemm_into`."""
+import operator
+
+import numpy as np
+
+from .._core import copy as _copy
+from .._core.dtypes import check_dtype
+from .._core.ndarray import empty_array, ndarray
+from . import _gemm
+from ._common import asarray, conj
+
+_SIG = "(n?,k),(k,m?)->(n?,m?)"
+
+
+def _result_dtype(*dts):
+    return check_dtype(np.result_type(*dts))
+
+
+def _operands_for(rt, *xs):
+    """Cast operands to ``rt`` where the library computes (cuBLAS takes one dtype)."""
+    if not _gemm.uses_library(rt):
+        return xs
+    return tuple(x if x.dtype == rt else x.astype(rt) for x in xs)
+
+
+def _overlaps(out, *xs):
+    return any(_copy.may_overlap(out, x) for x in xs)
+
+
+def _matmul_nd(a2, b2, rt, out_view):
+    """out_view[...] = a2 @ b2 (both >= 2-D, batch-broadcast), computed in dtype ``rt``."""
+    a2, b2 = _operands_for(rt, a2, b2)
+    if out_view.dtype == rt and not _overlaps(out_view, a2, b2):
+        _gemm.gemm_into(out_view, a2, b2)
+        return
+    tmp = empty_array(out_view.shape, rt, "C")
+    _gemm.gemm_into(tmp, a2, b2)
+    _copy.copy_into(out_view, tmp)
+
+
+def _insert_ones(x, shape):
+    """A view of ``x`` with ``shape`` (x's shape with size-1 dims inserted)."""
+    if x.shape == shape:
+        return x
+    isz = x.itemsize
+    it = iter(zip(x.shape, x._strides))
+    strides = []
+    cur = next(it, None)
+    for n in shape:
+        if cur is not None and cur[0] == n:
+            strides.append(cur[1])
+            cur = next(it, None)
+        else:
+            strides.append(isz)
+    return x._view(0, shape, tuple(strides))
+
+
+def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
+    """Matrix product with NumPy's ``matmul`` rules (1-D promotion, broadcast batch dims)."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    a = asarray(x1)
+    b = asarray(x2)
+    for i, x in enumerate((a, b)):
+        if x.ndim == 0:
+            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, "
+                             f"gufunc core with signature {_SIG} requires 1)")
+    rt = _result_dtype(a.dtype, b.dtype)
+    if dtype is not None:
+        dt = check_dtype(dtype)
+        for x in (a, b):
+            if not np.can_cast(x.dtype, dt, casting=casting):
+                raise TypeError(f"Cannot cast ufunc 'matmul' input from {x.dtype!r} to {dt!r} "
+                                f"with casting rule '{casting}'")
+        rt = dt
+    a2 = a.reshape(1, a.shape[0]) if a.ndim == 1 else a
+    b2 = b.reshape(b.shape[0], 1) if b.ndim == 1 else b
+    if a2.shape[-1] != b2.shape[-2]:
+        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature {_SIG} (size {b2.shape[-2]} is different from "
+                         f"{a2.shape[-1]})")
+    try:
+        batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {a.shape}->{a2.shape} {b.shape}->{b2.shape} "
+                         f"and requested shape ({a2.shape[-2]},{b2.shape[-1]})") from None
+    full = batch + (a2.shape[-2], b2.shape[-1])
+    shape = batch + ((a2.shape[-2],) if a.ndim > 1 else ()) + ((b2.shape[-1],) if b.ndim > 1 else ())
+    if out is None:
+        res = empty_array(shape, rt, "C")
+    else:
+        if not isinstance(out, ndarray):
+            raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
+        if out.shape != shape:
+            raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension or "
+                             f"shape: expected {shape}, got {out.shape}")
+        if not np.can_cast(rt, out.dtype, casting=casting):
+            raise TypeError(f"Cannot cast ufunc 'matmul' output from {rt!r} to {out.dtype!r} "
+                            f"with casting rule '{casting}'")
+        res = out
+    _matmul_nd(a2, b2, rt, _insert_ones(res, full))
+    return res
+
+
+def dot(a, b, out=None):
+    """NumPy's ``dot``: scalar product for 0-d, matmul up to 2-D b, sum over a[-1], b[-2] beyond."""
+    a = asarray(a)
+    b = asarray(b)
+    if out is not None:
+        rt = _result_dtype(a.dtype, b.dtype)
+        if a.ndim == 0 or b.ndim == 0:
+            shape = np.broadcast_shapes(a.shape, b.shape)
+        elif b.ndim <= 2:
+            shape = a.shape[:-1] + b.shape[:-2] + b.shape[-1:] if b.ndim == 2 else a.shape[:-1]
+        else:
+            shape = a.shape[:-1] + b.shape[:-2] + b.shape[-1:]
+        if not isinstance(out, ndarray) or out.dtype != rt or out.shape != shape or not out._c_contig:
+            raise ValueError("output array is not acceptable (must have the right datatype, "
+                             "number of dimensions, and be a C-Array)")
+    if a.ndim == 0 or b.ndim == 0:
+        return _to_out(_scalar_product(a, b), out)
+    if b.ndim <= 2:
+        if a.shape[-1] != b.shape[0]:
+            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim "
+                             f"{a.ndim - 1}) != {b.shape[0]} (dim 0)")
+        return matmul(a, b, out=out)
+    if a.shape[-1] != b.shape[-2]:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim "
+                         f"{a.ndim - 1}) != {b.shape[-2]} (dim {b.ndim - 2})")
+    r = tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
+    if out is not None:
+        _copy.copy_into(out, r)
+        return out
+    return r
+
+
+def vdot(a, b, /):
+    """Dot product of the flattened arrays, the first conjugated."""
+    a = asarray(a)
+    b = asarray(b)
+    if a.size != b.size:
+        raise ValueError("cannot reshape array of size %d into shape (%d,)" % (b.size, a.size))
+    return dot(conj(a).reshape(-1), b.reshape(-1))
+
+
+def _scalar_product(a, b):
+    """a * b where one is 0-d: an (N, 1) x (1, 1) product (keeps NumPy's array result dtype)."""
+    if a.ndim == 0:
+        s, v = a, b
+    else:
+        s, v = b, a
+    rt = _result_dtype(a.dtype, b.dtype)
+    res = empty_array((v.size, 1), rt, "C")
+    vm = v.reshape(v.size, 1)
+    sm = s.reshape(1, 1)
+    _matmul_nd(vm, sm, rt, res)
+    return res.reshape(v.shape)
+
+
+def inner(a, b, /):
+    a = asarray(a)
+    b = asarray(b)
+    if a.ndim == 0 or b.ndim == 0:
+        return _scalar_product(a, b)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim "
+                         f"{a.ndim - 1}) != {b.shape[-1]} (dim {b.ndim - 1})")
+    return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
+
+
+def outer(a, b, out=None):
+    from .. import multiply
+    a = asarray(a).reshape(-1)
+    b = asarray(b).reshape(-1)
+    return multiply(a.reshape(a.size, 1), b.reshape(1, b.size), out=out)
+
+
+def _axes_list(ax, ndim):
+    if isinstance(ax, (int, np.integer)):
+        ax = [ax]
+    out = []
+    for x in ax:
+        x = operator.index(x)
+        if not -ndim <= x < ndim:
+            from numpy.exceptions import AxisError
+            raise AxisError(x, ndim)
+        out.append(x % ndim)
+    return out
+
+
+def tensordot(a, b, axes=2):
+    """Sum products over the given axes: transpose+reshape to one matrix product."""
+    a = asarray(a)
+    b = asarray(b)
+    if isinstance(axes, (int, np.integer)):
+        n = operator.index(axes)
+        if n < 0:
+            raise ValueError("negative dimensions are not allowed")
+        if n > a.ndim or n > b.ndim:
+            raise ValueError("shape-mismatch for sum")
+        ax_a = list(range(a.ndim - n, a.ndim))
+        ax_b = list(range(n))
+    else:
+        try:
+            xa, xb = axes
+        except (TypeError, ValueError):
+            raise ValueError("axes must be an integer or a pair of sequences") from None
+        ax_a = _axes_list(xa, a.ndim)
+        ax_b = _axes_list(xb, b.ndim)
+        if len(ax_a) != len(ax_b):
+            raise ValueError("shape-mismatch for sum")
+    for i, j in zip(ax_a, ax_b):
+        if a.shape[i] != b.shape[j]:
+            raise ValueError("shape-mismatch for sum")
+    free_a = [i for i in range(a.ndim) if i not in ax_a]
+    free_b = [i for i in range(b.ndim) if i not in ax_b]
+    K = 1
+    for i in ax_a:
+        K *= a.shape[i]
+    Ma = 1
+    for i in free_a:
+        Ma *= a.shape[i]
+    Nb = 1
+    for i in free_b:
+        Nb *= b.shape[i]
+    am = a.transpose(free_a + ax_a).reshape(Ma, K)
+    bm = b.transpose(ax_b + free_b).reshape(K, Nb)
+    rt = _result_dtype(a.dtype, b.dtype)
+    res = empty_array((Ma, Nb), rt, "C")
+    _matmul_nd(am, bm, rt, res)
+    return res.reshape(tuple(a.shape[i] for i in free_a) + tuple(b.shape[i] for i in free_b))
+
+
+def _moveaxis_last(x, axis):
+    axis = _axes_list(axis, x.ndim)[0]
+    order = [i for i in range(x.ndim) if i != axis] + [axis]
+    return x.transpose(order)
+
+
+def vecdot(x1, x2, /, *, axis=-1, out=None):
+    """Vector dot product over ``axis`` (first argument conjugated), broadcasting the rest."""
+    a = asarray(x1)
+    b = asarray(x2)
+    if a.ndim == 0 or b.ndim == 0:
+        raise ValueError("vecdot: Input operand 0 does not have enough dimensions (has 0, gufunc "
+                         "core with signature (n),(n)->() requires 1)")
+    a = _moveaxis_last(a, axis)
+    b = _moveaxis_last(b, axis)
+    if a.shape[-1] != b.shape[-1]:
+        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature (n),(n)->() (size {b.shape[-1]} is different from "
+                         f"{a.shape[-1]})")
+    r = matmul(conj(a)[..., None, :], b[..., :, None])[..., 0, 0]
+    return _to_out(r, out)
+
+
+def matvec(x1, x2, /, *, out=None):
+    a = asarray(x1)
+    b = asarray(x2)
+    if a.ndim < 2 or b.ndim < 1:
+        raise ValueError("matvec: Input operand does not have enough dimensions "
+                         "(gufunc core with signature (m,n),(n)->(m))")
+    r = matmul(a, b[..., :, None])[..., 0]
+    return _to_out(r, out)
+
+
+def vecmat(x1, x2, /, *, out=None):
+    a = asarray(x1)
+    b = asarray(x2)
+    if a.ndim < 1 or b.ndim < 2:
+        raise ValueError("vecmat: Input operand does not have enough dimensions "
+                         "(gufunc core with signature (n),(n,m)->(m))")
+    r = matmul(conj(a)[..., None, :], b)[..., 0, :]
+    return _to_out(r, out)
+
+
+def _to_out(r, out):
+    if out is None:
+        return r
+    if out.shape != r.shape:
+        raise ValueError(f"output shape {out.shape} does not match result shape {r.shape}")
+    _copy.copy_into(out, r)
+    return out
+
+
+def _sum_last(x, dt):
+    """Sum over the last axis as a product with a ones vector (one mechanism: the GEMM)."""
+    from ..creation import ones
+    return matmul(x, ones(x.shape[-1], dt), dtype=dt)
+
+
+def _sum_dtype(dt):
+    if dt.kind == "b" or (dt.kind == "i" and dt.itemsize < 8):
+        return np.dtype(np.int64)
+    if dt.kind == "u" and dt.itemsize < 8:
+        return np.dtype(np.uint64)
+    return dt
+
+
+def diagonal(a, offset=0, axis1=0, axis2=1):
+    """A view of the diagonal (the axes removed, the diagonal last), as NumPy's ``diagonal``."""
+    a = asarray(a)
+    if a.ndim < 2:
+        raise ValueError("diag requires an array of at least two dimensions")
+    ax1, ax2 = _axes_list([axis1, axis2], a.ndim)
+    if ax1 == ax2:
+        raise ValueError("axis1 and axis2 cannot be the same")
+    n1, n2 = a.shape[ax1], a.shape[ax2]
+    s1, s2 = a._strides[ax1], a._strides[ax2]
+    off = 0
+    if offset >= 0:
+        length = max(0, min(n1, n2 - offset))
+        if length:
+            off = offset * s2
+    else:
+        length = max(0, min(n1 + offset, n2))
+        if length:
+            off = -offset * s1
+    rest = [i for i in range(a.ndim) if i not in (ax1, ax2)]
+    shape = tuple(a.shape[i] for i in rest) + (length,)
+    strides = tuple(a._strides[i] for i in rest) + (s1 + s2,)
+    return a._view(off, shape, strides)
+
+
+def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    d = diagonal(a, offset, axis1, axis2)
+    dt = _sum_dtype(d.dtype) if dtype is None else check_dtype(dtype)
+    r = _sum_last(d, dt)
+    return _to_out(r, out)
+
+
+def kron(a, b):
+    """Kronecker product: a broadcast product of interleaved reshapes."""
+    from .. import multiply
+    a = asarray(a)
+    b = asarray(b)
+    nd = max(a.ndim, b.ndim)
+    sa = (1,) * (nd - a.ndim) + a.shape
+    sb = (1,) * (nd - b.ndim) + b.shape
+    ia = tuple(x for n in sa for x in (n, 1))
+    ib = tuple(x for n in sb for x in (1, n))
+    r = multiply(a.reshape(ia), b.reshape(ib))
+    return r.reshape(tuple(x * y for x, y in zip(sa, sb)))
+
+
+def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
+    """Cross product of 2- or 3-component vectors (NumPy's rules, 2-D vectors give the z part)."""
+    from .. import multiply, subtract
+    a = asarray(a)
+    b = asarray(b)
+    if axis is not None:
+        axisa = axisb = axisc = axis
+    a = _moveaxis_last(a, axisa)
+    b = _moveaxis_last(b, axisb)
+    if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
+        raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    rt = _result_dtype(a.dtype, b.dtype)
+    a0, a1 = a[..., 0], a[..., 1]
+    b0, b1 = b[..., 0], b[..., 1]
+    z = subtract(multiply(a0, b1), multiply(a1, b0))
+    if a.shape[-1] == 2 and b.shape[-1] == 2:
+        return z.astype(rt, copy=False)
+    res = empty_array(shape + (3,), rt, "C")
+    if a.shape[-1] == 3 and b.shape[-1] == 3:
+        a2, b2 = a[..., 2], b[..., 2]
+        subtract(multiply(a1, b2), multiply(a2, b1), out=res[..., 0])
+        subtract(multiply(a2, b0), multiply(a0, b2), out=res[..., 1])
+    elif a.shape[-1] == 3:        # b has z = 0
+        a2 = a[..., 2]
+        from .. import negative
+        _copy.copy_into(res[..., 0], negative(multiply(a2, b1)))
+        _copy.copy_into(res[..., 1], multiply(a2, b0))
+    else:                         # a has z = 0
+        b2 = b[..., 2]
+        _copy.copy_into(res[..., 0], multiply(a1, b2))
+        from .. import negative
+        _copy.copy_into(res[..., 1], negative(multiply(a0, b2)))
+    _copy.copy_into(res[..., 2], z)
+    axisc = _axes_list(axisc, res.ndim)[0]
+    order = list(range(res.ndim - 1))
+    order.insert(axisc, res.ndim - 1)
+    return res.transpose(order)
+
+
+def multi_dot(arrays, *, out=None):
+    """Chain product in the cheapest parenthesisation (dynamic programming on the shapes)."""
+    arrays = [asarray(x) for x in arrays]
+    n = len(arrays)
+    if n < 2:
+        raise ValueError("Expecting at least two arrays.")
+    first_1d = arrays[0].ndim == 1
+    last_1d = arrays[-1].ndim == 1
+    if first_1d:
+        arrays[0] = arrays[0].reshape(1, -1)
+    if last_1d:
+        arrays[-1] = arrays[-1].reshape(-1, 1)
+    for x in arrays:
+        if x.ndim != 2:
+            raise ValueError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    if n == 2:
+        r = dot(arrays[0], arrays[1])
+    else:
+        dims = [arrays[0].shape[0]] + [x.shape[1] for x in arrays]
+        cost = [[0] * n for _ in range(n)]
+        split = [[0] * n for _ in range(n)]
+        for length in range(1, n):
+            for i in range(n - length):
+                j = i + length
+                cost[i][j] = None
+                for k in range(i, j):
+                    c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                    if cost[i][j] is None or c < cost[i][j]:
+                        cost[i][j] = c
+                        split[i][j] = k
+
+        def chain(i, j):
+            if i == j:
+                return arrays[i]
+            k = split[i][j]
+            return dot(chain(i, k), chain(k + 1, j))
+
+        r = chain(0, n - 1)
+    if first_1d and last_1d:
+        r = r.reshape(())
+    elif first_1d:
+        r = r.reshape(r.shape[1])
+    elif last_1d:
+        r = r.reshape(r.shape[0])
+    return _to_out(r, out)
+
+
+def matrix_power(a, n):
+    """``a`` raised to the integer power ``n`` by repeated squaring (``n < 0`` inverts first)."""
+    a = asarray(a)
+    if a.ndim < 2:
+        from ._common import LinAlgError
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
+                          "two-dimensional")
+    if a.shape[-1] != a.shape[-2]:
+        from ._common import LinAlgError
+        raise LinAlgError("Last 2 dimensions of the array must be square")
+    try:
+        n = operator.index(n)
+    except TypeError:
+        raise TypeError("exponent must be an integer") from None
+    if n == 0:
+        from ..creation import zeros
+        r = zeros(a.shape, a.dtype)
+        m = a.shape[-1]
+        d = diagonal(r, 0, -2, -1)
+        _copy.fill(d, 1)
+        return r
+    if n < 0:
+        from .solve import inv
+        a = inv(a)
+        n = -n
+    result = None
+    z = a
+    while True:
+        if n & 1:
+            result = z if result is None else matmul(result, z)
+        n >>= 1
+        if not n:
+            break
+        z = matmul(z, z)
+    return result if result is not a else a.copy()

@@ -1,0 +1,287 @@
+"""solve, inv, det, slogdet (LU on cuSOLVER), lstsq, pinv, tensorsolve, tensorinv."""
+import numpy as np
+
+from .._codegen import compiler
+from .._codegen.compiler import KernelSource, Param
+from .._codegen.elementwise import cast_expr, type_name
+from .._core import copy as _copy
+from .._core.ndarray import empty_array
+from .. import _backend
+from . import _solver
+from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
+                      batch_f_array, check_info, require_library)
+
+
+def linalg_dtype(*dts):
+    """NumPy's linalg result dtype: float64 for integers/bool; float16 is rejected."""
+    rt = np.result_type(*dts)
+    if rt == np.float16:
+        raise TypeError("array type float16 is unsupported in linalg")
+    if rt.kind in "biu":
+        return np.dtype(np.float64)
+    return rt
+
+
+def _real(dt):
+    return np.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt
+
+
+def solve(a, b):
+    """Solve ``a @ x = b`` (stacked, broadcast): LU (getrf) and getrs, on cuSOLVER."""
+    a = asarray(a)
+    b = asarray(b)
+    assert_stacked_2d(a)
+    assert_stacked_square(a)
+    rt = linalg_dtype(a.dtype, b.dtype)
+    n = a.shape[-1]
+    vec = b.ndim == 1
+    b2 = b.reshape(b.shape[0], 1) if vec else b
+    if b2.ndim < 2 or b2.shape[-2] != n:
+        sig = "(m,m),(m)->(m)" if vec else "(m,m),(m,n)->(m,n)"
+        got = b2.shape[-2] if b2.ndim >= 2 else b2.shape[-1]
+        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, with "
+                         f"gufunc signature {sig} (size {got} is different from {n})")
+    batch = np.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
+    k = b2.shape[-1]
+    x = batch_f_array(batch + (n, k), rt)
+    _copy.copy_into(x, b2)
+    if x.size and n:
+        require_library("solve")
+        lu = empty_array(batch + (n, n), rt, "C")       # column-major A^T
+        _copy.copy_into(lu, a)
+        ipiv, info = _solver.getrf(lu)
+        check_info(info, "Singular matrix")
+        _solver.getrs(lu, ipiv, x, 1)
+    return x[..., 0] if vec else x
+
+
+def inv(a):
+    """Inverse of each matrix of ``a``: solve against the identity."""
+    a = asarray(a)
+    assert_stacked_2d(a)
+    assert_stacked_square(a)
+    rt = linalg_dtype(a.dtype)
+    n = a.shape[-1]
+    x = batch_f_array(a.shape, rt)
+    _copy.fill(x, 0)
+    if x.size:
+        require_library("inv")
+        d = x._view(0, a.shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],))
+        _copy.fill(d, 1)
+        lu = empty_array(a.shape, rt, "C")
+        _copy.copy_into(lu, a)
+        ipiv, info = _solver.getrf(lu)
+        check_info(info, "Singular matrix")
+        _solver.getrs(lu, ipiv, x, 1)
+    return x
+
+
+# ---- determinants: LU, then one thread per matrix walks the diagonal -------------------------
+def _render_slogdet(dt):
+    rd = _real(dt)
+    cplx = dt.kind == "c"
+    lines = ["def KERNEL(sgn, logd, det, LU, piv, nb):",
+             "    i = cuda.grid(1)",
+             "    if i < nb:",
+             "        n = LU.shape[1]",
+             f"        s = {type_name(dt)}(1)",
+             f"        acc = {type_name(rd)}(0)",
+             "        zero = False",
+             "        for j in range(n):",
+             "            d = LU[i, j, j]",
+             "            if piv[i, j] != j + 1:",
+             "                s = -s",
+             "            ad = abs(d)",
+             "            if ad == 0:",
+             "                zero = True",
+             "            else:"]
+    if cplx:
+        lines.append("                s = s * (d / ad)")
+    else:
+        lines.append("                if d < 0:")
+        lines.append("                    s = -s")
+    lines += ["                acc += math.log(ad)",
+              "        if zero:",
+              f"            sgn[i] = {type_name(dt)}(0)",
+              f"            logd[i] = {type_name(rd)}(-math.inf)",
+              f"            det[i] = {type_name(dt)}(0)",
+              "        else:",
+              f"            sgn[i] = {cast_expr('s', dt, dt)}",
+              f"            logd[i] = {cast_expr('acc', rd, rd)}",
+              f"            det[i] = {cast_expr('s * math.exp(acc)', dt, dt)}"]
+    text = "\n".join(lines) + "\n"
+    name = f"slogdet_{dt.str[1:]}"
+    text = text.replace("def KERNEL(", f"def {name}(")
+    params = [Param("array", dt, 1, "C"), Param("array", rd, 1, "C"), Param("array", dt, 1, "C"),
+              Param("array", dt, 3, "A"), Param("array", np.int64, 2, "A"), Param("scalar", np.int64)]
+    return KernelSource(name, text, params)
+
+
+def slogdet_from_lu(lu, ipiv):
+    """(sign, logabsdet, det) of stacked LU factors (batch.., n, n) with 1-based pivots (batch.., n)."""
+    dt = lu.dtype
+    batch = lu.shape[:-2]
+    n = lu.shape[-1]
+    nb = 1
+    for s in batch:
+        nb *= s
+    sgn = empty_array(batch, dt, "C")
+    logd = empty_array(batch, _real(dt), "C")
+    det = empty_array(batch, dt, "C")
+    if nb == 0:
+        return sgn, logd, det
+    lu3 = lu.reshape((nb, n, n))
+    piv = ipiv.reshape((nb, n))
+    kern = compiler.get_kernel(("slogdet", dt), lambda: _render_slogdet(dt))
+    vals = []
+    for arr in (sgn, logd, det):
+        vals += [0, 0, nb, arr.itemsize, arr._ptr, nb, arr.itemsize]
+    vals += [0, 0, lu3.size, lu3.itemsize, lu3._ptr, *lu3.shape, *lu3._strides]
+    vals += [0, 0, piv.size, piv.itemsize, piv._ptr, *piv.shape, *piv._strides]
+    vals.append(nb)
+    block = 32 if _backend.IS_SIM else 128
+    kern(-(-nb // block), block, vals)
+    return sgn, logd, det
+
+
+def _lu_for_det(a):
+    a = asarray(a)
+    assert_stacked_2d(a)
+    assert_stacked_square(a)
+    rt = linalg_dtype(a.dtype)
+    lu = empty_array(a.shape, rt, "C")
+    _copy.copy_into(lu, a)
+    n = a.shape[-1]
+    if lu.size == 0:
+        ipiv = empty_array(a.shape[:-1], np.dtype(np.int64), "C")
+        return lu, ipiv
+    require_library("det")
+    ipiv, _info = _solver.getrf(lu)     # info > 0 means exactly singular: det 0, not an error
+    return lu, ipiv
+
+
+def slogdet(a):
+    """Sign and natural log of the absolute determinant (NumPy's ``SlogdetResult``)."""
+    lu, ipiv = _lu_for_det(a)
+    sgn, logd, _ = slogdet_from_lu(lu, ipiv)
+    return np.linalg._linalg.SlogdetResult(sgn, logd)
+
+
+def det(a):
+    """Determinant (from the LU: sign * exp(log|det|), as NumPy computes it)."""
+    lu, ipiv = _lu_for_det(a)
+    return slogdet_from_lu(lu, ipiv)[2]
+
+
+# ---- least squares / pseudo-inverse (through the SVD) -------------------------------------------
+def pinv(a, rcond=None, hermitian=False, *, rtol=None):
+    """Pseudo-inverse via the SVD: V diag(1/s, s > cutoff) U^H."""
+    from .decomp import svd
+    from .products import matmul
+    from ._common import conj
+    from .. import multiply, less
+    a = asarray(a)
+    assert_stacked_2d(a)
+    m, n = a.shape[-2:]
+    if rcond is None:
+        rcond = rtol if rtol is not None else max(m, n) * np.finfo(linalg_dtype(a.dtype)).eps
+    u, s, vh = svd(a, full_matrices=False)
+    smax = s[..., :1]
+    cutoff = multiply(smax, np.asarray(rcond, s.dtype)[()])
+    keep = less(cutoff, s)
+    inv_s = _where_recip(s, keep)
+    # V diag(inv_s) U^H
+    vs = multiply(conj(vh).swapaxes(-1, -2), inv_s[..., None, :])
+    return matmul(vs, conj(u).swapaxes(-1, -2))
+
+
+from .._codegen import elementwise as _ew
+_RECIP = _ew.ScalarOp.from_expr("linalg_recip_where", 2, "1 / x0 if x1 else x0 - x0")
+
+
+def _where_recip(s, keep):
+    out = empty_array(s.shape, s.dtype, "C")
+    _ew.launch(_RECIP, [s, keep], [s.dtype, keep.dtype], [out], [s.dtype], name="recip")
+    return out
+
+
+def lstsq(a, b, rcond=None):
+    """Least-squares solution via the SVD (NumPy's outputs: x, residuals, rank, s)."""
+    from .decomp import svd
+    from .products import matmul
+    from ._common import conj
+    from .. import multiply
+    a = asarray(a)
+    b = asarray(b)
+    if a.ndim != 2:
+        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
+    m, n = a.shape
+    vec = b.ndim == 1
+    b2 = b.reshape(-1, 1) if vec else b
+    if b2.shape[0] != m:
+        raise LinAlgError("Incompatible dimensions")
+    rt = linalg_dtype(a.dtype, b.dtype)
+    if rcond is None:
+        rcond = np.finfo(rt).eps * max(m, n)
+    u, s, vh = svd(a.astype(rt, copy=False), full_matrices=False)
+    from .. import less
+    cutoff = multiply(s[:1], np.asarray(rcond, s.dtype)[()])
+    keep = less(cutoff, s)
+    inv_s = _where_recip(s, keep)
+    uhb = matmul(conj(u).swapaxes(-1, -2), b2.astype(rt, copy=False))
+    x = matmul(conj(vh).swapaxes(-1, -2), multiply(uhb, inv_s[:, None]))
+    rank_arr = _count_true(keep)
+    rank = int(rank_arr.get())        # NumPy returns rank as a host int
+    if rank == n and m > n:
+        r = b2.astype(rt, copy=False) - matmul(a.astype(rt, copy=False), x)
+        from .norms import _sum_abs2_axis0
+        resid = _sum_abs2_axis0(r)
+    else:
+        resid = empty_array((0,), _real(rt), "C")
+    if vec:
+        x = x[:, 0]
+        if resid.size:
+            resid = resid.reshape(1)
+    return x, resid, rank, s
+
+
+def _count_true(mask):
+    from .products import matmul
+    from ..creation import ones
+    return matmul(mask.astype(np.int64), ones(mask.shape[-1], np.int64))
+
+
+def tensorsolve(a, b, axes=None):
+    a = asarray(a)
+    b = asarray(b)
+    an = a.ndim
+    if axes is not None:
+        allaxes = list(range(an))
+        for k in axes:
+            allaxes.remove(k)
+            allaxes.insert(an, k)
+        a = a.transpose(allaxes)
+    oldshape = a.shape[-(an - b.ndim):]
+    prod = 1
+    for k in oldshape:
+        prod *= k
+    if a.size != prod ** 2:
+        raise LinAlgError("Input arrays must satisfy the requirement prod(a.shape[b.ndim:]) == "
+                          "prod(a.shape[:b.ndim])")
+    a = a.reshape(prod, prod)
+    b = b.reshape(prod)
+    return solve(a, b).reshape(oldshape)
+
+
+def tensorinv(a, ind=2):
+    a = asarray(a)
+    oldshape = a.shape
+    prod = 1
+    if ind > 0:
+        invshape = oldshape[ind:] + oldshape[:ind]
+        for k in oldshape[ind:]:
+            prod *= k
+    else:
+        raise ValueError("Invalid ind argument.")
+    a = a.reshape(prod, -1)
+    return inv(a).reshape(*invshape)

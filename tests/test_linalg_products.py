@@ -1,0 +1,306 @@
+"""Products (matmul/dot/vdot/inner/outer/tensordot/kron/trace/cross/vec*/multi_dot/matrix_power)
+against NumPy: every dtype through the generated kernel on the simulator; cuBLAS on the GPU."""
+import numpy as np
+import pytest
+
+import npgpu
+import npgpu as gp
+from npgpu._codegen import compiler
+
+GPU = pytest.mark.skipif(npgpu.backend() != "cuda", reason="needs a real CUDA device (cuBLAS)")
+rng = np.random.default_rng(1234)
+
+ALL = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64,
+       np.float16, np.float32, np.float64, np.complex64, np.complex128]
+
+
+def rand(shape, dt):
+    dt = np.dtype(dt)
+    if dt.kind == "b":
+        return rng.random(shape) < 0.5
+    if dt.kind in "iu":
+        lo = 0 if dt.kind == "u" else -50
+        return rng.integers(lo, 50, size=shape).astype(dt)
+    if dt.kind == "c":
+        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
+    return rng.standard_normal(shape).astype(dt)
+
+
+def tol(dt):
+    dt = np.dtype(dt)
+    if dt in (np.float16,):
+        return dict(rtol=2e-2, atol=5e-2)
+    if dt in (np.float32, np.complex64):
+        return dict(rtol=1e-4, atol=1e-4)
+    return dict(rtol=1e-10, atol=1e-10)
+
+
+def check(got, want):
+    assert isinstance(got, gp.ndarray)
+    want = np.asarray(want)
+    g = got.get()
+    assert g.shape == want.shape, (g.shape, want.shape)
+    assert g.dtype == want.dtype, (g.dtype, want.dtype)
+    if want.dtype.kind in "biu":
+        np.testing.assert_array_equal(g, want)
+    else:
+        np.testing.assert_allclose(g, want, **tol(want.dtype))
+
+
+@pytest.mark.parametrize("dt", ALL)
+def test_matmul_every_dtype(dt):
+    a, b = rand((5, 6), dt), rand((6, 3), dt)
+    before = compiler.stats["launches"]
+    if np.dtype(dt) == np.float16:
+        want = (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
+    else:
+        want = a @ b
+    check(gp.asarray(a) @ gp.asarray(b), want)
+    assert compiler.stats["launches"] > before
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16])
+def test_matmul_integer_wraps_like_numpy(dt):
+    a = rng.integers(0, 100, size=(3, 40)).astype(dt)
+    b = rng.integers(0, 100, size=(40, 2)).astype(dt)
+    check(gp.matmul(gp.asarray(a), gp.asarray(b)), a @ b)
+
+
+@pytest.mark.parametrize("pair", [(np.int8, np.float32), (np.bool_, np.int16), (np.uint8, np.int8),
+                                  (np.float32, np.float64), (np.float32, np.complex128)])
+def test_matmul_mixed_dtypes(pair):
+    a, b = rand((4, 5), pair[0]), rand((5, 3), pair[1])
+    check(gp.asarray(a) @ gp.asarray(b), a @ b)
+
+
+@pytest.mark.parametrize("sa,sb", [((4,), (4,)), ((4,), (4, 3)), ((2, 4), (4,)), ((3, 2, 4), (4,)),
+                                   ((4,), (3, 4, 2)), ((2, 1, 3, 4), (5, 4, 2)), ((1, 3, 4), (2, 1, 4, 2)),
+                                   ((0, 3), (3, 2)), ((3, 0), (0, 2)), ((2, 0, 3), (3, 4))])
+def test_matmul_shapes(sa, sb):
+    a, b = rand(sa, np.float64), rand(sb, np.float64)
+    check(gp.matmul(gp.asarray(a), gp.asarray(b)), np.matmul(a, b))
+
+
+def test_matmul_layouts():
+    a = rand((6, 5), np.float32)
+    b = rand((4, 6), np.float32)
+    A, B = gp.asarray(a), gp.asarray(b)
+    check(A.T @ B.T, a.T @ b.T)                                   # transposed
+    check(A[::-1, ::2] @ B.T[::2, ::-1], a[::-1, ::2] @ b.T[::2, ::-1])   # negative strides
+    c = rand((3, 6, 5), np.complex64)
+    check(gp.asarray(c).swapaxes(-1, -2) @ gp.asarray(c), c.swapaxes(-1, -2) @ c)
+    check(gp.asarray(c)[:, ::2] @ A[:5, :2], c[:, ::2] @ a[:5, :2])
+
+
+def test_matmul_fortran_operands():
+    a = np.asfortranarray(rand((5, 4), np.float64))
+    b = np.asfortranarray(rand((4, 3), np.float64))
+    A = gp.asarray(a)
+    assert A.flags.f_contiguous and not A.flags.c_contiguous
+    check(A @ gp.asarray(b), a @ b)
+
+
+def test_matmul_out_and_dtype():
+    a, b = rand((2, 3, 4), np.float32), rand((4, 5), np.float32)
+    out = gp.empty((2, 3, 5), np.float64)
+    r = gp.matmul(gp.asarray(a), gp.asarray(b), out=out)
+    assert r is out
+    np.testing.assert_allclose(out.get(), a.astype(np.float64) @ b, rtol=1e-5)
+    ai, bi = rand((3, 4), np.int8), rand((4, 2), np.int8)
+    check(gp.matmul(gp.asarray(ai), gp.asarray(bi), dtype=np.int64), np.matmul(ai, bi, dtype=np.int64))
+    # out overlapping an input
+    x = gp.asarray(rand((3, 3), np.float64))
+    xh = x.get()
+    gp.matmul(x, x, out=x)
+    np.testing.assert_allclose(x.get(), xh @ xh)
+
+
+def test_matmul_errors():
+    a = gp.asarray(rand((3, 4), np.float64))
+    with pytest.raises(ValueError, match="enough dimensions"):
+        gp.matmul(a, gp.asarray(np.float64(2.0)))
+    with pytest.raises(ValueError, match="mismatch in its core dimension"):
+        a @ a
+    with pytest.raises(ValueError):
+        gp.matmul(gp.ones((2, 3, 4)), gp.ones((3, 4, 2)))
+    with pytest.raises(TypeError):
+        gp.matmul(a, a.T, out=gp.empty((3, 3), np.int32))
+    with pytest.raises(ValueError):
+        gp.matmul(a, a.T, out=gp.empty((3, 4)))
+
+
+def test_matmul_operator_host_operand():
+    a = rand((3, 4), np.float64)
+    b = rand((4, 2), np.float64)
+    check(gp.asarray(a) @ b, a @ b)
+    check(a.tolist() @ gp.asarray(b), a @ b)
+
+
+@pytest.mark.parametrize("sa,sb", [((), (3,)), ((3,), ()), ((4,), (4,)), ((3, 4), (4,)), ((4,), (4, 2)),
+                                   ((3, 4), (4, 2)), ((2, 3, 4), (4, 5)), ((2, 3, 4), (2, 4, 5)),
+                                   ((3, 4), (2, 4, 5))])
+def test_dot(sa, sb):
+    a, b = rand(sa, np.float64), rand(sb, np.float64)
+    A = gp.asarray(a) if sa else gp.asarray(np.asarray(a))
+    B = gp.asarray(b) if sb else gp.asarray(np.asarray(b))
+    check(gp.dot(A, B), np.dot(a, b))
+
+
+def test_dot_int_and_method_and_out():
+    a, b = rand((3, 4), np.int16), rand((4, 2), np.int16)
+    check(gp.asarray(a).dot(gp.asarray(b)), a.dot(b))
+    out = gp.empty((3, 2), np.int16)
+    assert gp.dot(gp.asarray(a), gp.asarray(b), out=out) is out
+    np.testing.assert_array_equal(out.get(), a.dot(b))
+    with pytest.raises(ValueError, match="not acceptable"):
+        gp.dot(gp.asarray(a), gp.asarray(b), out=gp.empty((3, 2), np.float64))
+    with pytest.raises(ValueError, match="not aligned"):
+        gp.dot(gp.asarray(a), gp.asarray(a))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.complex64, np.int32])
+def test_vdot_inner_outer(dt):
+    a, b = rand((2, 3), dt), rand((2, 3), dt)
+    check(gp.vdot(gp.asarray(a), gp.asarray(b)), np.vdot(a, b))
+    c = rand((4, 3), dt)
+    check(gp.inner(gp.asarray(a), gp.asarray(c)), np.inner(a, c))
+    check(gp.outer(gp.asarray(a), gp.asarray(c[0])), np.outer(a, c[0]))
+    with pytest.raises(ValueError):
+        gp.vdot(gp.asarray(a), gp.asarray(c))
+
+
+@pytest.mark.parametrize("axes", [0, 1, 2, ([1, 0], [0, 1]), ([2], [0]), (-1, 1)])
+def test_tensordot(axes):
+    a = rand((3, 4, 2), np.float32)
+    b = rand((4, 2, 5) if axes != ([2], [0]) and axes != (-1, 1) else (2, 2, 3), np.float32)
+    if axes == 0:
+        a, b = rand((2, 3), np.float32), rand((3,), np.float32)
+    if axes == 1:
+        b = rand((2, 3), np.float32)
+    if axes == ([1, 0], [0, 1]):
+        b = rand((4, 3, 2), np.float32)
+    check(gp.tensordot(gp.asarray(a), gp.asarray(b), axes=axes), np.tensordot(a, b, axes=axes))
+
+
+def test_tensordot_errors():
+    with pytest.raises(ValueError, match="shape-mismatch"):
+        gp.tensordot(gp.ones((2, 3)), gp.ones((2, 3)), axes=1)
+
+
+@pytest.mark.parametrize("dt", [np.int8, np.uint8, np.bool_, np.float32, np.complex128])
+def test_trace_and_diagonal(dt):
+    a = rand((4, 5, 3), dt)
+    A = gp.asarray(a)
+    check(gp.trace(A), np.trace(a))
+    check(gp.trace(A, offset=1, axis1=1, axis2=2), np.trace(a, offset=1, axis1=1, axis2=2))
+    check(gp.trace(A, offset=-2), np.trace(a, offset=-2))
+    check(A.trace(offset=3), a.trace(offset=3))
+    np.testing.assert_array_equal(gp.diagonal(A, 1, 0, 2).get(), np.diagonal(a, 1, 0, 2))
+
+
+@pytest.mark.parametrize("sa,sb", [((2, 3), (3, 2)), ((3,), (2, 2)), ((2, 1, 2), (3, 2))])
+def test_kron(sa, sb):
+    a, b = rand(sa, np.float64), rand(sb, np.int32)
+    check(gp.kron(gp.asarray(a), gp.asarray(b)), np.kron(a, b))
+
+
+def test_cross():
+    a, b = rand((4, 3), np.float64), rand((4, 3), np.float64)
+    check(gp.cross(gp.asarray(a), gp.asarray(b)), np.cross(a, b))
+    a2, b2 = rand((4, 2), np.float64), rand((4, 2), np.float64)
+    check(gp.cross(gp.asarray(a2), gp.asarray(b2)), np.cross(a2, b2))
+    check(gp.cross(gp.asarray(a), gp.asarray(b2)), np.cross(a, b2))
+    check(gp.cross(gp.asarray(a2), gp.asarray(b)), np.cross(a2, b))
+    c, d = rand((3, 4), np.float64), rand((3, 4), np.float64)
+    check(gp.cross(gp.asarray(c), gp.asarray(d), axis=0), np.cross(c, d, axis=0))
+    with pytest.raises(ValueError):
+        gp.cross(gp.ones((2, 4)), gp.ones((2, 4)))
+
+
+@pytest.mark.parametrize("dt", [np.float64, np.complex128, np.int16])
+def test_vecdot_matvec_vecmat(dt):
+    x = rand((2, 3, 4), dt)
+    y = rand((3, 4), dt)
+    check(gp.vecdot(gp.asarray(x), gp.asarray(y)), np.vecdot(x, y))
+    check(gp.vecdot(gp.asarray(x), gp.asarray(x), axis=1), np.vecdot(x, x, axis=1))
+    m = rand((2, 5, 4), dt)
+    check(gp.matvec(gp.asarray(m), gp.asarray(y)[:, None, :]), np.matvec(m, y[:, None, :]))
+    v = rand((5,), dt)
+    check(gp.vecmat(gp.asarray(v), gp.asarray(m)), np.vecmat(v, m))
+
+
+def test_multi_dot_and_matrix_power():
+    arrs = [rand(s, np.float64) for s in [(4,), (4, 6), (6, 2), (2, 5), (5,)]]
+    check(gp.linalg.multi_dot([gp.asarray(x) for x in arrs]), np.linalg.multi_dot(arrs))
+    arrs2 = [rand(s, np.float64) for s in [(3, 6), (6, 2), (2, 5)]]
+    check(gp.linalg.multi_dot([gp.asarray(x) for x in arrs2]), np.linalg.multi_dot(arrs2))
+    m = rand((2, 3, 3), np.float64) / 2
+    for n in (0, 1, 2, 3, 5):
+        check(gp.linalg.matrix_power(gp.asarray(m), n), np.linalg.matrix_power(m, n))
+    mi = rand((3, 3), np.int64) // 10
+    check(gp.linalg.matrix_power(gp.asarray(mi), 3), np.linalg.matrix_power(mi, 3))
+    with pytest.raises(np.linalg.LinAlgError):
+        gp.linalg.matrix_power(gp.ones((2, 3)), 2)
+
+
+def test_matrix_transpose():
+    a = rand((2, 3, 4), np.float32)
+    np.testing.assert_array_equal(gp.matrix_transpose(gp.asarray(a)).get(), np.matrix_transpose(a))
+
+
+# ---- GPU only: cuBLAS specifics ------------------------------------------------------------------
+@GPU
+def test_gpu_transposed_and_fortran_operands_are_not_copied():
+    n = 512
+    a = gp.asarray(rand((n, n), np.float32))
+    b = gp.asfortranarray(gp.asarray(rand((n, n), np.float32)))
+    pool = gp.get_default_memory_pool()
+    out = gp.empty((n, n), np.float32)
+    gp.cuda.Device().synchronize()
+    pool.reset_peak()
+    base = pool.used_bytes()
+    gp.matmul(a.T, b, out=out)
+    gp.matmul(b.T, a.T, out=out)
+    gp.cuda.Device().synchronize()
+    assert pool.peak_bytes() - base < n * n * 4      # no operand copy
+    np.testing.assert_allclose(out.get(), b.get().T @ a.get().T, rtol=1e-4, atol=1e-3)
+
+
+@GPU
+def test_gpu_batched_broadcast_strided_gemm():
+    a = rand((3, 1, 64, 32), np.float64)
+    b = rand((4, 32, 16), np.float64)
+    check(gp.asarray(a) @ gp.asarray(b), a @ b)
+    check(gp.asarray(a).swapaxes(-1, -2).swapaxes(-1, -2) @ gp.asarray(b).swapaxes(-1, -2)[..., :, :].swapaxes(-1, -2), a @ b)
+
+
+@GPU
+def test_gpu_tf32_switch_and_true_float32():
+    a = rand((256, 256), np.float32)
+    b = rand((256, 256), np.float32)
+    exact = a.astype(np.float64) @ b.astype(np.float64)
+    prev = gp.linalg.set_tf32(False)
+    try:
+        r = (gp.asarray(a) @ gp.asarray(b)).get()
+        assert np.abs(r - exact).max() < 1e-3        # true fp32 (TF32 errors are ~1e-2 here)
+        gp.linalg.set_tf32(True)
+        assert gp.linalg.get_tf32()
+        r2 = (gp.asarray(a) @ gp.asarray(b)).get()
+        np.testing.assert_allclose(r2, exact, rtol=5e-2, atol=5e-1)
+    finally:
+        gp.linalg.set_tf32(prev)
+
+
+@GPU
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64, np.complex128])
+def test_gpu_cublas_dtypes_batched(dt):
+    a, b = rand((2, 33, 17), dt), rand((2, 17, 9), dt)
+    want = a @ b if np.dtype(dt) != np.float16 else (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
+    check(gp.asarray(a) @ gp.asarray(b), want)
+    check(gp.asarray(a[0]) @ gp.asarray(b[0]), want[0])
+
+
+@GPU
+def test_gpu_integer_matmul_uses_kernel():
+    a, b = rand((70, 40), np.int32), rand((40, 50), np.int32)
+    check(gp.asarray(a) @ gp.asarray(b), a @ b)
