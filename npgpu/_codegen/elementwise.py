@@ -183,12 +183,15 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         idx = ", ".join(f"c{d}_" for d in range(ndim))
         lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
         lines += hoisted
-        lines += [f"    s{d} = out0.shape[{d}]" for d in range(1, ndim)]
+        # strided32: every index fits 32 bits, so unravel with 32-bit division (several
+        # times cheaper than 64-bit on the GPU; LLVM narrows the zero-extended operands)
+        w = "uint32" if layout == "strided32" else ""
+        lines += [f"    s{d} = {w}(out0.shape[{d}])" for d in range(1, ndim)]
         lines += [
             "    idx = cuda.grid(1)",
             "    step = cuda.gridsize(1)",
             "    while idx < n:",
-            "        rem = idx",
+            f"        rem = {w}(idx)",
         ]
         for d in range(ndim - 1, 0, -1):
             lines.append(f"        c{d}_ = rem % s{d}")
@@ -361,6 +364,8 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             ok = ok and all(s[0] in (0, a.itemsize) for s, a in zip(cstrides[len(outputs):], arr_in))
             if ok:
                 layout = "contig"
+        if layout == "strided" and n < 2 ** 31:
+            layout = "strided32"
         # operands broadcast over everything become "z" (load once)
         ai = 0
         for k, x in enumerate(inputs):
@@ -374,7 +379,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     out_dtypes = [o.dtype for o in outputs]
     nd = len(cshape)
     key = (op.key, name, tuple(in_specs), tuple(out_dtypes), tuple(loop_in), tuple(loop_out),
-           layout, nd if layout == "strided" else 1)
+           layout, 1 if layout == "contig" else nd)
     kern = compiler.get_kernel(key, lambda: render(op, in_specs, out_dtypes, loop_in, loop_out,
                                                    layout, nd, name))
     values = [n]
