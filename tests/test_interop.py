@@ -496,6 +496,7 @@ def test_cupy_both_directions():
     np.testing.assert_array_equal(g.get(), h[::-1])
     g2 = npgpu.from_dlpack(src)
     assert g2.data.ptr == src.data.ptr
+    assert (g2.shape, g2.strides) == (src.shape, src.strides), (g2.shape, g2.strides, src.strides)
     np.testing.assert_array_equal(g2.get(), h[::-1])
 
 

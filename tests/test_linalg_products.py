@@ -7,6 +7,7 @@ import npgpu
 import npgpu as gp
 from npgpu._codegen import compiler
 
+ON_GPU = npgpu.backend() == "cuda"
 GPU = pytest.mark.skipif(npgpu.backend() != "cuda", reason="needs a real CUDA device (cuBLAS)")
 rng = np.random.default_rng(1234)
 
@@ -56,7 +57,9 @@ def test_matmul_every_dtype(dt):
     else:
         want = a @ b
     check(gp.asarray(a) @ gp.asarray(b), want)
-    assert compiler.stats["launches"] > before
+    if not ON_GPU or np.dtype(dt).kind in "biu":
+        # the generated kernel ran (on the GPU, float types go to cuBLAS instead)
+        assert compiler.stats["launches"] > before
 
 
 @pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16])

@@ -85,7 +85,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     require_library("svd")
     flip = m < n
     # column-major p x q with p >= q: A itself (F copy) or, for wide A, A^T (C copy)
-    x = c_copy(a, rt) if flip else f_copy(a, rt)
+    # (a C copy of (m, n) is the column-major (n, m) matrix A^T: view it with that shape)
+    x = c_copy(a, rt).swapaxes(-1, -2) if flip else f_copy(a, rt)
     p, q = (n, m) if flip else (m, n)
     if compute_uv:
         u = batch_f_array(batch + (p, p if full_matrices else q), rt)
