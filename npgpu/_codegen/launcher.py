@@ -46,8 +46,10 @@ def _param_format(params):
 
 if _backend.IS_CUDA:
     from ..cuda import _driver as drv
-    from ..cuda import runtime as _rt
+    from ..cuda.runtime import _tls
     _cuLaunchKernel = drv.cuLaunchKernel
+
+_stats = compiler.stats
 
 
 class Launcher:
@@ -60,6 +62,8 @@ class Launcher:
         self._func = func
         self._module = module
         self._sim = sim_kernel
+        self.shared_bytes = 0       # dynamic shared memory per block
+        self.elements_per_thread = getattr(ks, "elements_per_thread", 1)
         fmt, count = _param_format(ks.params)
         self._nvalues = count
         if func is not None:
@@ -70,12 +74,22 @@ class Launcher:
             self._pack = struct.Struct(fmt).pack_into
 
     def __call__(self, grid, block, values, stream=None):
-        """Launch on ``stream`` (a handle; default the current stream)."""
-        compiler.stats["launches"] += 1
+        """Launch on ``stream`` (a handle; default the current stream).
+
+        ``grid``/``block``: ints (1-D) or 3-tuples."""
+        _stats["launches"] += 1
         if self._func is not None:
             self._pack(self._buf, 0, *values)
-            s = _rt.current_stream_handle() if stream is None else stream
-            rc = _cuLaunchKernel(self._func, grid, 1, 1, block, 1, 1, 0, s, self._ptrs_addr, None)
+            if stream is None:
+                st = _tls.stream
+                stream = st.ptr if st is not None else 0
+            if grid.__class__ is tuple:
+                gx, gy, gz = grid
+                bx, by, bz = block
+            else:
+                gx, gy, gz, bx, by, bz = grid, 1, 1, block, 1, 1
+            rc = _cuLaunchKernel(self._func, gx, gy, gz, bx, by, bz, self.shared_bytes, stream,
+                                 self._ptrs_addr, None)
             if rc:
                 drv.check(rc, f"cuLaunchKernel({self.name}, grid={grid}, block={block})")
         else:

@@ -74,21 +74,30 @@ def _new(mem, ptr, shape, strides, dtype, base=None):
 
 def empty_array(shape, dtype, order="C"):
     """Allocate an uninitialised array (shape normalised, dtype checked by the caller)."""
-    n = 1
-    for s in shape:
-        n *= s
     isz = dtype.itemsize
-    mem = _memory.alloc(n * isz)
-    strides = _layout.c_strides(shape, isz) if order != "F" else _layout.f_strides(shape, isz)
     a = ndarray.__new__(ndarray)
+    if len(shape) == 1:                      # the hot path: no layout arithmetic
+        mem = _memory.alloc(shape[0] * isz)
+        a._strides = (isz,)
+        a._c_contig = a._f_contig = True
+    else:
+        n = 1
+        for s in shape:
+            n *= s
+        mem = _memory.alloc(n * isz)
+        if order != "F":
+            a._strides = strides = _layout.c_strides(shape, isz)
+            a._c_contig = True
+            a._f_contig = _layout.is_f_contig(shape, strides, isz)
+        else:
+            a._strides = strides = _layout.f_strides(shape, isz)
+            a._f_contig = True
+            a._c_contig = _layout.is_c_contig(shape, strides, isz)
     a._mem = mem
     a._ptr = mem.ptr
     a.shape = shape
-    a._strides = strides
     a.dtype = dtype
     a._base = None
-    a._c_contig = order != "F" or len(shape) <= 1 or _layout.is_c_contig(shape, strides, isz)
-    a._f_contig = order == "F" or _layout.is_f_contig(shape, strides, isz)
     return a
 
 
@@ -227,11 +236,43 @@ class ndarray:
             raise ValueError("Unable to avoid creating a copy while reshaping.")
         return self.copy(order=order).reshape(newshape, order=order)
 
+    def _memory_order(self):
+        """Axes by decreasing |stride| (NumPy's order 'K')."""
+        return sorted(range(self.ndim), key=lambda d: -abs(self._strides[d]))
+
     def ravel(self, order="C"):
-        return self.reshape(-1, order=order)
+        # NumPy's rule: a view only for a contiguous array (in the order asked, or for 'K' in
+        # memory order with positive strides); otherwise a copy, even where reshape could view
+        if order == "A":
+            order = "F" if self._f_contig and not self._c_contig else "C"
+        elif order == "K":
+            order = "C" if self._c_contig else "F" if self._f_contig else "K"
+        if order == "C" and self._c_contig or order == "F" and self._f_contig:
+            return self.reshape(-1, order=order)
+        if order == "K":
+            acc = self.itemsize
+            for d in reversed(self._memory_order()):
+                if self.shape[d] != 1:
+                    if self._strides[d] != acc:
+                        break
+                    acc *= self.shape[d]
+            else:
+                return self._view(0, (self.size,), (self.itemsize,))
+        elif order not in ("C", "F"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+        return self.flatten(order)
 
     def flatten(self, order="C"):
-        return self.copy(order=order).reshape(-1, order=order)
+        # a new array that owns its memory (NumPy: flatten always copies, base None)
+        if order == "A":
+            order = "F" if self._f_contig and not self._c_contig else "C"
+        if order == "K":
+            return self.transpose(self._memory_order()).flatten("C")
+        if order not in ("C", "F"):
+            raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+        out = empty_array((self.size,), self.dtype)
+        _ops["setitem"](out.reshape(self.shape, order=order), Ellipsis, self)
+        return out
 
     def transpose(self, *axes):
         if not axes or (len(axes) == 1 and axes[0] is None):
@@ -290,8 +331,16 @@ class ndarray:
 
     # ---- scalars and Python protocol -------------------------------------------------------------
     def item(self, *args):
+        if len(args) == 1 and not isinstance(args[0], tuple):
+            # one integer: a flat (C-order) index, as NumPy
+            i = operator.index(args[0])
+            if not -self.size <= i < self.size:
+                raise IndexError("index out of bounds")
+            args = tuple(int(x) for x in np.unravel_index(i % self.size, self.shape))
+        elif len(args) == 1:
+            args = args[0]
         if args:
-            return self[args if len(args) > 1 else args[0]].item()
+            return self[tuple(args)].item()
         if self.size != 1:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         return self.get().item()
@@ -331,7 +380,7 @@ class ndarray:
         return complex(self._scalar(complex))
 
     def __index__(self):
-        if self.ndim != 0 or self.dtype.kind not in "iub":
+        if self.ndim != 0 or self.dtype.kind not in "iu":
             raise TypeError("only integer scalar arrays can be converted to a scalar index")
         return operator.index(self.get().item())
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from .. import _backend
 from . import runtime
+from .runtime import _tls
 from .errors import CUDADriverError, OutOfMemoryError
 
 if _backend.IS_CUDA:
@@ -217,7 +218,11 @@ class MemoryPool:
         if self._limit and self._used + size > self._limit:
             self.free_all_blocks()
             raise OutOfMemoryError(nbytes, self._used, self._limit)
-        s = runtime.current_stream_handle() if stream is None else stream
+        if stream is None:
+            st = _tls.stream
+            s = st.ptr if st is not None else 0
+        else:
+            s = stream
         lst = self._bins.get((size, s))
         if lst:
             self._cache.cached_bytes -= size
@@ -227,7 +232,7 @@ class MemoryPool:
         self._used += size
         if self._used > self._peak:
             self._peak = self._used
-        return Memory(block[0], size, self, runtime.get_device_id(), block[1], s)
+        return Memory(block[0], size, self, _tls.device, block[1], s)
 
     def _new_block(self, size, s, nbytes):
         try:
@@ -280,7 +285,7 @@ def alloc(nbytes):
     """Allocate device memory through the current allocator (the hot path)."""
     if _allocator is not None:
         return _allocator(nbytes)
-    pool = _pools.get(runtime.get_device_id())
+    pool = _pools.get(_tls.device)
     if pool is None:
         runtime.ensure_context()
         pool = get_default_memory_pool()

@@ -8,7 +8,14 @@ import time
 
 from .. import _backend
 
-_tls = threading.local()
+class _ThreadState(threading.local):
+    """Per-thread current device and stream (class defaults: no getattr fallbacks on hot paths)."""
+    device = 0
+    stream = None
+    ctx_dev = None
+
+
+_tls = _ThreadState()
 _initialized = set()     # device ids whose primary context is retained
 _ctx = {}                # device id -> CUcontext handle
 multi_device = [False]   # set once a second device is used: operations then check devices
@@ -30,7 +37,7 @@ def ensure_context(device_id=None):
     """Make the primary context of ``device_id`` (default: current) current on this thread."""
     if device_id is None:
         device_id = get_device_id()
-    if getattr(_tls, "ctx_dev", None) == device_id:
+    if _tls.ctx_dev == device_id:
         return
     _backend.require()
     if _backend.IS_CUDA:
@@ -53,7 +60,7 @@ def ensure_context(device_id=None):
 
 
 def get_device_id():
-    return getattr(_tls, "device", 0)
+    return _tls.device
 
 
 class Device:
@@ -220,13 +227,13 @@ Stream.null = Stream(_handle=0)
 
 
 def get_current_stream():
-    s = getattr(_tls, "stream", None)
+    s = _tls.stream
     return s if s is not None else Stream.null
 
 
 def current_stream_handle():
     """The raw handle of the current stream (hot path)."""
-    s = getattr(_tls, "stream", None)
+    s = _tls.stream
     return s.ptr if s is not None else 0
 
 

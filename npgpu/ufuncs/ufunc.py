@@ -115,7 +115,7 @@ class ufunc:
                         n = a.size
                         if n:
                             iso, isa, isb = odt.itemsize, a.dtype.itemsize, b.dtype.itemsize
-                            g, blk = _ew._grid(n, 4)
+                            g, blk = _ew._grid(n, kern.elements_per_thread)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
                                           n, isa, 0, 0, n, isb, b._ptr, n, isb))
                         return out
@@ -129,7 +129,7 @@ class ufunc:
                         n = a.size
                         if n:
                             iso, isa = odt.itemsize, a.dtype.itemsize
-                            g, blk = _ew._grid(n, 4)
+                            g, blk = _ew._grid(n, kern.elements_per_thread)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
                                           n, isa))
                         return out
@@ -181,6 +181,10 @@ class ufunc:
                 arrays.append(x)
             else:
                 inputs[i] = _scalar(x, loop_in[i])
+        if self.__name__ == "power" and loop_in[1].kind in "iu" and not isinstance(inputs[1], ndarray) \
+                and inputs[1] < 0:
+            # NumPy's check, done here for scalar exponents (array exponents: see table's power)
+            raise ValueError("Integers to negative integer powers are not allowed.")
         shape = arrays[0].shape if len(arrays) == 1 else np.broadcast_shapes(*(a.shape for a in arrays))
         if where is not True:
             return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
