@@ -181,7 +181,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
             sts += st
         lines += lds + comps + sts           # all loads before any store
         lines.append("        else:")
-        lines.append("            for u in range(ept):")
+        lines.append(f"            for u in range({ept}):")
         lines.append("                i = base + u * bd")
         lines.append("                if i < n:")
         ld, comp, st = element("i", "t", 20)
