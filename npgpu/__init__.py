@@ -34,7 +34,9 @@ euler_gamma = _np.euler_gamma
 from .ufuncs import ufunc
 from .fusion import fuse
 from .ufuncs import UFUNCS as _UFUNCS
+from .ufuncs import FUNCTIONS as _UFUNC_FUNCTIONS     # clip, around/round, fix, angle, real, imag
 globals().update(_UFUNCS)
+globals().update(_UFUNC_FUNCTIONS)
 
 # ndarray methods reach the rest of the package through this registry (no import cycle).
 _ops.update(

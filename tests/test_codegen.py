@@ -140,3 +140,17 @@ def test_index_operand_with_strided_inputs():
     elementwise.launch(op, [elementwise.INDEX, other], [np.dtype(np.int64), np.dtype(np.float64)],
                        [out], [np.dtype(np.float64)])
     np.testing.assert_array_equal(out.get(), np.arange(12).reshape(3, 4) + np.arange(12.0).reshape(4, 3).T)
+
+
+@pytest.mark.parametrize("shape", [(7, 5), (32, 9), (3, 1), (13, 17)])
+def test_tiled_layout_for_transposed_operands(shape, rng):
+    x = rng.standard_normal(shape[::-1]).astype(np.float32)
+    y = rng.standard_normal(shape)
+    np.testing.assert_allclose((npgpu.asarray(x).T + npgpu.asarray(y)).get(), x.T + y)
+    np.testing.assert_allclose((npgpu.asarray(x).T[::-1] * 2).get(), x.T[::-1] * 2)
+    np.testing.assert_array_equal(npgpu.asarray(x).T.copy().get(), x.T.copy())
+    h = x.astype(np.float16)
+    np.testing.assert_array_equal(npgpu.asarray(h).T.astype(np.complex64).get(),
+                                  h.T.astype(np.complex64))
+    assert any("cuda.shared.array" in s for n, s in npgpu.kernel_sources().items()
+               if n.startswith("add_"))

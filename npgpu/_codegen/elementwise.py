@@ -112,7 +112,7 @@ def _kernel_name(prefix, text):
     return f"{prefix}_{hashlib.sha1(text.encode()).hexdigest()[:10]}"
 
 
-def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew"):
+def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew", staged=()):
     """Render the kernel for ``op``.
 
     in_specs: per input ``(kind, storage dtype)``; loop_in/loop_out: the loop's
@@ -125,11 +125,12 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
     lines = []
     hoisted = []
 
-    def load(i, index):
+    def load(i, index, src=None):
         kind, st = in_specs[i]
         if kind == "i":
             return f"int64({index})"
-        src = f"in{i}[{index}]" if kind in "az" else f"in{i}"
+        if src is None:
+            src = f"in{i}[{index}]" if kind in "az" else f"in{i}"
         v = src if st == loop_in[i] else cast_expr(src, st, loop_in[i])
         return cast_expr(v, loop_in[i], compute_dtype(loop_in[i]))
 
@@ -143,7 +144,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         v = cast_expr(value, compute_dtype(loop_out[j]), loop_out[j])
         return f"out{j}[{index}] = {cast_expr(v, loop_out[j], out_dtypes[j])}"
 
-    def element(index, tag, indent, linear=None):
+    def element(index, tag, indent, linear=None, sources=None):
         """Lines computing one element at ``index``: loads into a{i}_{tag}, result r_{tag}."""
         pad = " " * indent
         ld, st = [], []
@@ -151,7 +152,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         for i, (kind, _) in enumerate(in_specs):
             if kind in "ai":
                 at = linear if (kind == "i" and linear) else index
-                ld.append(f"{pad}a{i}_{tag} = {load(i, at)}")
+                src = sources.get(i) if sources else None
+                ld.append(f"{pad}a{i}_{tag} = {load(i, at, src)}")
                 args.append(f"a{i}_{tag}")
             else:
                 args.append(f"c{i}")
@@ -187,6 +189,30 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew")
         ld, comp, st = element("i", "t", 20)
         lines += ld + [comp] + st
         lines.append("        base += step")
+    elif layout == "tiled":
+        # 2-D, output rows contiguous, some inputs contiguous down the columns (transposed):
+        # those are staged through a shared-memory tile so that both their reads and the
+        # output's writes are coalesced.
+        T, BY = _TILE
+        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
+        lines += hoisted
+        for i in staged:
+            lines.append(f"    tile{i} = cuda.shared.array(({T}, {T + 1}), "
+                         f"{type_name(in_specs[i][1])})")
+        lines += ["    rows = out0.shape[0]", "    cols = out0.shape[1]",
+                  "    tx = cuda.threadIdx.x", "    ty = cuda.threadIdx.y",
+                  f"    r0 = cuda.blockIdx.x * {T}", f"    k0 = cuda.blockIdx.y * {T}",
+                  f"    for j in range({T // BY}):",
+                  "        r = r0 + tx", f"        c = k0 + ty + j * {BY}",
+                  "        if r < rows and c < cols:"]
+        lines += [f"            tile{i}[tx, ty + j * {BY}] = in{i}[r, c]" for i in staged]
+        lines += ["    cuda.syncthreads()",
+                  f"    for j in range({T // BY}):",
+                  f"        r = r0 + ty + j * {BY}", "        c = k0 + tx",
+                  "        if r < rows and c < cols:"]
+        ld, comp, st = element("r, c", "t", 12,
+                               sources={i: f"tile{i}[ty + j * {BY}, tx]" for i in staged})
+        lines += ld + [comp] + st
     else:
         idx = ", ".join(f"c{d}_" for d in range(ndim))
         lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
@@ -263,6 +289,8 @@ def broadcast_strides(arr_shape, arr_strides, shape):
 
 
 _I64 = np.dtype(np.int64)
+# (tile edge, block rows) of the tiled layout; the simulator runs one OS thread per CUDA thread
+_TILE = (4, 2) if _backend.IS_SIM else (32, 8)
 
 
 class _Index:
@@ -299,6 +327,22 @@ def contig_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
     key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "contig", 1)
     return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes), loop_in,
                                                    loop_out, "contig", 1, name))
+
+
+def _transposed_inputs(inputs, kinds, in_strides):
+    """Indices of 2-D array inputs that run down the columns (what the tiled layout stages)."""
+    out = []
+    ai = 0
+    for k, x in enumerate(inputs):
+        if kinds[k] == "i":
+            return ()                 # the linear index is not rendered in the tiled layout
+        if kinds[k] != "a":
+            continue
+        s = in_strides[ai]
+        ai += 1
+        if abs(s[0]) == x.itemsize and s[1] != x.itemsize and x.dtype.kind != "b":
+            out.append(k)
+    return tuple(out)
 
 
 def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
@@ -374,6 +418,14 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             ok = ok and all(s[0] in (0, a.itemsize) for s, a in zip(cstrides[len(outputs):], arr_in))
             if ok:
                 layout = "contig"
+        staged = ()
+        if nd == 2 and layout == "strided" and all(s[1] == o.itemsize
+                                                   for s, o in zip(cstrides, outputs)):
+            staged = _transposed_inputs(inputs, kinds, cstrides[len(outputs):])
+            if staged and -(-cshape[1] // _TILE[0]) <= 65535:
+                layout = "tiled"
+            else:
+                staged = ()
         if layout == "strided" and n < 2 ** 31:
             layout = "strided32"
         # operands broadcast over everything become "z" (load once)
@@ -388,10 +440,12 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
         in_specs.append((kinds[k], _I64 if x is INDEX else np.dtype(x.dtype)))
     out_dtypes = [o.dtype for o in outputs]
     nd = len(cshape)
+    if layout == "contig":
+        staged = ()
     key = (op.key, name, tuple(in_specs), tuple(out_dtypes), tuple(loop_in), tuple(loop_out),
-           layout, 1 if layout == "contig" else nd)
+           layout, 1 if layout == "contig" else nd, staged)
     kern = compiler.get_kernel(key, lambda: render(op, in_specs, out_dtypes, loop_in, loop_out,
-                                                   layout, nd, name))
+                                                   layout, nd, name, staged))
     values = [n]
     if layout == "contig":
         for o in outputs:
@@ -413,7 +467,11 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
         else:
             values += _arr_values(x._ptr, cshape, cstrides[len(outputs) + ai], x.itemsize)
         ai += 1
-    grid, block = _grid(n, kern.elements_per_thread)
+    if layout == "tiled":
+        T, BY = _TILE
+        grid, block = (-(-cshape[0] // T), -(-cshape[1] // T), 1), (T, BY, 1)
+    else:
+        grid, block = _grid(n, kern.elements_per_thread)
     if fkey is not None and layout == "contig" and "z" not in kinds:
         _fast[fkey] = kern
     kern(grid, block, values)

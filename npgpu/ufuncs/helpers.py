@@ -1,7 +1,447 @@
 """Device-function helpers that ufunc loops call by name (sources, rendered into kernels).
 
-Each entry is the source of one ``def``; a table row lists the helpers it
-uses in ``table.HELPERS``.  Helpers may call helpers listed before them.
+Each entry is the source of one ``def``.  A table row's code names the helpers
+it calls; :func:`needed` finds them (and the helpers they call), in the order
+they are defined here, so a helper may only call helpers defined above it.
+
+Rules every helper keeps (the same source runs on the simulator, where values
+are NumPy scalars and ``math`` is CPython's, and is typed by Numba for the GPU):
+
+* constants take the type of an input, ``type(x)(0.5)``: a bare ``0.5`` would
+  make Numba compute a float32 loop in float64, and a bare ``0`` mixes int64 into
+  uint64 arithmetic (which Numba types as float64);
+* ``type(v)`` only of a variable that is never reassigned (Numba would see two types);
+* special values (NaN, +-inf, +-0, out-of-domain) are decided explicitly before a
+  ``math`` call: CPython's ``math`` raises where IEEE returns NaN/inf, and
+  ``math.floor``/``ceil``/``trunc``/``round`` return integers (Python semantics).
 """
+import re
 
 SOURCES = {}
+
+
+def _h(src):
+    name = re.match(r"\s*def (\w+)\(", src).group(1)
+    SOURCES[name] = src.strip("\n") + "\n"
+
+
+# ---- rounding (float in, float out; +-0, inf and NaN kept) -------------------------------------
+# |x| >= 2**52 is already integral in every float type; below it the int64 result is exact, and
+# copysign restores the sign of zero results (floor(-0.0) = -0.0, ceil(-0.5) = -0.0).
+for _name, _fn in (("h_floor", "math.floor"), ("h_ceil", "math.ceil"),
+                   ("h_trunc", "int"), ("h_rint", "round")):
+    _h(f"""
+def {_name}(x):
+    if not (abs(x) < type(x)(4503599627370496.0)):
+        return x
+    return type(x)(math.copysign(type(x)({_fn}(x)), x))
+""")
+
+_h("""
+def h_crint(z):
+    return type(z)(complex(h_rint(z.real), h_rint(z.imag)))
+""")
+
+# ---- exp / log / powers with IEEE special values ----------------------------------------------
+_h("""
+def h_exp(x):
+    if x < type(x)(709.0):
+        return type(x)(math.exp(x))
+    return x * type(x)(math.inf)
+""")
+
+_h("""
+def h_exp2(x):
+    if x < type(x)(1023.0):
+        return type(x)(math.exp2(x))
+    return x * type(x)(math.inf)
+""")
+
+_h("""
+def h_expm1(x):
+    if x < type(x)(709.0):
+        return type(x)(math.expm1(x))
+    return x * type(x)(math.inf)
+""")
+
+for _name, _fn in (("h_log", "math.log"), ("h_log2", "math.log2"), ("h_log10", "math.log10")):
+    _h(f"""
+def {_name}(x):
+    if x > type(x)(0):
+        return type(x)({_fn}(x))
+    if x == type(x)(0):
+        return type(x)(-math.inf)
+    return type(x)(math.nan)
+""")
+
+_h("""
+def h_log1p(x):
+    if x > type(x)(-1):
+        return type(x)(math.log1p(x))
+    if x == type(x)(-1):
+        return type(x)(-math.inf)
+    return type(x)(math.nan)
+""")
+
+_h("""
+def h_sqrt(x):
+    if x >= type(x)(0):
+        return type(x)(math.sqrt(x))
+    return type(x)(math.nan)
+""")
+
+# cbrt: no math.cbrt on the GPU; pow on |x| then one Newton step (in float64)
+_h("""
+def h_cbrt(x):
+    if x == type(x)(0) or not math.isfinite(x):
+        return x
+    a = abs(float64(x))
+    r = math.pow(a, 1.0 / 3.0)
+    r = r - (r - a / (r * r)) / 3.0
+    return type(x)(math.copysign(r, float64(x)))
+""")
+
+_h("""
+def h_logaddexp(x, y):
+    if x == y:
+        return x + type(x)(0.6931471805599453)
+    d = x - y
+    if d > type(x)(0):
+        return x + type(x)(math.log1p(math.exp(-d)))
+    if d <= type(x)(0):
+        return y + type(x)(math.log1p(math.exp(d)))
+    return d
+""")
+
+_h("""
+def h_logaddexp2(x, y):
+    if x == y:
+        return x + type(x)(1)
+    d = x - y
+    if d > type(x)(0):
+        return x + type(x)(math.log1p(math.exp2(-d)) * 1.4426950408889634)
+    if d <= type(x)(0):
+        return y + type(x)(math.log1p(math.exp2(d)) * 1.4426950408889634)
+    return d
+""")
+
+# ---- trigonometric / hyperbolic domains --------------------------------------------------------
+for _name, _fn in (("h_sin", "math.sin"), ("h_cos", "math.cos"), ("h_tan", "math.tan")):
+    _h(f"""
+def {_name}(x):
+    if math.isinf(x):
+        return type(x)(math.nan)
+    return type(x)({_fn}(x))
+""")
+
+for _name, _fn in (("h_arcsin", "math.asin"), ("h_arccos", "math.acos")):
+    _h(f"""
+def {_name}(x):
+    if abs(x) <= type(x)(1):
+        return type(x)({_fn}(x))
+    return type(x)(math.nan)
+""")
+
+_h("""
+def h_arccosh(x):
+    if x >= type(x)(1):
+        return type(x)(math.acosh(x))
+    return type(x)(math.nan)
+""")
+
+_h("""
+def h_arctanh(x):
+    if abs(x) < type(x)(1):
+        return type(x)(math.atanh(x))
+    if abs(x) == type(x)(1):
+        return type(x)(math.copysign(math.inf, x))
+    return type(x)(math.nan)
+""")
+
+_h("""
+def h_sinh(x):
+    if abs(x) < type(x)(709.0):
+        return type(x)(math.sinh(x))
+    return x * type(x)(math.inf)
+""")
+
+_h("""
+def h_cosh(x):
+    if abs(x) < type(x)(709.0):
+        return type(x)(math.cosh(x))
+    return abs(x) * type(x)(math.inf)
+""")
+
+# ---- float bit-level functions -------------------------------------------------------------------
+_h("""
+def h_fmod(x, y):
+    if y == type(x)(0) or math.isinf(x) or math.isnan(x) or math.isnan(y):
+        return type(x)(math.nan)
+    if math.isinf(y):
+        return x
+    return type(x)(math.fmod(x, y))
+""")
+
+# NumPy's npy_divmod: (floor quotient, remainder with the divisor's sign)
+_h("""
+def h_divmod(a, b):
+    mod = h_fmod(a, b)
+    if b == type(a)(0):
+        return a / b, mod
+    div = (a - mod) / b
+    if mod != type(a)(0):
+        if (b < type(a)(0)) != (mod < type(a)(0)):
+            mod = mod + b
+            div = div - type(a)(1)
+    else:
+        mod = type(a)(math.copysign(type(a)(0), b))
+    if div != type(a)(0):
+        fl = h_floor(div)
+        if div - fl > type(a)(0.5):
+            fl = fl + type(a)(1)
+    else:
+        fl = type(a)(math.copysign(type(a)(0), a / b))
+    return fl, mod
+""")
+
+# nextafter in a float type with p mantissa bits, minimum normal frexp exponent emin and
+# largest finite value fmax; half: NumPy's float16 rules (x == y gives x) (so float16 loops, computed in float32, step in float16 ulps)
+_h("""
+def h_nextafter(x, y, half, p, emin, fmax):
+    if math.isnan(x) or math.isnan(y):
+        return x + y
+    if x == y:
+        return x if half else y
+    if x == type(x)(0):
+        return type(x)(math.copysign(math.ldexp(1.0, emin - p), y))
+    if math.isinf(x):
+        return type(x)(math.copysign(fmax, x))
+    m, e = math.frexp(x)
+    if e < emin:
+        e = emin
+    ulp = type(x)(math.ldexp(1.0, e - p))
+    if (y > x) == (x > type(x)(0)):
+        r = x + ulp if x > type(x)(0) else x - ulp
+        if abs(r) > type(x)(fmax):
+            r = type(x)(math.copysign(math.inf, x))
+        return r
+    if abs(m) == 0.5 and e > emin:
+        ulp = ulp * type(x)(0.5)
+    r = x - ulp if x > type(x)(0) else x + ulp
+    if r == type(x)(0):
+        return type(x)(math.copysign(0.0, x))    # a step to zero keeps the sign (bit decrement)
+    return r
+""")
+
+# NumPy: toward +-inf by the sign of x (+0 for -0.0); float16's loop always steps toward +inf
+_h("""
+def h_spacing(x, up, p, emin, fmax):
+    if math.isinf(x):
+        return type(x)(math.nan)
+    if up or x >= type(x)(0):
+        return h_nextafter(x, type(x)(math.inf), up, p, emin, fmax) - x
+    return h_nextafter(x, type(x)(-math.inf), up, p, emin, fmax) - x
+""")
+
+_h("""
+def h_ldexp(x, n):
+    if x == type(x)(0) or not math.isfinite(x):
+        return x
+    e = int(n)
+    m, ex = math.frexp(x)
+    if ex + e > 1100:
+        return type(x)(math.copysign(math.inf, x))
+    if ex + e < -1200:
+        return type(x)(math.copysign(0.0, x))
+    return type(x)(math.ldexp(x, e))
+""")
+
+_h("""
+def h_frexp(x):
+    if x == type(x)(0) or not math.isfinite(x):
+        return x, int32(0)
+    m, e = math.frexp(x)
+    return type(x)(m), int32(e)
+""")
+
+_h("""
+def h_modf(x):
+    if math.isnan(x):
+        return x, x
+    if math.isinf(x):
+        return type(x)(math.copysign(0.0, x)), x
+    t = h_trunc(x)
+    return type(x)(math.copysign(x - t, x)), t
+""")
+
+_h("""
+def h_sign(x):
+    if x > type(x)(0):
+        return type(x)(1)
+    if x < type(x)(0):
+        return type(x)(-1)
+    if x == type(x)(0):
+        return type(x)(0)
+    return x
+""")
+
+_h("""
+def h_heaviside(x, h0):
+    if x < type(x)(0):
+        return type(x)(0)
+    if x > type(x)(0):
+        return type(x)(1)
+    if x == type(x)(0):
+        return h0
+    return x
+""")
+
+# ---- integers ----------------------------------------------------------------------------------
+# integer power by squaring (wraps like NumPy); negative exponents: 1, -1 exact, else 0
+_h("""
+def h_ipow(b, e):
+    one = type(b)(1)
+    if e < type(e)(0):
+        if b == one:
+            return one
+        if b == type(b)(0) - one:
+            return one if (e % type(e)(2)) == type(e)(0) else b
+        return type(b)(0)
+    r = one
+    base = b
+    n = e
+    while n > type(e)(0):
+        if n & type(e)(1):
+            r = r * base
+        base = base * base
+        n = n >> type(e)(1)
+    return r
+""")
+
+# popcount of a uint64 (no popc intrinsic on the simulator)
+_h("""
+def h_popcount(v):
+    v = v - ((v >> uint64(1)) & uint64(0x5555555555555555))
+    v = (v & uint64(0x3333333333333333)) + ((v >> uint64(2)) & uint64(0x3333333333333333))
+    v = (v + (v >> uint64(4))) & uint64(0x0F0F0F0F0F0F0F0F)
+    return (v * uint64(0x0101010101010101)) >> uint64(56)
+""")
+
+# |x| as uint64 (INT_MIN included) for signed integers
+_h("""
+def h_uabs(x):
+    y = int64(x)
+    if y < 0:
+        y = -y
+    return uint64(y)
+""")
+
+_h("""
+def h_gcdu(a, b):
+    while b != uint64(0):
+        t = a % b
+        a = b
+        b = t
+    return a
+""")
+
+_h("""
+def h_lcmu(a, b):
+    g = h_gcdu(a, b)
+    if g == uint64(0):
+        return uint64(0)
+    return (a // g) * b
+""")
+
+# int64 vs uint64 three-way comparison (NumPy's qQ loops compare exactly)
+_h("""
+def h_cmp_iu(a, b):
+    if a < 0:
+        return -1
+    ua = uint64(a)
+    if ua < b:
+        return -1
+    if ua == b:
+        return 0
+    return 1
+""")
+
+# ---- complex -------------------------------------------------------------------------------------
+# NumPy orders complex lexicographically; a NaN anywhere makes the "real part decides" branch false
+_h("""
+def h_clt(a, b):
+    return ((a.real < b.real and not math.isnan(a.imag) and not math.isnan(b.imag))
+            or (a.real == b.real and a.imag < b.imag))
+""")
+
+_h("""
+def h_cle(a, b):
+    return ((a.real < b.real and not math.isnan(a.imag) and not math.isnan(b.imag))
+            or (a.real == b.real and a.imag <= b.imag))
+""")
+
+_h("""
+def h_cisnan(a):
+    return math.isnan(a.real) or math.isnan(a.imag)
+""")
+
+_h("""
+def h_csign(z):
+    a = math.hypot(z.real, z.imag)
+    if math.isnan(a):
+        return type(z)(complex(math.nan, math.nan))
+    if math.isinf(a):
+        if math.isinf(z.real):
+            if math.isinf(z.imag):
+                return type(z)(complex(math.nan, math.nan))
+            return type(z)(complex(math.copysign(1.0, z.real), 0.0))
+        return type(z)(complex(0.0, math.copysign(1.0, z.imag)))
+    if a == 0.0:
+        return type(z)(0)
+    return type(z)(complex(z.real / a, z.imag / a))
+""")
+
+_h("""
+def h_cexp(z):
+    r = h_exp(z.real)
+    if z.imag == type(z.imag)(0):
+        return type(z)(complex(r, z.imag))
+    return type(z)(complex(r * h_cos(z.imag), r * h_sin(z.imag)))
+""")
+
+_h("""
+def h_clog(z):
+    return type(z)(complex(h_log(type(z.real)(math.hypot(z.real, z.imag))),
+                           math.atan2(z.imag, z.real)))
+""")
+
+_h("""
+def h_clog1p(z):
+    re = z.real + type(z.real)(1)
+    return type(z)(complex(h_log(type(z.real)(math.hypot(re, z.imag))), math.atan2(z.imag, re)))
+""")
+
+_h("""
+def h_cexpm1(z):
+    a = h_sin(z.imag * type(z.real)(0.5))
+    return type(z)(complex(h_expm1(z.real) * h_cos(z.imag) - type(z.real)(2) * a * a,
+                           h_exp(z.real) * h_sin(z.imag)))
+""")
+
+_h("""
+def h_csqrt(z):
+    return type(z)(cmath.sqrt(z))
+""")
+
+
+def needed(code):
+    """Names of the helpers ``code`` calls, directly or through other helpers, in definition order."""
+    found = set()
+    todo = [code]
+    while todo:
+        text = todo.pop()
+        for name in SOURCES:
+            if name not in found and re.search(rf"\b{name}\(", text):
+                found.add(name)
+                todo.append(SOURCES[name])
+    return [n for n in SOURCES if n in found]

@@ -1,0 +1,58 @@
+"""NumPy's rounding functions that are not ufuncs: around/round (with decimals) and fix."""
+import numpy as np
+
+from .._codegen import elementwise as _ew
+from .._core.ndarray import empty_array, ndarray
+from . import helpers as _helpers
+
+_F64 = np.dtype(np.float64)
+
+
+def _op(kind, scale_up, f16):
+    """x -> rint(x * f) / f (scale_up) or rint(x / f) * f, each step rounded to float16 for f16.
+
+    NumPy's around is multiply, rint, divide ufunc calls, each rounding to the dtype; a float16
+    loop computes in float32, so intermediates are rounded back to float16 explicitly."""
+    r = (lambda e: f"float32(float16({e}))") if f16 else (lambda e: e)
+    a, b = ("*", "/") if scale_up else ("/", "*")
+    if kind == "c":
+        part = lambda p: f"h_rint({r(f'x0.{p} {a} x1')}) {b} x1"   # noqa: E731
+        code = f"type(x0)(complex({part('real')}, {part('imag')}))"
+    else:
+        code = f"h_rint({r(f'x0 {a} x1')}) {b} x1"
+    helpers = [_helpers.SOURCES[h] for h in _helpers.needed(code)]
+    return _ew.ScalarOp.from_expr(("around", kind, scale_up, f16), 2, code, helpers=helpers)
+
+
+def around(a, decimals=0, out=None):
+    """``numpy.around``: round half to even to ``decimals`` places (negative: tens, hundreds...)."""
+    from ..creation import asarray
+    from . import UFUNCS
+    a = a if isinstance(a, ndarray) else asarray(a)
+    decimals = int(decimals)
+    dt = a.dtype
+    if dt.kind in "biu" and decimals >= 0:
+        if out is None:
+            return a.copy()
+        UFUNCS["positive"](a, out=out, casting="unsafe")
+        return out
+    if decimals == 0:
+        return UFUNCS["rint"](a, out=out)
+    if out is None:
+        out = empty_array(a.shape, dt, "F" if (a._f_contig and not a._c_contig) else "C")
+    # the scale is a scalar of the computing dtype (float64 for integers, as NumPy)
+    comp = _F64 if dt.kind in "biu" else (np.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt)
+    f = comp.type(10.0 ** abs(decimals))
+    loop = dt if dt.kind in "fc" else _F64
+    op = _op(dt.kind if dt.kind == "c" else "f", decimals >= 0, dt == np.float16)
+    _ew.launch(op, [a, f], [loop, comp], [out], [loop], name="around")
+    return out
+
+
+round = around
+
+
+def fix(x, out=None):
+    """``numpy.fix``: round toward zero (``trunc``, keeping the input dtype)."""
+    from . import UFUNCS
+    return UFUNCS["trunc"](x, out=out)
