@@ -375,12 +375,8 @@ def _linspace_fill(out, start, stop, delta, step, step_zero, div, num, endpoint,
     ct = _ew.compute_dtype(dt)
     divv = ct.type(div if div > 0 else 1)
     ins = [_ew.INDEX, start, stop, delta, step, divv]
-    if any(isinstance(x, ndarray) for x in ins):
-        # array ends broadcast along rows: a strided launch, where the row number comes from an
-        # int64 arange column (elementwise renders INDEX only for collapsed 1-D launches)
-        ins = [x.reshape((1,) + x.shape) if isinstance(x, ndarray) else x for x in ins]
-        ins[0] = arange(num, dtype=_I64).reshape((num,) + (1,) * (out.ndim - 1))
-        lines[0] = "k = x0"
+    # array ends broadcast along the rows (INDEX is still the output's linear index)
+    ins = [x.reshape((1,) + x.shape) if isinstance(x, ndarray) else x for x in ins]
     return _run("\n".join(lines), ins, [_I64, dt, dt, dt, dt, dt], out, dt, name="linspace")
 
 
@@ -534,9 +530,6 @@ def _tri_mask(m, k, lower):
             ValueError("input array must be at least 1-d")
     n, mm = a.shape[-2], a.shape[-1]
     out = empty_array(a.shape, a.dtype)
-    if a.ndim > 2 and not a._c_contig or not a._c_contig and not a._f_contig:
-        # elementwise renders INDEX only for launches that collapse to 1-D: give it a C copy
-        a = a.copy()
     if out.size:
         cond = "<=" if lower else ">="
         zero = "False" if a.dtype.kind == "b" else f"{_ew.type_name(_ew.compute_dtype(a.dtype))}(0)"

@@ -29,6 +29,7 @@ from .compiler import KernelSource, Param
 
 _F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
+_F64 = np.dtype(np.float64)
 _TYPE_NAME = {
     "b1": "boolean", "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64",
     "u1": "uint8", "u2": "uint16", "u4": "uint32", "u8": "uint64",
@@ -62,7 +63,9 @@ def cast_expr(expr, src, dst):
     if src.kind == "b":
         expr = f"int8({expr})"
     if dst == _F16:
-        if src not in (_F32, _F16):
+        # float64 converts in one rounding (cvt.rn.f16.f64); integers through float32 are exact
+        # up to float16's range
+        if src not in (_F32, _F16, _F64):
             expr = f"float32({expr})"
         return f"float16({expr})"
     if src == _F16 and dst != _F32:

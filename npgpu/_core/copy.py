@@ -50,7 +50,8 @@ def copy_into(dst, src):
         return
     if may_overlap(dst, src) and not same_elements(dst, src, dst.shape):
         src = src.copy()
-    _ew.launch(IDENTITY, [src], [src.dtype], [dst], [dst.dtype], name="copy")
+    # the cast happens on load (cast_expr handles complex->real); the identity loop runs in dst's dtype
+    _ew.launch(IDENTITY, [src], [dst.dtype], [dst], [dst.dtype], name="copy")
 
 
 def copy(a, order="C", dtype=None):
@@ -61,7 +62,7 @@ def copy(a, order="C", dtype=None):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     out = empty_array(a.shape, dt, order)
     if a.size:
-        _ew.launch(IDENTITY, [a], [a.dtype], [out], [dt], name="copy")
+        _ew.launch(IDENTITY, [a], [dt], [out], [dt], name="copy")
     return out
 
 
@@ -113,7 +114,11 @@ def setitem(a, index, value):
             raise TypeError(f"could not assign {type(value).__name__} to a device array")
         copy_into(dst, from_host(host))
         return
-    fill(dst, value)
+    # a scalar: NumPy's own assignment into a 0-d host array gives NumPy's conversion and errors
+    # (OverflowError for out-of-range Python ints, ValueError for NaN into an integer array)
+    tmp = np.empty((), dst.dtype)
+    tmp[()] = value
+    fill(dst, tmp[()])
 
 
 def _advanced_getitem(a, index):

@@ -1,0 +1,339 @@
+"""Shape manipulation: views where NumPy gives views, one copy kernel per piece otherwise.
+
+Everything here is stride arithmetic on the host plus, for joins and masked copies,
+the shared elementwise copy kernel; shapes, broadcasting and axis checks reuse NumPy's
+own host-side helpers so errors read as NumPy's.
+"""
+import operator
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_tuple
+
+from ._codegen import elementwise as _ew
+from ._core import copy as _copy
+from ._core import layout as _layout
+from ._core.dtypes import check_dtype
+from ._core.ndarray import empty_array, ndarray
+from .creation import asarray
+
+_BOOL = np.dtype(np.bool_)
+_WHERE = _ew.ScalarOp.from_expr("copyto_where", 3, "x1 if x2 else x0")
+
+
+# ---- views --------------------------------------------------------------------------------------
+def reshape(a, shape=None, order="C", *, newshape=None, copy=None):
+    if newshape is not None:
+        if shape is not None:
+            raise TypeError("You cannot specify 'newshape' and 'shape' arguments at the same time.")
+        shape = newshape
+    if shape is None:
+        raise TypeError("reshape() missing 1 required positional argument: 'shape'")
+    return asarray(a).reshape(shape, order=order, copy=copy)
+
+
+def ravel(a, order="C"):
+    return asarray(a).ravel(order)
+
+
+def transpose(a, axes=None):
+    return asarray(a).transpose(axes)
+
+
+def permute_dims(a, axes=None):
+    return transpose(a, axes)
+
+
+def matrix_transpose(x):
+    return asarray(x).mT
+
+
+def swapaxes(a, axis1, axis2):
+    return asarray(a).swapaxes(axis1, axis2)
+
+
+def moveaxis(a, source, destination):
+    a = asarray(a)
+    source = normalize_axis_tuple(source, a.ndim, "source")
+    destination = normalize_axis_tuple(destination, a.ndim, "destination")
+    if len(source) != len(destination):
+        raise ValueError("`source` and `destination` arguments must have the same number of elements")
+    order = [n for n in range(a.ndim) if n not in source]
+    for dest, src in sorted(zip(destination, source)):
+        order.insert(dest, src)
+    return a.transpose(order)
+
+
+def squeeze(a, axis=None):
+    return asarray(a).squeeze(axis)
+
+
+def expand_dims(a, axis):
+    a = asarray(a)
+    if not isinstance(axis, (tuple, list)):
+        axis = (axis,)
+    out_ndim = len(axis) + a.ndim
+    axis = normalize_axis_tuple(axis, out_ndim)
+    it = iter(a.shape)
+    shape = tuple(1 if d in axis else next(it) for d in range(out_ndim))
+    return a.reshape(shape)
+
+
+def _host_dummy(shape):
+    """A host array of ``shape`` that owns no memory (all strides 0): lets NumPy check and
+    report broadcasting exactly as it does for real arrays."""
+    return np.lib.stride_tricks.as_strided(np.zeros(1, np.int8), shape, (0,) * len(shape))
+
+
+def _broadcast_view(a, shape):
+    off = len(shape) - a.ndim
+    strides = [0] * off
+    for i, n in enumerate(a.shape):
+        strides.append(0 if n == 1 and shape[off + i] != 1 else a._strides[i])
+    return a._view(0, tuple(shape), tuple(strides))
+
+
+def broadcast_to(array, shape, subok=False):
+    a = asarray(array)
+    shape = (operator.index(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    np.broadcast_to(_host_dummy(a.shape), shape)        # NumPy's checks and messages
+    return _broadcast_view(a, shape)
+
+
+def broadcast_shapes(*shapes):
+    return np.broadcast_shapes(*shapes)
+
+
+def broadcast_arrays(*args, subok=False):
+    arrs = [asarray(x) for x in args]
+    shape = np.broadcast_shapes(*(x.shape for x in arrs))
+    return tuple(x if x.shape == shape else _broadcast_view(x, shape) for x in arrs)
+
+
+def atleast_1d(*arys):
+    res = tuple(a if a.ndim >= 1 else a.reshape(1) for a in map(asarray, arys))
+    return res[0] if len(res) == 1 else res
+
+
+def atleast_2d(*arys):
+    res = []
+    for a in map(asarray, arys):
+        if a.ndim == 0:
+            a = a.reshape(1, 1)
+        elif a.ndim == 1:
+            a = a[None, :]
+        res.append(a)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def atleast_3d(*arys):
+    res = []
+    for a in map(asarray, arys):
+        if a.ndim == 0:
+            a = a.reshape(1, 1, 1)
+        elif a.ndim == 1:
+            a = a[None, :, None]
+        elif a.ndim == 2:
+            a = a[:, :, None]
+        res.append(a)
+    return res[0] if len(res) == 1 else tuple(res)
+
+
+def flip(m, axis=None):
+    m = asarray(m)
+    axes = range(m.ndim) if axis is None else normalize_axis_tuple(axis, m.ndim)
+    index = [slice(None)] * m.ndim
+    for ax in axes:
+        index[ax] = slice(None, None, -1)
+    return m[tuple(index)]
+
+
+def fliplr(m):
+    m = asarray(m)
+    if m.ndim < 2:
+        raise ValueError("Input must be >= 2-d.")
+    return m[:, ::-1]
+
+
+def flipud(m):
+    m = asarray(m)
+    if m.ndim < 1:
+        raise ValueError("Input must be >= 1-d.")
+    return m[::-1, ...]
+
+
+# ---- joins --------------------------------------------------------------------------------------
+def _check_cast(src_dt, dst_dt, casting):
+    if not np.can_cast(src_dt, dst_dt, casting=casting):
+        raise TypeError(f"Cannot cast array data from {src_dt!r} to {dst_dt!r} according to the "
+                        f"rule '{casting}'")
+
+
+def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if out is not None and dtype is not None:
+        raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    arrs = [asarray(a) for a in arrays]
+    if not arrs:
+        raise ValueError("need at least one array to concatenate")
+    if axis is None:
+        arrs = [a.ravel() for a in arrs]
+        axis = 0
+    nd = arrs[0].ndim
+    if nd == 0:
+        raise ValueError("zero-dimensional arrays cannot be concatenated")
+    for i, a in enumerate(arrs[1:], 1):
+        if a.ndim != nd:
+            raise ValueError("all the input arrays must have same number of dimensions, but the array "
+                             f"at index 0 has {nd} dimension(s) and the array at index {i} has "
+                             f"{a.ndim} dimension(s)")
+    axis = _layout.normalize_axis(axis, nd)
+    shape = list(arrs[0].shape)
+    for i, a in enumerate(arrs[1:], 1):
+        for d in range(nd):
+            if d != axis and a.shape[d] != shape[d]:
+                raise ValueError("all the input array dimensions except for the concatenation axis "
+                                 f"must match exactly, but along dimension {d}, the array at index 0 "
+                                 f"has size {shape[d]} and the array at index {i} has size {a.shape[d]}")
+        shape[axis] += a.shape[axis]
+    shape = tuple(shape)
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("'out' must be an npgpu array")
+        if out.shape != shape:
+            raise ValueError("Output array is the wrong shape")
+        dt = out.dtype
+    else:
+        dt = check_dtype(dtype) if dtype is not None else np.result_type(*(a.dtype for a in arrs))
+    for a in arrs:
+        _check_cast(a.dtype, dt, casting)
+    res = out if out is not None else empty_array(shape, dt)
+    pos = 0
+    for a in arrs:
+        n = a.shape[axis]
+        if n:
+            index = (slice(None),) * axis + (slice(pos, pos + n),)
+            _copy.copy_into(res[index], a)
+        pos += n
+    return res
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    arrs = [asarray(a) for a in arrays]
+    if not arrs:
+        raise ValueError("need at least one array to stack")
+    if any(a.shape != arrs[0].shape for a in arrs):
+        raise ValueError("all input arrays must have the same shape")
+    axis = normalize_axis_tuple(axis, arrs[0].ndim + 1)[0]
+    expanded = [expand_dims(a, axis) for a in arrs]
+    return concatenate(expanded, axis=axis, out=out, dtype=dtype, casting=casting)
+
+
+def vstack(tup, *, dtype=None, casting="same_kind"):
+    arrs = atleast_2d(*tup)
+    arrs = arrs if isinstance(arrs, tuple) else (arrs,)
+    return concatenate(arrs, 0, dtype=dtype, casting=casting)
+
+
+row_stack = vstack
+
+
+def hstack(tup, *, dtype=None, casting="same_kind"):
+    arrs = atleast_1d(*tup)
+    arrs = arrs if isinstance(arrs, tuple) else (arrs,)
+    if arrs and arrs[0].ndim == 1:
+        return concatenate(arrs, 0, dtype=dtype, casting=casting)
+    return concatenate(arrs, 1, dtype=dtype, casting=casting)
+
+
+def dstack(tup):
+    arrs = atleast_3d(*tup)
+    arrs = arrs if isinstance(arrs, tuple) else (arrs,)
+    return concatenate(arrs, 2)
+
+
+def column_stack(tup):
+    arrs = []
+    for v in tup:
+        a = asarray(v)
+        if a.ndim < 2:
+            a = atleast_2d(a).T
+        arrs.append(a)
+    return concatenate(arrs, 1)
+
+
+# ---- splits (views) -----------------------------------------------------------------------------
+def array_split(ary, indices_or_sections, axis=0):
+    ary = asarray(ary)
+    axis = _layout.normalize_axis(axis, ary.ndim)
+    total = ary.shape[axis]
+    try:
+        points = [0] + list(indices_or_sections) + [total]
+    except TypeError:
+        sections = int(indices_or_sections)
+        if sections <= 0:
+            raise ValueError("number sections must be larger than 0.") from None
+        each, extras = divmod(total, sections)
+        sizes = [0] + extras * [each + 1] + (sections - extras) * [each]
+        points = list(np.cumsum(sizes))
+    head = (slice(None),) * axis
+    return [ary[head + (slice(int(points[i]), int(points[i + 1])),)] for i in range(len(points) - 1)]
+
+
+def split(ary, indices_or_sections, axis=0):
+    ary = asarray(ary)
+    try:
+        len(indices_or_sections)
+    except TypeError:
+        sections = indices_or_sections
+        n = ary.shape[_layout.normalize_axis(axis, ary.ndim)]
+        if sections == 0 or n % sections:
+            raise ValueError("array split does not result in an equal division") from None
+    return array_split(ary, indices_or_sections, axis)
+
+
+def hsplit(ary, indices_or_sections):
+    ary = asarray(ary)
+    if ary.ndim == 0:
+        raise ValueError("hsplit only works on arrays of 1 or more dimensions")
+    return split(ary, indices_or_sections, 1 if ary.ndim > 1 else 0)
+
+
+def vsplit(ary, indices_or_sections):
+    ary = asarray(ary)
+    if ary.ndim < 2:
+        raise ValueError("vsplit only works on arrays of 2 or more dimensions")
+    return split(ary, indices_or_sections, 0)
+
+
+def dsplit(ary, indices_or_sections):
+    ary = asarray(ary)
+    if ary.ndim < 3:
+        raise ValueError("dsplit only works on arrays of 3 or more dimensions")
+    return split(ary, indices_or_sections, 2)
+
+
+# ---- copyto -------------------------------------------------------------------------------------
+def copyto(dst, src, casting="same_kind", where=True):
+    """NumPy's copyto: src broadcast into dst, cast by ``casting``, only where ``where``."""
+    if not isinstance(dst, ndarray):
+        raise TypeError(f"copyto() argument 1 must be npgpu.ndarray, not {type(dst).__name__}")
+    if isinstance(src, (int, float, complex, np.generic)) or (isinstance(src, np.ndarray) and src.ndim == 0):
+        # a scalar: NumPy's own assignment into a 0-d host array checks the cast (NEP 50)
+        tmp = np.empty((), dst.dtype)
+        np.copyto(tmp, src, casting=casting)
+        src = tmp[()]
+    else:
+        src = asarray(src)
+        _check_cast(src.dtype, dst.dtype, casting)
+        np.broadcast_to(_host_dummy(src.shape), dst.shape)     # NumPy's broadcast error
+    if where is True:
+        _copy.copy_into(dst, src) if isinstance(src, ndarray) else _copy.fill(dst, src)
+        return
+    where = asarray(where)
+    _check_cast(where.dtype, _BOOL, "safe")
+    np.broadcast_to(_host_dummy(where.shape), dst.shape)
+    if dst.size == 0:
+        return
+    if isinstance(src, ndarray) and _copy.may_overlap(dst, src) and not _copy.same_elements(dst, src, dst.shape):
+        src = src.copy()
+    _ew.launch(_WHERE, [dst, src, where], [dst.dtype, dst.dtype, _BOOL], [dst], [dst.dtype],
+               name="copyto")
