@@ -152,5 +152,6 @@ def test_tiled_layout_for_transposed_operands(shape, rng):
     h = x.astype(np.float16)
     np.testing.assert_array_equal(npgpu.asarray(h).T.astype(np.complex64).get(),
                                   h.T.astype(np.complex64))
-    assert any("cuda.shared.array" in s for n, s in npgpu.kernel_sources().items()
-               if n.startswith("add_"))
+    if min(shape) > 1:     # (3, 1) collapses to 1-D: no tile needed
+        assert any("cuda.shared.array" in s for n, s in npgpu.kernel_sources().items()
+                   if n.startswith("add_"))

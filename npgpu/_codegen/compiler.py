@@ -199,7 +199,45 @@ def _disk_write(key, meta, cubin):
 
 
 # --- compile -------------------------------------------------------------------------------
-_OPTIONS = {"fastmath": False, "opt": True, "lineinfo": False}
+_OPTIONS = {"fastmath": False, "opt": True, "lineinfo": False, "fma": False}
+
+
+def _nvvm_without_fma():
+    """Make NVVM keep a*b+c as two roundings (-fma=0) for npgpu's kernels.
+
+    NumPy never contracts a multiply and an add into one FMA; NVVM does by default, which
+    makes e.g. arange/linspace values or fused expressions differ from NumPy's in the last
+    bit.  libdevice's functions use explicit FMAs and are unaffected.  Only compiles inside
+    :func:`compile_ptx` below see the option; other Numba kernels in the process do not.
+    """
+    from numba.cuda.cudadrv import nvvm
+    if getattr(nvvm.compile_ir, "_npgpu", False):
+        return
+    original = nvvm.compile_ir
+
+    def compile_ir(llvmir, **options):
+        if _compiling[0]:
+            options.setdefault("fma", False)
+        return original(llvmir, **options)
+
+    compile_ir._npgpu = True
+    nvvm.compile_ir = compile_ir
+
+
+_compiling = [False]
+
+
+def compile_ptx(fn, params, cc):
+    """PTX of kernel ``fn`` for ``params`` with npgpu's options (used by the GPU path and CI)."""
+    from numba import cuda
+    _nvvm_without_fma()
+    _compiling[0] = True
+    try:
+        ptx, _ = cuda.compile_ptx(fn, numba_signature(params), cc=cc,
+                                  fastmath=_OPTIONS["fastmath"], lineinfo=_OPTIONS["lineinfo"])
+    finally:
+        _compiling[0] = False
+    return ptx
 
 
 def _record(ks):
@@ -223,10 +261,8 @@ def _compile_gpu(ks):
         meta, cubin = hit
         stats["disk_hits"] += 1
     else:
-        from numba import cuda      # only a miss pays for importing Numba's compiler
-        fn = python_function(ks)
-        ptx, _ = cuda.compile_ptx(fn, numba_signature(ks.params), cc=cc,
-                                  fastmath=_OPTIONS["fastmath"], lineinfo=_OPTIONS["lineinfo"])
+        fn = python_function(ks)    # only a miss pays for importing Numba's compiler
+        ptx = compile_ptx(fn, ks.params, cc)
         entry = None
         for line in ptx.splitlines():
             if ".entry" in line:

@@ -30,14 +30,14 @@ def _compile_one(path):
         compute_capability = (9, 0)
     _dispatcher.get_current_device = _NoDevice
 
-    from npgpu._codegen.compiler import KernelSource, Param, numba_signature, python_function
+    from npgpu._codegen.compiler import KernelSource, Param, compile_ptx, python_function
 
     with open(path) as f:
         meta = json.load(f)
     params = [Param(k, d, n, lay) for k, d, n, lay in meta["params"]]
     ks = KernelSource(meta["name"], meta["source"], params)
     try:
-        cuda.compile_ptx(python_function(ks), numba_signature(params), cc=(9, 0))
+        compile_ptx(python_function(ks), params, (9, 0))
         return path, None
     except Exception as e:  # report every failure, keep going
         return path, f"{type(e).__name__}: {e}"

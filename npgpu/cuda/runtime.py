@@ -165,6 +165,7 @@ class Stream:
         if _handle is not None or not _backend.IS_CUDA:
             self.ptr = _handle or 0
             self._owned = False
+            self._vp = ctypes.c_void_p(self.ptr) if (self.ptr and _backend.IS_CUDA) else None
             return
         ensure_context()
         h = ctypes.c_void_p()
@@ -172,6 +173,7 @@ class Stream:
         drv.check(drv.cuStreamCreate(ctypes.byref(h), flags), "cuStreamCreate")
         self.ptr = h.value or 0
         self._owned = True
+        self._vp = ctypes.c_void_p(self.ptr) if self.ptr else None   # for the launcher
 
     def __del__(self):
         if getattr(self, "_owned", False) and _backend.IS_CUDA and drv is not None:
