@@ -20,12 +20,60 @@ def _stream_handle(stream):
     return stream.ptr if hasattr(stream, "ptr") else int(stream)
 
 
+_STAGE_MIN = 16 << 20          # pageable copies from this size go through our staging buffers
+_CHUNK = 32 << 20
+_stage = None                  # (two pinned buffers, two events, thread pool), made on first use
+
+
+def _page_locked(ptr):
+    """Whether the driver knows host address ``ptr`` as page-locked (ours, CuPy's, torch's...)."""
+    kind = ctypes.c_uint(0)
+    rc = drv.cuPointerGetAttribute(ctypes.byref(kind), 2, ptr)   # CU_POINTER_ATTRIBUTE_MEMORY_TYPE
+    return rc == 0 and kind.value == 1                            # CU_MEMORYTYPE_HOST
+
+
+def _staging():
+    global _stage
+    if _stage is None:
+        from concurrent.futures import ThreadPoolExecutor
+        from ..cuda.memory import PinnedMemory
+        bufs = [PinnedMemory(_CHUNK), PinnedMemory(_CHUNK)]
+        evs = [_runtime.Event(disable_timing=True), _runtime.Event(disable_timing=True)]
+        _stage = (bufs, evs, ThreadPoolExecutor(4, thread_name_prefix="npgpu-stage"))
+    return _stage
+
+
+def _staged_h2d(dst_ptr, src_ptr, nbytes, s):
+    """Pageable host -> device, double-buffered: while the DMA engine copies one pinned chunk,
+    four threads fill the other (ctypes.memmove releases the GIL). The driver's own pageable
+    path stages through one CPU thread."""
+    bufs, evs, pool = _staging()
+    k = 0
+    for off in range(0, nbytes, _CHUNK):
+        n = min(_CHUNK, nbytes - off)
+        buf, ev = bufs[k & 1], evs[k & 1]
+        ev.synchronize()                          # the DMA that last read this buffer is done
+        part = -(-n // 4)
+        jobs = [pool.submit(ctypes.memmove, buf.ptr + q, src_ptr + off + q, min(part, n - q))
+                for q in range(0, n, part)]
+        for j in jobs:
+            j.result()
+        drv.check(drv.cuMemcpyHtoDAsync(dst_ptr + off, buf.ptr, n, s), "cuMemcpyHtoDAsync")
+        drv.check(drv.cuEventRecord(ev.ptr, s), "cuEventRecord")
+        k += 1
+    # the source may be freed once we return: pinned buffers are ours, so only wait for the
+    # last reads of them before they are reused (next call's ev.synchronize()).
+
+
 def _h2d(dst_ptr, host, nbytes, stream=None):
     if not nbytes:
         return
     if _backend.IS_CUDA:
-        drv.check(drv.cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, nbytes, _stream_handle(stream)),
-                  "cuMemcpyHtoDAsync")
+        s = _stream_handle(stream)
+        if nbytes >= _STAGE_MIN and not _page_locked(host.ctypes.data):
+            _staged_h2d(dst_ptr, host.ctypes.data, nbytes, s)
+            return
+        drv.check(drv.cuMemcpyHtoDAsync(dst_ptr, host.ctypes.data, nbytes, s), "cuMemcpyHtoDAsync")
     else:
         ctypes.memmove(dst_ptr, host.ctypes.data, nbytes)
 
