@@ -75,6 +75,13 @@ def test_tri_copy(k):
     a = rand((2, 3, 4))
     np.testing.assert_array_equal(tri_copy(gp.asarray(a), True, k).get(), np.tril(a, k))
     np.testing.assert_array_equal(tri_copy(gp.asarray(a)[:, ::-1], False, k).get(), np.triu(a[:, ::-1], k))
+    c = rand((2, 4, 4), np.complex128)
+    C = gp.asarray(c)
+    np.testing.assert_array_equal(tri_copy(C.swapaxes(-1, -2), True, k, conjugate=True).get(),
+                                  np.tril(np.conj(np.swapaxes(c, -1, -2)), k))
+    r = tri_copy(C, False, k, conjugate=True, out=C)           # in place
+    assert r is C
+    np.testing.assert_array_equal(C.get(), np.triu(np.conj(c), k))
 
 
 def test_eig_pair_unpacking_kernel():
@@ -150,6 +157,195 @@ def test_simulator_reports_library_only():
         gp.linalg.cholesky(gp.asarray(hpd((3, 3), np.float64)))
 
 
+# ---- the cuSOLVER/cuBLAS call paths on the simulator, against NumPy reference routines -----------
+# Simulator memory is host memory, so stand-ins for the library entry points can read and
+# write the raw column-major addresses npgpu passes: this checks the blocked Cholesky's
+# block/panel/trailing pointer arithmetic and the SVD's U/V layout handling here.
+def _mat(ptr, dt, rows, cols, ld):
+    import ctypes
+    isz = dt.itemsize
+    nbytes = ((cols - 1) * ld + rows) * isz
+    buf = np.frombuffer((ctypes.c_char * nbytes).from_address(ptr), dt)
+    return np.lib.stride_tricks.as_strided(buf, (rows, cols), (isz, ld * isz))
+
+
+def _put_info(ptr, value):
+    _mat(ptr, np.dtype(np.int32), 1, 1, 1)[0, 0] = value
+
+
+class RefLibs:
+    """cusolverDn + cublas stand-ins (potrf, trsm, syrk/herk, gesvdj, gesvd) on NumPy."""
+
+    def __init__(self):
+        from nvmath.bindings import cublas as real
+        from npgpu.linalg import _handles
+        for e in ("Math", "FillMode", "SideMode", "Operation", "DiagType"):
+            setattr(self, e, getattr(real, e))
+        self.types = {_handles.cuda_data_type(np.dtype(c)): np.dtype(c) for c in "fdFD"}
+        self.calls = []
+        self.nonconverge = False
+        for pre, c in zip("sdcz", "fdFD"):
+            dt = np.dtype(c)
+            setattr(self, pre + "trsm", self._trsm(dt))
+            setattr(self, pre + ("herk" if dt.kind == "c" else "syrk"), self._rank_k(dt))
+            setattr(self, pre + "gesvdj", self._gesvdj(dt))
+            setattr(self, pre + "gesvdj_buffer_size", lambda *a: 4)
+
+    def create(self):
+        return 9
+
+    def create_params(self):
+        return 10
+
+    def create_gesvdj_info(self):
+        return 11
+
+    def set_stream(self, h, s):
+        pass
+
+    def set_math_mode(self, h, m):
+        pass
+
+    def xpotrf_buffer_size(self, h, params, uplo, n, t, a, lda, ct):
+        return 16, 0
+
+    def xpotrf(self, h, params, uplo, n, t, a, lda, ct, work, dsz, hw, hsz, info):
+        assert uplo == int(self.FillMode.LOWER)
+        self.calls.append(("potrf", n))
+        x = _mat(a, self.types[t], n, n, lda)
+        low = np.tril(x)
+        herm = low + np.conj(np.tril(x, -1)).T           # only the lower triangle is read
+        try:
+            l = np.linalg.cholesky(herm)
+        except np.linalg.LinAlgError:
+            _put_info(info, 1)
+            x[...] = np.nan
+            return
+        il = np.tril_indices(n)
+        x[il] = l[il]
+        _put_info(info, 0)
+
+    def _trsm(self, dt):
+        def trsm(h, side, uplo, trans, diag, m, n, alpha, a, lda, b, ldb):
+            assert (side, uplo, diag) == (1, 0, 0) and trans == (2 if dt.kind == "c" else 1)
+            self.calls.append(("trsm", m, n))
+            l = np.tril(_mat(a, dt, n, n, lda))
+            bm = _mat(b, dt, m, n, ldb)
+            bm[...] = bm @ np.linalg.inv(np.conj(l).T)
+        return trsm
+
+    def _rank_k(self, dt):
+        real = np.dtype(dt.char.lower())
+
+        def rank_k(h, uplo, trans, n, k, alpha, a, lda, beta, c, ldc):
+            assert (uplo, trans) == (0, 0)
+            self.calls.append(("rank_k", n, k))
+            al = _mat(alpha, real, 1, 1, 1)[0, 0]
+            be = _mat(beta, real, 1, 1, 1)[0, 0]
+            am = _mat(a, dt, n, k, lda)
+            cm = _mat(c, dt, n, n, ldc)
+            il = np.tril_indices(n)
+            cm[il] = (al * (am @ np.conj(am).T) + be * cm)[il]
+        return rank_k
+
+    def _gesvdj(self, dt):
+        def gesvdj(h, jobz, econ, m, n, a, lda, s, u, ldu, v, ldv, work, lwork, info, params):
+            assert m >= n
+            self.calls.append(("gesvdj", m, n, econ))
+            uu, ss, vh = np.linalg.svd(_mat(a, dt, m, n, lda), full_matrices=not econ)
+            _mat(s, np.dtype(dt.char.lower()), n, 1, n)[:, 0] = ss
+            _mat(u, dt, m, uu.shape[1], ldu)[...] = uu
+            _mat(v, dt, n, n, ldv)[...] = np.conj(vh).T      # V, not V^H
+            _put_info(info, n + 1 if self.nonconverge else 0)
+        return gesvdj
+
+    def xgesvd_buffer_size(self, *args):
+        return 16, 0
+
+    def xgesvd(self, h, params, jobu, jobvt, m, n, t, a, lda, ts, s, tu, u, ldu, tv, vt, ldvt, ct,
+               work, dsz, hw, hsz, info):
+        dt = self.types[t]
+        self.calls.append(("gesvd", m, n, chr(jobu)))
+        uu, ss, vh = np.linalg.svd(_mat(a, dt, m, n, lda), full_matrices=chr(jobu) == "A")
+        _mat(s, np.dtype(dt.char.lower()), n, 1, n)[:, 0] = ss
+        if chr(jobu) != "N":
+            _mat(u, dt, m, uu.shape[1], ldu)[...] = uu
+            _mat(vt, dt, n, n, ldvt)[...] = vh
+        _put_info(info, 0)
+
+
+@pytest.fixture
+def ref_libs(monkeypatch):
+    from npgpu.linalg import _handles
+    ref = RefLibs()
+
+    def reset():
+        _handles._h.cublas.clear()
+        _handles._h.cusolver.clear()
+        _handles._h.last = None
+        _solver_mod._gesvdj_params.clear()
+
+    reset()
+    monkeypatch.setattr(_handles, "cublas_module", lambda: ref)
+    monkeypatch.setattr(_handles, "cusolver_module", lambda: ref)
+    monkeypatch.setattr(decomp, "require_library", lambda what: None)
+    yield ref
+    reset()
+
+
+_solver_mod = importlib.import_module("npgpu.linalg._solver")
+LIB_PATH = pytest.mark.skipif(not SIM, reason="replaces cuSOLVER/cuBLAS by host references: "
+                                                "simulator memory only")
+
+
+@LIB_PATH
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("blocked", [False, True])
+def test_cholesky_call_path(ref_libs, monkeypatch, dt, blocked):
+    monkeypatch.setattr(_solver_mod, "BLOCKED_MIN_N", 8 if blocked else 10 ** 9)
+    monkeypatch.setattr(_solver_mod, "BLOCK", 5)
+    a = hpd((2, 13, 13), dt)
+    for upper in (False, True):
+        ref_libs.calls.clear()
+        got = gp.linalg.cholesky(gp.asarray(a), upper=upper)
+        np.testing.assert_allclose(got.get(), np.linalg.cholesky(a, upper=upper), **tol(dt))
+        names = [c[0] for c in ref_libs.calls]
+        if blocked:     # 3 block columns (5, 5, 3) per matrix
+            assert names == ["potrf", "trsm", "rank_k", "potrf", "trsm", "rank_k", "potrf"] * 2
+            assert ref_libs.calls[:3] == [("potrf", 5), ("trsm", 8, 5), ("rank_k", 8, 5)]
+            assert ref_libs.calls[6] == ("potrf", 3)
+        else:
+            assert names == ["potrf", "potrf"]
+    bad = a.copy()
+    bad[1, 12, 12] = -100.0                 # fails only in the last diagonal block
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        gp.linalg.cholesky(gp.asarray(bad))
+
+
+@LIB_PATH
+@pytest.mark.parametrize("dt", FLOATS)
+def test_svd_call_path(ref_libs, dt):
+    for shape in [(6, 4), (4, 6), (2, 5, 5), (2, 3, 7)]:
+        a = rand(shape, dt)
+        for full in (True, False):
+            for nonconv in (False, True):
+                ref_libs.nonconverge = nonconv
+                ref_libs.calls.clear()
+                u, s, vh = (x.get() for x in gp.linalg.svd(gp.asarray(a), full_matrices=full))
+                names = {c[0] for c in ref_libs.calls}
+                assert names == ({"gesvdj", "gesvd"} if nonconv else {"gesvdj"})
+                nu, ns, nvh = np.linalg.svd(a, full_matrices=full)
+                assert u.shape == nu.shape and vh.shape == nvh.shape and s.shape == ns.shape
+                np.testing.assert_allclose(s, ns, **tol(dt))
+                k = s.shape[-1]
+                np.testing.assert_allclose((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :], a, **tol(dt))
+                for q in (u, vh):
+                    eye = np.conj(np.swapaxes(q, -1, -2)) @ q if q is u else q @ np.conj(np.swapaxes(q, -1, -2))
+                    np.testing.assert_allclose(eye, np.broadcast_to(np.eye(eye.shape[-1]), eye.shape), **tol(dt))
+        ref_libs.nonconverge = False
+        np.testing.assert_allclose(gp.linalg.svdvals(gp.asarray(a)).get(), np.linalg.svd(a)[1], **tol(dt))
+
+
 # ---- GPU suite: cuSOLVER --------------------------------------------------------------------------
 @GPU
 @pytest.mark.parametrize("dt", FLOATS)
@@ -219,6 +415,104 @@ def test_gpu_cholesky(dt, upper):
 def test_gpu_cholesky_not_pd():
     with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
         gp.linalg.cholesky(gp.asarray(-np.eye(3)))
+
+
+@GPU
+@pytest.mark.parametrize("dt", FLOATS)
+def test_gpu_cholesky_blocked(dt):
+    # n >= BLOCKED_MIN_N (1024): block columns of 256, the last one 76 wide
+    n = 1100
+    assert n >= _solver_mod.BLOCKED_MIN_N
+    a = hpd((n, n), dt)
+    A = gp.asarray(a)
+    lo = gp.linalg.cholesky(A).get()
+    up = gp.linalg.cholesky(A, upper=True).get()
+    want = np.linalg.cholesky(a)
+    t = dict(rtol=2e-3, atol=2e-3 * np.sqrt(n)) if np.dtype(dt) in (np.float32, np.complex64) else \
+        dict(rtol=1e-9, atol=1e-9 * np.sqrt(n))
+    np.testing.assert_allclose(lo, want, **t)
+    np.testing.assert_allclose(up, np.conj(want).T, **t)
+    assert np.all(np.triu(lo, 1) == 0) and np.all(np.tril(up, -1) == 0)
+    hi = np.complex128 if np.dtype(dt).kind == "c" else np.float64
+    rec = lo.astype(hi) @ np.conj(lo.astype(hi)).T
+    scale = np.abs(a).max()
+    assert np.abs(rec - a).max() <= 10 * np.abs(want.astype(hi) @ np.conj(want.astype(hi)).T - a).max() + \
+        50 * np.finfo(dt).eps * scale
+    # batched large matrices take the blocked path per matrix
+    b2 = np.stack([a, hpd((n, n), dt)])
+    np.testing.assert_allclose(gp.linalg.cholesky(gp.asarray(b2)).get(), np.linalg.cholesky(b2), **t)
+
+
+@GPU
+def test_gpu_cholesky_blocked_not_pd():
+    n = 1100
+    a = hpd((n, n), np.float64)
+    bad = a.copy()
+    bad[n - 1, n - 1] = -1e6             # fails in the last diagonal block only
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        gp.linalg.cholesky(gp.asarray(bad))
+    bad2 = a.copy()
+    bad2[300, 300] = -1e6                # fails in the second block; later blocks see garbage
+    with pytest.raises(np.linalg.LinAlgError, match="positive definite"):
+        gp.linalg.cholesky(gp.asarray(bad2), upper=True)
+    prev = gp.linalg.set_error_check(False)
+    try:
+        gp.linalg.cholesky(gp.asarray(bad))          # no raise, no sync
+    finally:
+        gp.linalg.set_error_check(prev)
+    # a good matrix after a failed one: no stale state
+    np.testing.assert_allclose(gp.linalg.cholesky(gp.asarray(a)).get(), np.linalg.cholesky(a),
+                               rtol=1e-9, atol=1e-9 * np.sqrt(n))
+
+
+def _svd_errors(a, u, s, vh):
+    """Max reconstruction error and max orthogonality errors of U and V^H (in float64/complex128)."""
+    hi = np.complex128 if a.dtype.kind == "c" else np.float64
+    u, vh = u.astype(hi), vh.astype(hi)
+    k = s.shape[-1]
+    rec = np.abs((u[..., :, :k] * s[..., None, :]) @ vh[..., :k, :] - a).max()
+    eu = np.conj(np.swapaxes(u, -1, -2)) @ u
+    ev = vh @ np.conj(np.swapaxes(vh, -1, -2))
+    ou = np.abs(eu - np.eye(eu.shape[-1])).max()
+    ov = np.abs(ev - np.eye(ev.shape[-1])).max()
+    return rec, ou, ov
+
+
+@GPU
+@pytest.mark.parametrize("dt", FLOATS)
+@pytest.mark.parametrize("shape,rank", [((256, 256), None), ((300, 120), None), ((120, 300), None),
+                                        ((200, 200), 40), ((3, 40, 24), None)])
+@pytest.mark.parametrize("full", [True, False])
+def test_gpu_svd_jacobi_accuracy(dt, shape, rank, full):
+    a = rand(shape, dt)
+    if rank is not None:                 # rank-deficient: U, V must still be unitary
+        a = (rand(shape[:-1] + (rank,), dt) @ rand((rank, shape[-1]), dt)).astype(dt)
+    u, s, vh = gp.linalg.svd(gp.asarray(a), full_matrices=full)
+    u, s, vh = u.get(), s.get(), vh.get()
+    nu, ns, nvh = np.linalg.svd(a, full_matrices=full)
+    assert u.shape == nu.shape and s.shape == ns.shape and vh.shape == nvh.shape
+    assert u.dtype == nu.dtype and s.dtype == ns.dtype and vh.dtype == nvh.dtype
+    assert np.all(np.diff(s, axis=-1) <= 0)                       # descending
+    eps = np.finfo(dt).eps
+    smax = np.abs(ns).max()
+    np.testing.assert_allclose(s, ns, rtol=0, atol=10 * max(shape[-2:]) * eps * smax)
+    mine = _svd_errors(a, u, s, vh)
+    ref = _svd_errors(a, nu, ns, nvh)
+    floor = (smax, 1.0, 1.0)
+    for got, want, f in zip(mine, ref, floor):
+        assert got <= 10 * want + 10 * eps * f, (mine, ref)
+
+
+@GPU
+def test_gpu_svd_1024_float32():
+    a = rand((1024, 1024), np.float32)
+    u, s, vh = (x.get() for x in gp.linalg.svd(gp.asarray(a)))
+    nu, ns, nvh = np.linalg.svd(a)
+    mine = _svd_errors(a, u, s, vh)
+    ref = _svd_errors(a, nu, ns, nvh)
+    eps = np.finfo(np.float32).eps
+    for got, want, f in zip(mine, ref, (ns.max(), 1.0, 1.0)):
+        assert got <= 10 * want + 10 * eps * f, (mine, ref)
 
 
 @GPU

@@ -251,6 +251,184 @@ def test_matrix_transpose():
     np.testing.assert_array_equal(gp.matrix_transpose(gp.asarray(a)).get(), np.matrix_transpose(a))
 
 
+# ---- the cuBLAS call path on the simulator, against a NumPy reference BLAS -----------------------
+# The library path's host side (op flags, leading dimensions, batch strides, operand order,
+# the plan caches of _gemm and matmul) runs here against a column-major reference BLAS that
+# reads and writes the raw addresses it is given (simulator memory is host memory).
+class RefBLAS:
+    """The few nvmath.bindings.cublas entry points npgpu's GEMM uses, computed with NumPy."""
+
+    def __init__(self):
+        from nvmath.bindings import cublas as real
+        self.Math, self.ComputeType, self.GemmAlgo = real.Math, real.ComputeType, real.GemmAlgo
+        self.calls = []
+
+    def create(self):
+        return 7
+
+    def set_stream(self, h, s):
+        self.calls.append(("set_stream", s))
+
+    def set_math_mode(self, h, m):
+        self.calls.append(("set_math_mode", m))
+
+    @staticmethod
+    def _mat(ptr, dt, rows, cols, ld):
+        import ctypes
+        isz = dt.itemsize
+        nbytes = ((cols - 1) * ld + rows) * isz
+        buf = np.frombuffer((ctypes.c_char * nbytes).from_address(ptr), dt)
+        return np.lib.stride_tricks.as_strided(buf, (rows, cols), (isz, ld * isz))
+
+    def _op(self, op, ptr, dt, rows, cols, ld):
+        if op == 0:
+            return self._mat(ptr, dt, rows, cols, ld)
+        x = self._mat(ptr, dt, cols, rows, ld).T
+        return np.conj(x) if op == 2 else x
+
+    def _gemm(self, name, dt, sdt, ta, tb, m, n, k, al, pa, lda, sa, pb, ldb, sb, be, pc, ldc, sc, nb):
+        self.calls.append((name, ta, tb, m, n, k, lda, ldb, ldc, sa, sb, sc, nb))
+        alpha = self._mat(al, sdt, 1, 1, 1)[0, 0]
+        beta = self._mat(be, sdt, 1, 1, 1)[0, 0]
+        assert beta == 0
+        isz = dt.itemsize
+        for i in range(nb):
+            a = self._op(ta, pa + i * sa * isz, dt, m, k, lda).astype(np.complex128 if dt.kind == "c" else np.float64)
+            b = self._op(tb, pb + i * sb * isz, dt, k, n, ldb).astype(a.dtype)
+            c = self._mat(pc + i * sc * isz, dt, m, n, ldc)
+            c[...] = (alpha * (a @ b)).astype(dt)
+
+    def _typed(name, code):
+        dt = np.dtype(code)
+
+        def plain(self, h, ta, tb, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc):
+            self._gemm(name, dt, dt, ta, tb, m, n, k, al, pa, lda, 0, pb, ldb, 0, be, pc, ldc, 0, 1)
+
+        def batched(self, h, ta, tb, m, n, k, al, pa, lda, sa, pb, ldb, sb, be, pc, ldc, sc, nb):
+            self._gemm(name + "_strided_batched", dt, dt, ta, tb, m, n, k, al, pa, lda, sa, pb, ldb, sb,
+                       be, pc, ldc, sc, nb)
+        return plain, batched
+
+    sgemm, sgemm_strided_batched = _typed("sgemm", "f4")
+    dgemm, dgemm_strided_batched = _typed("dgemm", "f8")
+    cgemm, cgemm_strided_batched = _typed("cgemm", "c8")
+    zgemm, zgemm_strided_batched = _typed("zgemm", "c16")
+
+    def gemm_ex(self, h, ta, tb, m, n, k, al, pa, t1, lda, pb, t2, ldb, be, pc, t3, ldc, ct, algo):
+        self._gemm("gemm_ex", np.dtype("f2"), np.dtype("f4"), ta, tb, m, n, k, al, pa, lda, 0, pb, ldb,
+                   0, be, pc, ldc, 0, 1)
+
+    def gemm_strided_batched_ex(self, h, ta, tb, m, n, k, al, pa, t1, lda, sa, pb, t2, ldb, sb, be, pc,
+                                t3, ldc, sc, nb, ct, algo):
+        self._gemm("gemm_strided_batched_ex", np.dtype("f2"), np.dtype("f4"), ta, tb, m, n, k, al, pa,
+                   lda, sa, pb, ldb, sb, be, pc, ldc, sc, nb)
+
+
+@pytest.fixture
+def ref_blas(monkeypatch):
+    """Route float products through the cuBLAS call path, into RefBLAS."""
+    from npgpu.linalg import _gemm, _handles, products
+    ref = RefBLAS()
+
+    def reset():
+        products.clear_plans()
+        _handles._h.cublas.clear()
+        _handles._h.last = None
+
+    reset()
+    monkeypatch.setattr(_handles, "cublas_module", lambda: ref)
+    monkeypatch.setattr(_gemm, "uses_library", lambda dt: dt in _gemm._LIB)
+    yield ref
+    reset()
+
+
+def _gemm_calls(ref):
+    return [c for c in ref.calls if "gemm" in c[0]]
+
+
+@pytest.mark.skipif(ON_GPU, reason="replaces cuBLAS by a host reference: simulator memory only")
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64, np.complex128])
+def test_library_path_against_reference_blas(ref_blas, dt):
+    cases = [((4, 4), (4, 4)), ((5,), (5, 3)), ((3, 5), (5,)), ((6,), (6,)), ((2, 3, 4), (4, 5)),
+             ((3, 1, 4, 2), (5, 2, 3)), ((1, 5), (5, 1))]
+    for sa, sb in cases:
+        a, b = rand(sa, dt), rand(sb, dt)
+        want = (a.astype(np.float32) @ b.astype(np.float32)).astype(dt) if np.dtype(dt) == np.float16 \
+            else a @ b
+        A, B = gp.asarray(a), gp.asarray(b)
+        for _ in range(2):           # the second call takes the cached fast path
+            check(A @ B, want)
+    a, b = rand((6, 5), dt), rand((4, 6), dt)
+    A, B = gp.asarray(a), gp.asarray(b)
+    for x, y, hx, hy in [(A.T, B.T, a.T, b.T), (gp.asfortranarray(B), A, np.asfortranarray(b), a),
+                         (A[::-1, ::2], B.T[::2, ::-1], a[::-1, ::2], b.T[::2, ::-1]),
+                         (A[:, :4].T, A, a[:, :4].T, a)]:
+        want = (hx.astype(np.float32) @ hy.astype(np.float32)).astype(dt) if np.dtype(dt) == np.float16 \
+            else hx @ hy
+        for _ in range(2):
+            check(x @ y, want)
+    out = gp.empty((5, 5), dt)
+    r = gp.matmul(A.T, A, out=out)
+    assert r is out
+    np.testing.assert_allclose(out.get().astype(np.complex128), (a.T @ a).astype(np.complex128),
+                               **tol(np.float16 if np.dtype(dt) == np.float16 else dt))
+    assert _gemm_calls(ref_blas)
+
+
+@pytest.mark.skipif(ON_GPU, reason="replaces cuBLAS by a host reference: simulator memory only")
+def test_batched_product_is_one_strided_batched_call(ref_blas):
+    a, b = rand((64, 16, 16), np.float32), rand((64, 16, 16), np.float32)
+    A, B = gp.asarray(a), gp.asarray(b)
+    for _ in range(2):
+        ref_blas.calls.clear()
+        before = compiler.stats["launches"]
+        r = A @ B
+        assert compiler.stats["launches"] == before          # no copy / fill kernels
+        calls = _gemm_calls(ref_blas)
+        assert len(calls) == 1 and calls[0][0] == "sgemm_strided_batched"
+        # row-major C = A B computed as C^T = B^T A^T: no transposes, ld 16, stride 256, 64 matrices
+        assert calls[0][1:] == (0, 0, 16, 16, 16, 16, 16, 16, 256, 256, 256, 64)
+        check(r, a @ b)
+    # broadcast batch: the broadcast operand has batch stride 0, still one call
+    ref_blas.calls.clear()
+    check(A @ B[0], a @ b[0])
+    calls = _gemm_calls(ref_blas)
+    assert len(calls) == 1 and calls[0][9] == 0 and calls[0][10] == 256   # X = B[0] (swapped)
+
+
+@pytest.mark.skipif(ON_GPU, reason="replaces cuBLAS by a host reference: simulator memory only")
+def test_handle_rebinds_only_on_stream_or_mode_change(ref_blas):
+    A = gp.asarray(rand((4, 4), np.float32))
+    A @ A
+    A @ A
+    binds = [c for c in ref_blas.calls if c[0] in ("set_stream", "set_math_mode")]
+    assert len(binds) == 2                       # the first call binds stream and math mode once
+    prev = gp.linalg.set_tf32(not gp.linalg.get_tf32())
+    try:
+        A @ A
+    finally:
+        gp.linalg.set_tf32(prev)
+    A @ A
+    modes = [c for c in ref_blas.calls if c[0] == "set_math_mode"]
+    assert len(modes) == 3
+    # another current stream (simulator streams all have handle 0: stand one in)
+    from npgpu.cuda import runtime
+
+    class OtherStream:
+        ptr = 0x5000
+
+    prev_stream = runtime._tls.stream
+    runtime._tls.stream = OtherStream()
+    try:
+        A @ A
+        A @ A
+    finally:
+        runtime._tls.stream = prev_stream
+    A @ A
+    streams = [c[1] for c in ref_blas.calls if c[0] == "set_stream"]
+    assert streams == [0, 0x5000, 0]
+
+
 # ---- GPU only: cuBLAS specifics ------------------------------------------------------------------
 @GPU
 def test_gpu_transposed_and_fortran_operands_are_not_copied():
@@ -307,3 +485,64 @@ def test_gpu_cublas_dtypes_batched(dt):
 def test_gpu_integer_matmul_uses_kernel():
     a, b = rand((70, 40), np.int32), rand((40, 50), np.int32)
     check(gp.asarray(a) @ gp.asarray(b), a @ b)
+
+
+class _CountingCublas:
+    """Delegates to the real cuBLAS bindings, counting calls by name."""
+
+    def __init__(self, real):
+        self._real = real
+        self.counts = {}
+
+    def __getattr__(self, name):
+        attr = getattr(self._real, name)
+        if not callable(attr) or isinstance(attr, type):
+            return attr
+
+        def counted(*args):
+            self.counts[name] = self.counts.get(name, 0) + 1
+            return attr(*args)
+        return counted
+
+
+@GPU
+def test_gpu_batched_gemm_is_one_call_and_plans_repeat(monkeypatch):
+    from nvmath.bindings import cublas as real
+    from npgpu.linalg import _handles, products
+    counting = _CountingCublas(real)
+    products.clear_plans()
+    monkeypatch.setattr(_handles, "cublas_module", lambda: counting)
+    try:
+        a, b = rand((512, 64, 64), np.float32), rand((512, 64, 64), np.float32)
+        A, B = gp.asarray(a), gp.asarray(b)
+        gp.cuda.Device().synchronize()
+        for i in range(3):                       # plan made, then the cached fast path
+            before = compiler.stats["launches"]
+            r = A @ B
+            assert compiler.stats["launches"] == before       # no copy/fill kernels
+            check(r, a @ b)
+        assert counting.counts.get("sgemm_strided_batched") == 3
+        assert "sgemm" not in counting.counts
+        # tiny products through the fast path, on another stream and with TF32 toggled
+        x, y = rand((4, 4), np.float32), rand((4, 4), np.float32)
+        X, Y = gp.asarray(x), gp.asarray(y)
+        for _ in range(3):
+            check(X @ Y, x @ y)
+        s = gp.cuda.Stream()
+        with s:
+            r = X @ Y
+            s.synchronize()
+        check(r, x @ y)
+        prev = gp.linalg.set_tf32(True)
+        try:
+            np.testing.assert_allclose((X @ Y).get(), x @ y, rtol=5e-2, atol=5e-2)
+        finally:
+            gp.linalg.set_tf32(prev)
+        check(X @ Y, x @ y)
+        d = rand((64, 48), np.float64)
+        D = gp.asarray(d)
+        for _ in range(2):
+            check(D.T @ D, d.T @ d)
+        assert counting.counts.get("dgemm") == 2
+    finally:
+        products.clear_plans()

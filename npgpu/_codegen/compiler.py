@@ -296,6 +296,8 @@ def get_kernel(key, render):
         k = Launcher(ks, func=func, module=module)
     else:
         from numba import cuda
+        from .simulator_fixes import install
+        install()                   # shared arrays must really be shared (tiled, reductions)
         stats["compiles"] += 1
         k = Launcher(ks, sim_kernel=cuda.jit(python_function(ks)))
     _memory[key] = k

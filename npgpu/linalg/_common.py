@@ -36,11 +36,13 @@ def get_error_check():
     return _check
 
 
-def check_info(info, message):
-    """Raise LinAlgError(message) if any entry of the device int array ``info`` is non-zero."""
+def check_info(info, message, host=None):
+    """Raise LinAlgError(message) if any entry of the device int array ``info`` is non-zero
+    (``host``: its values already read to the host)."""
     if not _check or info is None or info.size == 0:
         return
-    host = info.get()
+    if host is None:
+        host = info.get()
     if np.any(host > 0):
         raise LinAlgError(message)
     if np.any(host < 0):   # a bad argument: a bug in npgpu, not in the input
@@ -134,10 +136,11 @@ def conj(a, out=None):
 
 # The triangle masks are a small generated kernel (one thread per element of a
 # (batch, m, n) view): the element's row/column come from its position.
-def _render_tri(dt, lower):
+def _render_tri(dt, lower, cj):
     from .._codegen.compiler import KernelSource, Param
     tn = _ew.type_name(dt)
-    name = f"tri_{'l' if lower else 'u'}_{dt.str[1:]}"
+    name = f"tri_{'l' if lower else 'u'}{'c' if cj else ''}_{dt.str[1:]}"
+    val = "X[b, r, c].conjugate()" if cj else "X[b, r, c]"
     cond = "c - r <= k" if lower else "c - r >= k"
     src = (f"def {name}(out, X, k, total):\n"
            "    t = cuda.grid(1)\n"
@@ -149,27 +152,32 @@ def _render_tri(dt, lower):
            "        r = q % m\n"
            "        b = q // m\n"
            f"        if {cond}:\n"
-           "            out[b, r, c] = X[b, r, c]\n"
+           f"            out[b, r, c] = {val}\n"
            "        else:\n"
            f"            out[b, r, c] = {tn}(0)\n")
     return KernelSource(name, src, [Param("array", dt, 3, "C"), Param("array", dt, 3, "A"),
                                     Param("scalar", np.int64), Param("scalar", np.int64)])
 
 
-def tri_copy(a, lower, k=0, dtype=None):
-    """A new C-contiguous array: the lower (or upper) triangle of each matrix of ``a``, zeros elsewhere."""
+def tri_copy(a, lower, k=0, dtype=None, conjugate=False, out=None):
+    """The lower (or upper) triangle of each matrix of ``a``, zeros elsewhere (complex
+    conjugated with ``conjugate``), in one pass: a new C-contiguous array, or written into
+    the C-contiguous ``out``, which may be ``a`` itself (each element is read and written by
+    the same thread)."""
     from .._codegen import compiler
     dt = dtype or a.dtype
     if a.dtype != dt:
         a = a.astype(dt)
-    out = empty_array(a.shape, dt, "C")
+    if out is None:
+        out = empty_array(a.shape, dt, "C")
     if out.size == 0:
         return out
     m, n = a.shape[-2:]
     nb = out.size // (m * n)
     o3 = out.reshape(nb, m, n)
     x3 = a.reshape(nb, m, n)
-    kern = compiler.get_kernel(("tri", dt, bool(lower)), lambda: _render_tri(dt, bool(lower)))
+    cj = bool(conjugate) and dt.kind == "c"
+    kern = compiler.get_kernel(("tri", dt, bool(lower), cj), lambda: _render_tri(dt, bool(lower), cj))
     total = out.size
     vals = [0, 0, total, dt.itemsize, o3._ptr, *o3.shape, *o3._strides,
             0, 0, total, dt.itemsize, x3._ptr, *x3.shape, *x3._strides, int(k), total]

@@ -61,88 +61,132 @@ def _batch_stride(batch, x):
 
 
 def _prepare(x, batch):
-    """(array, layout, ld, batch stride), copying ``x`` only if cuBLAS cannot read it as is."""
+    """(array, layout, ld, batch stride, copied), copying ``x`` only if cuBLAS cannot read it as is."""
     r, c = x.shape[-2:]
     lay = _mat_layout(r, c, x._strides[-2], x._strides[-1], x.itemsize)
     bs = _batch_stride(batch, x)
-    if lay is None or bs is None:
-        # materialise the broadcast batch too, so one batch stride steps through it
-        full = empty_array(batch + (r, c), x.dtype, "C")
-        _copy.copy_into(full, x)
-        x = full
-        lay = _mat_layout(r, c, x._strides[-2], x._strides[-1], x.itemsize)
-        bs = _batch_stride(batch, x)
-    return x, lay[0], lay[1], bs
+    if lay is not None and bs is not None:
+        return x, lay[0], lay[1], bs, False
+    # materialise the broadcast batch too, so one batch stride steps through it
+    full = empty_array(batch + (r, c), x.dtype, "C")
+    _copy.copy_into(full, x)
+    lay = _mat_layout(r, c, full._strides[-2], full._strides[-1], full.itemsize)
+    return full, lay[0], lay[1], _batch_stride(batch, full), True
+
+
+# Plans: everything host-side about one product signature (dtype, shapes and strides of
+# c, a, b) -- op flags, leading dimensions, batch strides and count, operand order, the
+# bound library function and alpha/beta addresses -- computed once.  A plan is a closure
+# ``run(c_ptr, a_ptr, b_ptr)`` doing one cuBLAS call; signatures that need an operand
+# copy get no plan.
+_PLANS = {}
+_MAX_PLANS = 4096
+
+
+def clear_plans():
+    """Forget every cached plan (they hold the library functions bound when made)."""
+    _PLANS.clear()
 
 
 def gemm_into(c, a, b):
     """``c[...] = a @ b``: a (.., M, K), b (.., K, N) broadcast over c's batch (.., M, N).
 
     ``c`` must not overlap ``a``/``b``.  On the library path a and b must
-    already have c's dtype.
+    already have c's dtype.  Returns the plan that ran -- ``plan(c_ptr, a_ptr,
+    b_ptr)`` repeats the product for arrays of the same dtype, shapes and
+    strides -- or None (generated kernel, operand copies, empty or K == 0).
     """
     if c.size == 0:
-        return
-    if not uses_library(c.dtype):
+        return None
+    dt = c.dtype
+    if not uses_library(dt):
         gemm_kernel.gemm(c, a, b)
-        return
+        return None
+    key = (dt, c.shape, c._strides, a.shape, a._strides, b.shape, b._strides)
+    run = _PLANS.get(key)
+    if run is not None:
+        run(c._ptr, a._ptr, b._ptr)
+        return run
     K = a.shape[-1]
     if K == 0:
         _copy.fill(c, 0)
-        return
+        return None
     batch = c.shape[:-2]
     lc = _mat_layout(c.shape[-2], c.shape[-1], c._strides[-2], c._strides[-1], c.itemsize)
     bc = _batch_stride(batch, c)
     if lc is None or bc is None or (bc == 0 and any(n > 1 for n in batch)):
-        tmp = empty_array(c.shape, c.dtype, "C")
+        tmp = empty_array(c.shape, dt, "C")
         gemm_into(tmp, a, b)
         _copy.copy_into(c, tmp)
-        return
-    a, la, lda, sa = _prepare(a, batch)
-    b, lb, ldb, sb = _prepare(b, batch)
+        return None
+    a2, la, lda, sa, ca = _prepare(a, batch)
+    b2, lb, ldb, sb, cb = _prepare(b, batch)
     M, N = c.shape[-2:]
     nbatch = 1
     for n in batch:
         nbatch *= n
     if lc[0] == "row":
-        # C^T (N x M) = B^T A^T
-        opp = 0 if lb == "row" else 1
-        opq = 0 if la == "row" else 1
-        _call(c.dtype, opp, opq, N, M, K, b._ptr, ldb, sb, a._ptr, lda, sa, c._ptr, lc[1], bc, nbatch)
+        # C^T (N x M) = B^T A^T: b is the first library operand
+        run = _make_plan(dt, True, 0 if lb == "row" else 1, 0 if la == "row" else 1, N, M, K,
+                         ldb, sb, lda, sa, lc[1], bc, nbatch)
     else:
-        opp = 0 if la == "col" else 1
-        opq = 0 if lb == "col" else 1
-        _call(c.dtype, opp, opq, M, N, K, a._ptr, lda, sa, b._ptr, ldb, sb, c._ptr, lc[1], bc, nbatch)
+        run = _make_plan(dt, False, 0 if la == "col" else 1, 0 if lb == "col" else 1, M, N, K,
+                         lda, sa, ldb, sb, lc[1], bc, nbatch)
+    run(c._ptr, a2._ptr, b2._ptr)
+    if ca or cb:
+        return None
+    if len(_PLANS) >= _MAX_PLANS:
+        _PLANS.clear()
+    _PLANS[key] = run
+    return run
 
 
-_FUNCS = {}
-
-
-def _call(dt, opa, opb, m, n, k, pa, lda, sa, pb, ldb, sb, pc, ldc, sc, nbatch):
+def _make_plan(dt, swap, opx, opy, m, n, k, ldx, sx, ldy, sy, ldc, sc, nbatch):
+    """The closure ``run(pc, pa, pb)`` for one signature: X = b, Y = a when ``swap``
+    (row-major result computed as C^T = B^T A^T), else X = a, Y = b."""
     from . import _handles as H
     cb = H.cublas_module()
-    h = H.cublas_handle()
-    code = dt.char
-    if code == "e":
-        # float16 storage, float32 compute (cublasGemmEx), alpha/beta float32
+    handle = H.cublas_handle
+    if dt.char == "e":
+        # float16 storage, float32 compute (cublasGemmEx), alpha/beta float32:
+        # fp16 products are exact in fp32
         one = H.host_scalar(1.0, np.float32)
         zero = H.host_scalar(0.0, np.float32)
         t = H.cuda_data_type(dt)
-        ct = int(cb.ComputeType.COMPUTE_32F)   # fp16 products are exact in fp32
+        ct = int(cb.ComputeType.COMPUTE_32F)
         algo = int(cb.GemmAlgo.DFALT)
         if nbatch == 1:
-            cb.gemm_ex(h, opa, opb, m, n, k, one, pa, t, lda, pb, t, ldb, zero, pc, t, ldc, ct, algo)
+            f = cb.gemm_ex
+
+            def run(pc, pa, pb):
+                if swap:
+                    pa, pb = pb, pa
+                f(handle(), opx, opy, m, n, k, one, pa, t, ldx, pb, t, ldy, zero, pc, t, ldc, ct, algo)
         else:
-            cb.gemm_strided_batched_ex(h, opa, opb, m, n, k, one, pa, t, lda, sa, pb, t, ldb, sb,
-                                       zero, pc, t, ldc, sc, nbatch, ct, algo)
-        return
+            f = cb.gemm_strided_batched_ex
+
+            def run(pc, pa, pb):
+                if swap:
+                    pa, pb = pb, pa
+                f(handle(), opx, opy, m, n, k, one, pa, t, ldx, sx, pb, t, ldy, sy, zero, pc, t, ldc,
+                  sc, nbatch, ct, algo)
+        return run
     one = H.host_scalar(1, dt)
     zero = H.host_scalar(0, dt)
-    f = _FUNCS.get((code, nbatch == 1))
-    if f is None:
-        prefix = {"f": "s", "d": "d", "F": "c", "D": "z"}[code]
-        f = _FUNCS[(code, nbatch == 1)] = getattr(cb, prefix + ("gemm" if nbatch == 1 else "gemm_strided_batched"))
+    prefix = {"f": "s", "d": "d", "F": "c", "D": "z"}[dt.char]
     if nbatch == 1:
-        f(h, opa, opb, m, n, k, one, pa, lda, pb, ldb, zero, pc, ldc)
+        f = getattr(cb, prefix + "gemm")
+
+        def run(pc, pa, pb):
+            if swap:
+                pa, pb = pb, pa
+            f(handle(), opx, opy, m, n, k, one, pa, ldx, pb, ldy, zero, pc, ldc)
     else:
-        f(h, opa, opb, m, n, k, one, pa, lda, sa, pb, ldb, sb, zero, pc, ldc, sc, nbatch)
+        # one strided-batched call for the whole batch (no pointer arrays, no copies)
+        f = getattr(cb, prefix + "gemm_strided_batched")
+
+        def run(pc, pa, pb):
+            if swap:
+                pa, pb = pb, pa
+            f(handle(), opx, opy, m, n, k, one, pa, ldx, sx, pb, ldy, sy, zero, pc, ldc, sc, nbatch)
+    return run

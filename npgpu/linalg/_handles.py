@@ -1,21 +1,39 @@
-"""cuBLAS / cuSOLVER handles (one per device), bound to npgpu's current stream.
+"""cuBLAS / cuSOLVER handles (one per thread and device), bound to npgpu's current stream.
 
 The libraries are reached through nvmath-python's low-level bindings
 (``nvmath.bindings.cublas`` / ``cusolverDn``), which take raw integer pointers
 and handles.  They are imported on first use only, so the simulator never
 needs the libraries.
 
-Per call the host work is: one dict lookup for the handle, and
-``set_stream`` only when the current stream changed since the last call.
+Per call the host work is: two thread-local reads and a compare with the
+thread's last (device, stream, TF32 mode); ``set_stream`` / ``set_math_mode``
+run only when one of those changed.
 """
 import os
+import threading
 
 import numpy as np
 
 from ..cuda import runtime as _rt
 
-_cublas = {}       # device id -> [handle, bound stream, math mode]
-_cusolver = {}     # device id -> [handle, bound stream, params]
+
+class _Handles(threading.local):
+    """This thread's library handles: device id -> [handle, bound stream, math mode].
+
+    cuBLAS/cuSOLVER handles are not meant to be shared by threads with different
+    streams, so each thread gets its own (created on its first call)."""
+    cublas = {}
+    cusolver = {}
+    last = None        # (device, stream, tf32, handle) of this thread's last cublas_handle()
+
+    def __init__(self):
+        self.cublas = {}
+        self.cusolver = {}
+        self.last = None
+
+
+_h = _Handles()
+_tls = _rt._tls
 
 _tf32 = os.environ.get("NPGPU_ALLOW_TF32", "0") not in ("", "0")
 
@@ -48,36 +66,48 @@ def cusolver_module():
 
 
 def cublas_handle():
-    """The cuBLAS handle of the current device, bound to the current stream and math mode."""
-    dev = _rt.get_device_id()
-    h = _cublas.get(dev)
+    """The cuBLAS handle of the current device, bound to the current stream and math mode.
+
+    Hot path: when device, stream and TF32 mode are those of this thread's last
+    call, that is two thread-local reads and one tuple compare."""
+    t = _tls
+    dev = t.device
+    s = t.stream
+    s = s.ptr if s is not None else 0
+    h = _h
+    last = h.last
+    if last is not None and last[0] == dev and last[1] == s and last[2] is _tf32:
+        return last[3]
+    return _bind_cublas(dev, s)
+
+
+def _bind_cublas(dev, s):
+    h = _h.cublas.get(dev)
+    cb = cublas_module()
     if h is None:
         _rt.ensure_context(dev)
-        cb = cublas_module()
-        handle = cb.create()
-        h = _cublas[dev] = [handle, None, None]
-    s = _rt.current_stream_handle()
+        h = _h.cublas[dev] = [cb.create(), None, None]
     if h[1] != s:
-        cublas_module().set_stream(h[0], s)
+        cb.set_stream(h[0], s)
         h[1] = s
     mode = _tf32
-    if h[2] != mode:
-        cb = cublas_module()
+    if h[2] is not mode:
         cb.set_math_mode(h[0], cb.Math.TF32_TENSOR_OP_MATH if mode else cb.Math.DEFAULT_MATH)
         h[2] = mode
+    _h.last = (dev, s, mode, h[0])
     return h[0]
 
 
 def cusolver_handle():
     """(handle, params) of cuSOLVER-Dn for the current device, bound to the current stream."""
     dev = _rt.get_device_id()
-    h = _cusolver.get(dev)
+    h = _h.cusolver.get(dev)
     if h is None:
         _rt.ensure_context(dev)
         cs = cusolver_module()
         handle = cs.create()
         params = cs.create_params()
-        h = _cusolver[dev] = [handle, None, params]
+        h = _h.cusolver[dev] = [handle, None, params]
     s = _rt.current_stream_handle()
     if h[1] != s:
         cusolver_module().set_stream(h[0], s)
@@ -90,8 +120,9 @@ _SCALARS = {}
 
 
 def host_scalar(value, dtype):
-    """Address of a persistent host scalar ``value`` of ``dtype``."""
-    key = (value, np.dtype(dtype).str)
+    """Address of a persistent host scalar ``value`` of ``dtype`` (host pointer mode)."""
+    dtype = np.dtype(dtype)
+    key = (value, dtype.str)
     a = _SCALARS.get(key)
     if a is None:
         a = _SCALARS[key] = np.array([value], dtype=dtype)

@@ -6,6 +6,8 @@ batch (one library call per matrix, all on the current stream, no sync) and
 returns the device ``info`` array (one int32 per matrix) for
 :func:`._common.check_info`.
 """
+import os
+
 import numpy as np
 
 from ..cuda import memory as _memory
@@ -38,20 +40,84 @@ def _fill(uplo_lower):
     return int(cb.FillMode.LOWER if uplo_lower else cb.FillMode.UPPER)
 
 
-def potrf(x, lower):
-    """Cholesky of each column-major n x n matrix of ``x`` in place (triangle ``lower``)."""
+# Cholesky of order >= BLOCKED_MIN_N goes by block columns of width BLOCK (0: 256, or
+# 512 from n = 4096): cuSOLVER factors each diagonal block, cuBLAS solves the panel below
+# it (trsm) and updates the trailing matrix (syrk/herk), so nearly all the flops run in
+# GEMM-rate kernels.  Smaller matrices are one cusolverDnXpotrf call each.
+BLOCKED_MIN_N = int(os.environ.get("NPGPU_CHOLESKY_BLOCKED_MIN_N", "1024"))
+BLOCK = int(os.environ.get("NPGPU_CHOLESKY_BLOCK", "0"))
+
+
+def potrf(x):
+    """Lower Cholesky ``X = L L^H`` of each column-major n x n matrix of ``x``, in place.
+
+    Only the lower triangle is read and L overwrites it (the upper triangle is
+    left as is, or scratch on the blocked path).  Returns the device ``info``
+    array: > 0 somewhere iff some matrix is not positive definite."""
+    n = x.shape[-1]
+    if n >= BLOCKED_MIN_N:
+        nb = BLOCK or (512 if n >= 4096 else 256)
+        if nb < n:
+            return _potrf_blocked(x, nb)
     cs = H.cusolver_module()
     h, params = H.cusolver_handle()
-    n = x.shape[-1]
     t = H.cuda_data_type(x.dtype)
     ptrs = batch_ptrs(x)
     info = _info(len(ptrs))
-    uplo = _fill(lower)
+    uplo = _fill(True)      # cuSOLVER's lower potrf (the upper one is the slower variant)
     dsz, hsz = cs.xpotrf_buffer_size(h, params, uplo, n, t, ptrs[0], n, t)
     work = _workspace(dsz)
     hw = _host_buffer(hsz)
     for i, p in enumerate(ptrs):
         cs.xpotrf(h, params, uplo, n, t, p, n, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+    return info
+
+
+def _potrf_blocked(x, nb):
+    """Right-looking blocked lower Cholesky; one info entry per diagonal block, checked once."""
+    cs = H.cusolver_module()
+    cb = H.cublas_module()
+    h, params = H.cusolver_handle()
+    bh = H.cublas_handle()
+    dt = x.dtype
+    n = x.shape[-1]
+    isz = dt.itemsize
+    col = n * isz                                  # bytes per column (ld = n)
+    t = H.cuda_data_type(dt)
+    lower = _fill(True)
+    ptrs = batch_ptrs(x)
+    nblk = -(-n // nb)
+    info = _info(len(ptrs) * nblk)
+    last = n - (nblk - 1) * nb
+    sizes = [cs.xpotrf_buffer_size(h, params, lower, m, t, ptrs[0], n, t) for m in {nb, last}]
+    dsz = max(z[0] for z in sizes)
+    hsz = max(z[1] for z in sizes)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    pre = {"f": "s", "d": "d", "F": "c", "D": "z"}[dt.char]
+    trsm = getattr(cb, pre + "trsm")
+    rank_k = getattr(cb, pre + ("herk" if dt.kind == "c" else "syrk"))
+    real = np.dtype(dt.char.lower())              # herk's alpha/beta are real
+    one = H.host_scalar(1, dt)
+    minus_one_r = H.host_scalar(-1, real)
+    one_r = H.host_scalar(1, real)
+    right = int(cb.SideMode.RIGHT)
+    trans_h = int(cb.Operation.C if dt.kind == "c" else cb.Operation.T)
+    no_trans = int(cb.Operation.N)
+    non_unit = int(cb.DiagType.NON_UNIT)
+    i = 0
+    for p in ptrs:
+        for k in range(0, n, nb):
+            kb = min(nb, n - k)
+            d = p + k * (isz + col)                # A[k, k]
+            cs.xpotrf(h, params, lower, kb, t, d, n, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+            i += 1
+            r = n - k - kb
+            if r:
+                panel = d + kb * isz               # A[k+kb:, k:k+kb] := A21 L11^-H
+                trsm(bh, right, lower, trans_h, non_unit, r, kb, one, d, n, panel, n)
+                trail = d + kb * (isz + col)       # A22 -= A21 A21^H (lower triangle)
+                rank_k(bh, lower, no_trans, r, kb, minus_one_r, panel, n, one_r, trail, n)
     return info
 
 
@@ -139,6 +205,38 @@ def gesvd(x, s, u, vt, jobu, jobvt):
     for i in range(len(xp)):
         cs.xgesvd(h, params, ju, jv, p, q, t, xp[i], p, ts, s._ptr + s.itemsize * k * i, t, up[i],
                   ldu, t, vp[i], ldvt, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+    return info
+
+
+_gesvdj_params = []     # one gesvdjInfo_t (default tolerance and sweeps), made on first use
+
+
+def gesvdj(x, s, u, v, econ):
+    """Jacobi SVD ``X = U S V^H`` of each column-major p x q (p >= q) matrix of ``x`` (destroyed).
+
+    ``u`` (p x p, or p x q with ``econ``) and ``v`` (q x q: V itself, not V^H)
+    are column-major stacks.  Singular values come out descending.  Returns
+    ``info``: ``q + 1`` where the sweeps did not converge."""
+    cs = H.cusolver_module()
+    from nvmath.bindings import cusolver as _cso
+    h, _ = H.cusolver_handle()
+    if not _gesvdj_params:
+        _gesvdj_params.append(cs.create_gesvdj_info())
+    params = _gesvdj_params[0]
+    p, q = x.shape[-2:]
+    pre = {"f": "s", "d": "d", "F": "c", "D": "z"}[x.dtype.char]
+    fn = getattr(cs, pre + "gesvdj")
+    xp, up, vp = batch_ptrs(x), batch_ptrs(u), batch_ptrs(v)
+    jobz = int(_cso.EigMode.VECTOR)
+    e = 1 if econ else 0
+    lwork = getattr(cs, pre + "gesvdj_buffer_size")(h, jobz, e, p, q, xp[0], p, s._ptr, up[0], p,
+                                                     vp[0], q, params)
+    work = _workspace(lwork * x.itemsize)
+    info = _info(len(xp))
+    k = s.shape[-1]
+    for i in range(len(xp)):
+        fn(h, jobz, e, p, q, xp[i], p, s._ptr + s.itemsize * k * i, up[i], p, vp[i], q, work.ptr,
+           lwork, info._ptr + 4 * i, params)
     return info
 
 

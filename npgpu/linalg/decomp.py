@@ -15,7 +15,8 @@ from .._core import copy as _copy
 from .._core.ndarray import empty_array
 from . import _solver
 from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
-                      batch_f_array, c_copy, check_info, conj, f_copy, require_library, tri_copy)
+                      batch_f_array, c_copy, check_info, conj, f_copy, get_error_check,
+                      require_library, tri_copy)
 from .solve import _real, linalg_dtype
 
 _R = np.linalg._linalg
@@ -30,11 +31,14 @@ def cholesky(a, /, *, upper=False):
     x = c_copy(a, rt)                  # column-major X = A^T = conj(A)
     if x.size:
         require_library("cholesky")
-        # lower L: X = U'^H U' (upper U'), read back in C order = U'^T = L
-        # upper U: X = L' L'^H (lower L'), read back in C order = L'^T = U
-        info = _solver.potrf(x, lower=upper)
+        # lower factor of X: X = L' L'^H, so A = conj(X) = conj(L') L'^T: L = conj(L')
+        info = _solver.potrf(x)
         check_info(info, "Matrix is not positive definite")
-    return tri_copy(x, lower=not upper)
+    # X read in C order is L'^T = L^H = U; masking it in place (coalesced, no new array):
+    if upper:
+        return tri_copy(x, lower=False, out=x)
+    # ... and conj(L'^T) = L^T, whose transposed view is L (Fortran-ordered, as cuSOLVER wrote it)
+    return tri_copy(x, lower=False, conjugate=True, out=x).swapaxes(-1, -2)
 
 
 def eigh(a, UPLO="L"):
@@ -69,7 +73,12 @@ def _eigh(a, UPLO, vectors):
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
-    """Singular value decomposition (``gesvd``); wide matrices are factored as their transpose."""
+    """Singular value decomposition; wide matrices are factored as their transpose.
+
+    With vectors: Jacobi ``gesvdj`` (the faster cuSOLVER SVD for vectors; if
+    its sweeps do not converge -- seen only with the error check on, which
+    reads ``info`` anyway -- the QR-iteration ``gesvd`` recomputes).  Values
+    only: ``gesvd`` without vectors."""
     a = asarray(a)
     assert_stacked_2d(a)
     rt = linalg_dtype(a.dtype)
@@ -83,21 +92,46 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else 0, rt), s,
                             _eye_stack(batch, n if full_matrices else 0, n, rt))
     require_library("svd")
-    flip = m < n
-    # column-major p x q with p >= q: A itself (F copy) or, for wide A, A^T (C copy)
-    # (a C copy of (m, n) is the column-major (n, m) matrix A^T: view it with that shape)
-    x = c_copy(a, rt).swapaxes(-1, -2) if flip else f_copy(a, rt)
-    p, q = (n, m) if flip else (m, n)
-    if compute_uv:
-        u = batch_f_array(batch + (p, p if full_matrices else q), rt)
-        vt = batch_f_array(batch + (q, q), rt)
-        jobu = "A" if full_matrices else "S"
-        info = _solver.gesvd(x, s, u, vt, jobu, "A")
-    else:
-        info = _solver.gesvd(x, s, None, None, "N", "N")
-    check_info(info, "SVD did not converge")
     if not compute_uv:
+        info = _solver.gesvd(_svd_input(a, rt), s, None, None, "N", "N")
+        check_info(info, "SVD did not converge")
         return s
+    flip = m < n
+    x = _svd_input(a, rt)
+    p, q = (n, m) if flip else (m, n)
+    u = batch_f_array(batch + (p, p if full_matrices else q), rt)
+    v = batch_f_array(batch + (q, q), rt)
+    info = _solver.gesvdj(x, s, u, v, econ=not full_matrices)
+    if get_error_check():
+        host = info.get()
+        if np.any(host == q + 1):
+            return _svd_gesvd(a, rt, s, full_matrices)
+        check_info(info, "SVD did not converge", host)
+    if not flip:
+        # A = U S V^H; V is column-major, so its C-order view is V^T and V^H = conj(V^T)
+        vt = v.swapaxes(-1, -2)
+        return _R.SVDResult(u, s, conj(vt) if rt.kind == "c" else vt)
+    # factored A^T = U' S V'^H  =>  A = conj(V') S U'^T
+    return _R.SVDResult(conj(v) if rt.kind == "c" else v, s, u.swapaxes(-1, -2))
+
+
+def _svd_input(a, rt):
+    """A fresh column-major p x q (p >= q) copy: A itself, or for wide A, A^T (a C-order copy of
+    (m, n) is the column-major (n, m) matrix A^T: viewed with that shape)."""
+    return c_copy(a, rt).swapaxes(-1, -2) if a.shape[-2] < a.shape[-1] else f_copy(a, rt)
+
+
+def _svd_gesvd(a, rt, s, full_matrices):
+    """SVD with vectors by ``gesvd`` (QR iteration), writing the values into ``s``."""
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    flip = m < n
+    x = _svd_input(a, rt)
+    p, q = (n, m) if flip else (m, n)
+    u = batch_f_array(batch + (p, p if full_matrices else q), rt)
+    vt = batch_f_array(batch + (q, q), rt)
+    info = _solver.gesvd(x, s, u, vt, "A" if full_matrices else "S", "A")
+    check_info(info, "SVD did not converge")
     if not flip:
         return _R.SVDResult(u, s, vt)
     # A^T = U' S V'^H  =>  A = (V'^H)^T S (U')^T

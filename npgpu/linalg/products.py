@@ -6,6 +6,7 @@ import numpy as np
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from .._core.ndarray import empty_array, ndarray
+from ..cuda.memory import alloc as _alloc
 from . import _gemm
 from ._common import asarray, conj
 
@@ -28,14 +29,45 @@ def _overlaps(out, *xs):
 
 
 def _matmul_nd(a2, b2, rt, out_view):
-    """out_view[...] = a2 @ b2 (both >= 2-D, batch-broadcast), computed in dtype ``rt``."""
-    a2, b2 = _operands_for(rt, a2, b2)
-    if out_view.dtype == rt and not _overlaps(out_view, a2, b2):
-        _gemm.gemm_into(out_view, a2, b2)
-        return
+    """out_view[...] = a2 @ b2 (both >= 2-D, batch-broadcast), computed in dtype ``rt``.
+
+    Returns the GEMM plan when it ran straight on a2, b2 and out_view (see
+    :func:`._gemm.gemm_into`), else None."""
+    a3, b3 = _operands_for(rt, a2, b2)
+    if out_view.dtype == rt and not _overlaps(out_view, a3, b3):
+        plan = _gemm.gemm_into(out_view, a3, b3)
+        return plan if (a3 is a2 and b3 is b2) else None
     tmp = empty_array(out_view.shape, rt, "C")
-    _gemm.gemm_into(tmp, a2, b2)
+    _gemm.gemm_into(tmp, a3, b3)
     _copy.copy_into(out_view, tmp)
+    return None
+
+
+# matmul(x1, x2) without out=/dtype= for one (dtypes, shapes, strides) signature whose
+# product is one library call on the operands as they are: (result shape, strides,
+# nbytes, dtype, F-contiguous, plan).  A hit costs a dict lookup, one allocation and
+# the library call -- no type resolution, broadcasting or layout analysis.
+_FAST = {}
+
+
+def clear_plans():
+    _FAST.clear()
+    _gemm.clear_plans()
+
+
+def _fresh(shape, strides, nbytes, dt, fcontig):
+    """A new C-contiguous array of a cached layout (what empty_array makes, minus the layout math)."""
+    a = ndarray.__new__(ndarray)
+    mem = _alloc(nbytes)
+    a._mem = mem
+    a._ptr = mem.ptr
+    a.shape = shape
+    a._strides = strides
+    a.dtype = dt
+    a._base = None
+    a._c_contig = True
+    a._f_contig = fcontig
+    return a
 
 
 def _insert_ones(x, shape):
@@ -57,6 +89,12 @@ def _insert_ones(x, shape):
 
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
     """Matrix product with NumPy's ``matmul`` rules (1-D promotion, broadcast batch dims)."""
+    if out is None and dtype is None and type(x1) is ndarray and type(x2) is ndarray:
+        p = _FAST.get((x1.dtype, x2.dtype, x1.shape, x2.shape, x1._strides, x2._strides))
+        if p is not None:
+            res = _fresh(p[0], p[1], p[2], p[3], p[4])
+            p[5](res._ptr, x1._ptr, x2._ptr)
+            return res
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
@@ -101,7 +139,13 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
             raise TypeError(f"Cannot cast ufunc 'matmul' output from {rt!r} to {out.dtype!r} "
                             f"with casting rule '{casting}'")
         res = out
-    _matmul_nd(a2, b2, rt, _insert_ones(res, full))
+    plan = _matmul_nd(a2, b2, rt, _insert_ones(res, full))
+    if (plan is not None and out is None and dtype is None and a2._ptr == a._ptr
+            and b2._ptr == b._ptr and type(x1) is ndarray and type(x2) is ndarray):
+        if len(_FAST) >= 4096:
+            _FAST.clear()
+        _FAST[(a.dtype, b.dtype, a.shape, b.shape, a._strides, b._strides)] = (
+            res.shape, res._strides, res.size * res.itemsize, rt, res._f_contig, plan)
     return res
 
 

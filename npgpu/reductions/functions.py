@@ -1,0 +1,483 @@
+"""NumPy's reduction and statistics functions (and the ndarray methods of the same names).
+
+Each is a :class:`~.template.ReduceSpec` (or a ufunc's reduce) run by
+:func:`.reduce.run`; NumPy's argument handling and result dtypes come from a
+dry run of the NumPy function on a one-element stand-in (:func:`.reduce.dry_run`).
+Results of full reductions are 0-d npgpu arrays (no host round-trip).
+"""
+import builtins
+import copy
+import functools
+
+import numpy as np
+
+from .._codegen import elementwise as _ew
+from .._codegen.elementwise import compute_dtype
+from .._core import copy as _copy
+from .._core.dtypes import check_dtype
+from . import reduce as _r
+from . import ufunc_methods as _um
+from .template import ReduceSpec, literal
+
+NoValue = _r.NoValue
+_I64 = np.dtype(np.int64)
+_F64 = np.dtype(np.float64)
+_C128 = np.dtype(np.complex128)
+_BOOL = np.dtype(np.bool_)
+
+
+def _uf(name):
+    from ..ufuncs import UFUNCS
+    return UFUNCS[name]
+
+
+def _drive(np_func, a, axis, out, keepdims, where, make_spec, np_kw=None, post_args=(),
+           dtype=None):
+    """Run a custom-spec reduction with NumPy's argument handling."""
+    a = _r.as_array(a)
+    out = _r.single_out(out)
+    mask = _r.where_mask(where, a.shape)
+    kw = {"axis": axis, "keepdims": keepdims}
+    kw.update(np_kw or {})
+    if dtype is not None:
+        kw["dtype"] = dtype
+    res = _r.dry_run(np_func, a, kw, where=mask, out=out)
+    axes = _r.normalize_axes(axis, a.ndim)
+    spec = make_spec(a.dtype, check_dtype(res.dtype), mask is not None)
+    shape = _r.result_shape(a.shape, axes, keepdims)
+    r = _r.prepare_out(out, shape, check_dtype(res.dtype))
+    target = r
+    if out is not None and (_copy.may_overlap(r, a) or
+                            (mask is not None and _copy.may_overlap(r, mask))):
+        target = _r.empty_array(shape, r.dtype)
+    _r.run(spec, a, axes, target, keepdims=keepdims, mask=mask, post_args=post_args)
+    if target is not r:
+        _copy.copy_into(r, target)
+    return r
+
+
+def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", np_func=None):
+    """``ufunc.reduce`` with an optional pre-map (nansum & co); NumPy's checks via ``np_func``."""
+    if pre == "x" and np_func is None:
+        return _um.ufunc_reduce(_uf(name), a, axis=axis, dtype=dtype, out=out,
+                                keepdims=keepdims, initial=initial, where=where)
+    uf = _uf(name)
+    a = _r.as_array(a)
+    out = _r.single_out(out)
+    mask = _r.where_mask(where, a.shape)
+    kw = {"axis": axis, "keepdims": keepdims}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    if initial is not NoValue:
+        kw["initial"] = initial
+    res = _r.dry_run(np_func, a, kw, where=mask, out=out)
+    dt = check_dtype(dtype) if dtype is not None else \
+        check_dtype(out.dtype if out is not None else res.dtype)
+    spec, _ = _um.reduce_spec(uf, dt)
+    if pre != "x":
+        spec = copy.copy(spec)
+        spec.pre = pre(dt)
+        spec.key = spec.key + (spec.pre,)
+    axes = _r.normalize_axes(axis, a.ndim)
+    init = None if initial is NoValue or initial is None else \
+        np.asarray(initial).astype(compute_dtype(dt))[()]
+    shape = _r.result_shape(a.shape, axes, keepdims)
+    r = _r.prepare_out(out, shape, dt)
+    target = r if out is None or not _copy.may_overlap(r, a) else _r.empty_array(shape, dt)
+    _r.run(spec, a, axes, target, keepdims=keepdims, mask=mask, initial=init)
+    if target is not r:
+        _copy.copy_into(r, target)
+    return r
+
+
+# ---- ufunc-based reductions ---------------------------------------------------------------------
+def sum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("add", a, axis, dtype, out, keepdims, initial, where)
+
+
+def prod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("multiply", a, axis, dtype, out, keepdims, initial, where)
+
+
+def max(a, axis=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("maximum", a, axis, None, out, keepdims, initial, where)
+
+
+def min(a, axis=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("minimum", a, axis, None, out, keepdims, initial, where)
+
+
+amax = max
+amin = min
+
+
+def any(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _ufunc_reduce("logical_or", a, axis, None, out, keepdims, NoValue, where,
+                         pre="x", np_func=np.any)
+
+
+def all(a, axis=None, out=None, keepdims=False, *, where=True):
+    return _ufunc_reduce("logical_and", a, axis, None, out, keepdims, NoValue, where,
+                         pre="x", np_func=np.all)
+
+
+def _nan_to(value):
+    """Pre-map replacing NaN by ``value`` (of the loop dtype): nansum, nanprod, nancumsum..."""
+    return lambda dt: f"return x if x == x else {literal(value, dt)}"
+
+
+def nansum(a, axis=None, dtype=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("add", a, axis, dtype, out, keepdims, initial, where,
+                         pre=_nan_to(0), np_func=np.nansum)
+
+
+def nanprod(a, axis=None, dtype=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("multiply", a, axis, dtype, out, keepdims, initial, where,
+                         pre=_nan_to(1), np_func=np.nanprod)
+
+
+def nanmax(a, axis=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("fmax", a, axis, None, out, keepdims, initial, where, pre="x",
+                         np_func=np.nanmax)
+
+
+def nanmin(a, axis=None, out=None, keepdims=False, initial=NoValue, where=True):
+    return _ufunc_reduce("fmin", a, axis, None, out, keepdims, initial, where, pre="x",
+                         np_func=np.nanmin)
+
+
+# ---- argmin / argmax --------------------------------------------------------------------------
+_CGT = "def rh_better(a, b):\n    return a.real {op} b.real or (a.real == b.real and a.imag {op} b.imag)\n"
+_RGT = "def rh_better(a, b):\n    return a {op} b\n"
+_ARG_COMB = """if a0 != a0:
+    if b0 != b0 and b1 < a1:
+        return (b0, b1)
+    return (a0, a1)
+if b0 != b0:
+    return (b0, b1)
+if rh_better(b0, a0) or (b0 == a0 and b1 < a1):
+    return (b0, b1)
+return (a0, a1)"""
+
+
+@functools.lru_cache(maxsize=None)
+def _arg_spec(dt, largest, skip_nan):
+    v = np.dtype(np.int32) if dt.kind == "b" else compute_dtype(dt)
+    helper = (_CGT if dt.kind == "c" else _RGT).format(op=">" if largest else "<")
+    worst = _um.sentinel("maximum" if largest else "minimum", dt if dt.kind != "b" else v)
+    ident = (literal(worst, v), literal(np.iinfo(np.int64).max, _I64))
+    pre = "(x, i)"
+    if skip_nan and dt.kind in "fc":
+        pre = f"if x != x:\n    return ({ident[0]}, {ident[1]})\nreturn (x, i)"
+    return ReduceSpec(("arg", largest, skip_nan), dt, (v, _I64), ident, pre, _ARG_COMB, "a1",
+                      _I64, helpers=(helper,), uses_index=True)
+
+
+def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):
+    a = _r.as_array(a)
+    kd = False if keepdims is NoValue else keepdims
+    r = _drive(np_func, a, axis, out, kd, True,
+               lambda dt, rdt, m: _arg_spec(dt, largest, skip_nan))
+    if skip_nan and a.dtype.kind in "fc" and r.size:
+        # NumPy raises for an all-NaN slice: one scalar comes back to decide it
+        if bool(max(r) == np.iinfo(np.int64).max):
+            raise ValueError("All-NaN slice encountered")
+    return r
+
+
+def argmax(a, axis=None, out=None, *, keepdims=NoValue):
+    return _arg(np.argmax, a, axis, out, keepdims, True, False)
+
+
+def argmin(a, axis=None, out=None, *, keepdims=NoValue):
+    return _arg(np.argmin, a, axis, out, keepdims, False, False)
+
+
+def nanargmax(a, axis=None, out=None, *, keepdims=NoValue):
+    return _arg(np.nanargmax, a, axis, out, keepdims, True, True)
+
+
+def nanargmin(a, axis=None, out=None, *, keepdims=NoValue):
+    return _arg(np.nanargmin, a, axis, out, keepdims, False, True)
+
+
+# ---- mean, var, std ------------------------------------------------------------------------------
+def _acc_dtype(rdt, dtype):
+    """Accumulator of a mean: float64 for integers, float32 for float16, else the dtype."""
+    dt = check_dtype(dtype) if dtype is not None else rdt
+    if dt.kind in "biu":
+        return _F64 if dtype is None else dt
+    return _um._WIDE_SUM.get(compute_dtype(dt), compute_dtype(dt))
+
+
+@functools.lru_cache(maxsize=None)
+def _mean_spec(dt, rdt, masked, dtype, skip_nan):
+    acc = _acc_dtype(rdt, dtype)
+    z = literal(0, acc)
+    if skip_nan and dt.kind in "fc" or masked:
+        pre = "(x, int64(1))"
+        if skip_nan and dt.kind in "fc":
+            pre = f"if x != x:\n    return ({z}, int64(0))\nreturn (x, int64(1))"
+        return ReduceSpec(("mean2", skip_nan), acc, (acc, _I64), (z, "int64(0)"), pre,
+                          "(a0 + b0, a1 + b1)", "a0 / a1", rdt)
+    return ReduceSpec(("mean",), acc, (acc,), (z,), "x", "a0 + b0", "a0 / m", rdt)
+
+
+def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    return _drive(np.mean, a, axis, out, keepdims, where,
+                  lambda dt, rdt, m: _mean_spec(dt, rdt, m, dtype, False), dtype=dtype)
+
+
+def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    return _drive(np.nanmean, a, axis, out, keepdims, where,
+                  lambda dt, rdt, m: _mean_spec(dt, rdt, m, dtype, True), dtype=dtype)
+
+
+# Chan et al.'s pairwise update of (count, mean, M2): stable in any combine order.
+_CHAN = """n = a0 + b0
+if n == 0.0:
+    return (a0, a1, a2)
+d = b1 - a1
+f = b0 / n
+return (n, a1 + d * f, a2 + b2 + {sq} * (a0 * f))"""
+
+
+@functools.lru_cache(maxsize=None)
+def _var_spec(dt, rdt, masked, skip_nan, root):
+    w = _C128 if dt.kind == "c" else _F64
+    sq = "(d.real * d.real + d.imag * d.imag)" if dt.kind == "c" else "(d * d)"
+    z = literal(0, w)
+    pre = f"(float64(1.0), x, float64(0.0))"
+    if skip_nan and dt.kind in "fc":
+        pre = f"if x != x:\n    return (float64(0.0), {z}, float64(0.0))\nreturn {pre}"
+    post = "dof = a0 - q0\nif dof < 0.0:\n    dof = 0.0\nv = a2 / dof\n"
+    post += "return math.sqrt(v)" if root else "return v"
+    return ReduceSpec(("var", skip_nan, root), w, (_F64, w, _F64),
+                      ("float64(0.0)", z, "float64(0.0)"), pre, _CHAN.format(sq=sq), post,
+                      compute_dtype(rdt) if rdt.kind == "f" else _F64, post_params=(_F64,))
+
+
+def _var(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, correction, skip_nan, root):
+    if mean is not NoValue:
+        raise NotImplementedError("npgpu: var/std with a precomputed mean= is not supported")
+    if correction is not NoValue:
+        if ddof != 0:
+            raise ValueError("ddof and correction can't be provided simultaneously.")
+        ddof = correction
+    return _drive(np_func, a, axis, out, keepdims, where,
+                  lambda dt, rdt, m: _var_spec(dt, rdt, m, skip_nan, root),
+                  np_kw={"ddof": ddof}, post_args=(float(ddof),), dtype=dtype)
+
+
+def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=NoValue, correction=NoValue):
+    return _var(np.var, a, axis, dtype, out, ddof, keepdims, where, mean, correction, False, False)
+
+
+def std(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+        mean=NoValue, correction=NoValue):
+    return _var(np.std, a, axis, dtype, out, ddof, keepdims, where, mean, correction, False, True)
+
+
+def nanvar(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=NoValue, correction=NoValue):
+    return _var(np.nanvar, a, axis, dtype, out, ddof, keepdims, where, mean, correction, True,
+                False)
+
+
+def nanstd(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
+           mean=NoValue, correction=NoValue):
+    return _var(np.nanstd, a, axis, dtype, out, ddof, keepdims, where, mean, correction, True,
+                True)
+
+
+# ---- ptp, count_nonzero -------------------------------------------------------------------------
+@functools.lru_cache(maxsize=None)
+def _ptp_spec(dt, rdt):
+    c = compute_dtype(dt)
+    mx = _um.combine_op("maximum", dt)
+    mn = _um.combine_op("minimum", dt)
+    # two ufunc ops in one kernel: rename them apart
+    hx = tuple(mx.helpers) + (mx.source.replace("def op(", "def op_max("),)
+    hn = tuple(mn.helpers) + (mn.source.replace("def op(", "def op_min("),)
+    ident = (literal(_um.sentinel("maximum", dt), dt), literal(_um.sentinel("minimum", dt), dt))
+    return ReduceSpec(("ptp", mx.key, mn.key), dt, (c, c), ident, "(x, x)",
+                      "(op_max(a0, b0), op_min(a1, b1))", "a0 - a1", rdt,
+                      helpers=_dedupe(hx + hn))
+
+
+def _dedupe(srcs):
+    seen, out = set(), []
+    for s in srcs:
+        if s not in seen:
+            seen.add(s)
+            out.append(s)
+    return tuple(out)
+
+
+def ptp(a, axis=None, out=None, keepdims=False):
+    return _drive(np.ptp, a, axis, out, keepdims, True, lambda dt, rdt, m: _ptp_spec(dt, rdt))
+
+
+def count_nonzero(a, axis=None, *, keepdims=False):
+    spec = lambda dt, rdt, m: ReduceSpec(("count_nonzero",), dt, (_I64,), ("int64(0)",),
+                                         "int64(x != 0)", "a0 + b0", "a0", _I64)
+    return _drive(np.count_nonzero, a, axis, None, keepdims, True, spec)
+
+
+# ---- average -----------------------------------------------------------------------------------
+def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
+    from .. import creation
+    from ..ufuncs import UFUNCS
+    a = _r.as_array(a)
+    kd = {"keepdims": keepdims}
+    if weights is None:
+        avg = mean(a, axis, keepdims=keepdims)
+        if returned:
+            n = a.size // builtins.max(avg.size, 1) if a.size else 0
+            scl = creation.full(avg.shape, n, dtype=avg.dtype)
+            return avg, scl
+        return avg
+    w = _r.as_array(weights)
+    rt = np.result_type(a.dtype, w.dtype)
+    if rt.kind in "biu":
+        rt = np.result_type(rt, _F64)
+    rt = check_dtype(rt)
+    if a.shape != w.shape:
+        if axis is None:
+            raise TypeError("Axis must be specified when shapes of a and weights differ.")
+        if w.ndim != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        ax = _r.normalize_axes(axis, a.ndim)
+        if len(ax) != 1:
+            raise TypeError("1D weights expected when shapes of a and weights differ.")
+        if w.shape[0] != a.shape[ax[0]]:
+            raise ValueError("Length of weights not compatible with specified axis.")
+        shp = [1] * a.ndim
+        shp[ax[0]] = w.shape[0]
+        w = w.reshape(tuple(shp))
+        w = _broadcast(w, a.shape)
+    scl = sum(w, axis, dtype=rt, **kd)
+    if bool(any(scl == 0)):
+        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+    prodw = UFUNCS["multiply"](a, w, dtype=rt)
+    avg = UFUNCS["true_divide"](sum(prodw, axis, dtype=rt, **kd), scl)
+    if returned:
+        if scl.shape != avg.shape:
+            scl = _broadcast(scl, avg.shape).copy()
+        return avg, scl
+    return avg
+
+
+def _broadcast(x, shape):
+    st = _ew.broadcast_strides(x.shape, x._strides, shape)
+    return x._view(0, tuple(shape), tuple(st))
+
+
+# ---- diff -------------------------------------------------------------------------------------
+_NE = _ew.ScalarOp.from_expr("diff_ne", 2, "x0 != x1")
+
+
+def diff(a, n=1, axis=-1, prepend=NoValue, append=NoValue):
+    from .. import creation
+    from .._core import layout as _layout
+    from ..ufuncs import UFUNCS
+    if n == 0:
+        return _r.as_array(a)
+    if n < 0:
+        raise ValueError(f"order must be non-negative but got {n!r}")
+    a = _r.as_array(a)
+    if a.ndim == 0:
+        raise ValueError("diff requires input that is at least one dimensional")
+    ax = _layout.normalize_axis(axis, a.ndim)
+    parts = []
+    for extra in (prepend, append):
+        if extra is NoValue:
+            parts.append(None)
+            continue
+        shp = list(a.shape)
+        shp[ax] = 1
+        if np.isscalar(extra):
+            e = creation.full(tuple(shp), extra, dtype=np.asarray(extra).dtype)
+        else:
+            e = _r.as_array(extra)
+            if e.ndim == 0:
+                e = _broadcast(e, tuple(shp))
+        parts.append(e)
+    if parts[0] is not None or parts[1] is not None:
+        seq = [p for p in (parts[0], a, parts[1]) if p is not None]
+        a = _concat(seq, ax)
+    for _ in range(n):
+        m = a.shape[ax]
+        hi = _slice_axis(a, ax, 1, m)
+        lo = _slice_axis(a, ax, 0, builtins.max(m - 1, 0))
+        if a.dtype == _BOOL:
+            ne = UFUNCS.get("not_equal")
+            if ne is not None:
+                a = ne(hi, lo)
+            else:
+                out = _r.empty_array(hi.shape, _BOOL)
+                _ew.launch(_NE, [hi, lo], [_BOOL, _BOOL], [out], [_BOOL], name="diff")
+                a = out
+        else:
+            a = UFUNCS["subtract"](hi, lo)
+    return a
+
+
+def _slice_axis(a, ax, start, stop):
+    idx = [slice(None)] * a.ndim
+    idx[ax] = slice(start, stop)
+    return a[tuple(idx)]
+
+
+def _concat(seq, ax):
+    dt = np.result_type(*[s.dtype for s in seq])
+    shape = list(seq[1 if len(seq) > 1 else 0].shape)
+    for s in seq:
+        if s.ndim != len(shape):
+            raise ValueError("all the input array dimensions except for the concatenation axis "
+                             "must match exactly")
+    shape[ax] = builtins.sum(s.shape[ax] for s in seq)
+    out = _r.empty_array(tuple(shape), check_dtype(dt))
+    pos = 0
+    for s in seq:
+        _copy.copy_into(_slice_axis(out, ax, pos, pos + s.shape[ax]), s)
+        pos += s.shape[ax]
+    return out
+
+
+# ---- scans (implemented in .scan) ----------------------------------------------------------------
+def cumsum(a, axis=None, dtype=None, out=None):
+    from . import scan
+    return scan.cumulative("add", a, axis, dtype, out, np.cumsum)
+
+
+def cumprod(a, axis=None, dtype=None, out=None):
+    from . import scan
+    return scan.cumulative("multiply", a, axis, dtype, out, np.cumprod)
+
+
+def nancumsum(a, axis=None, dtype=None, out=None):
+    from . import scan
+    return scan.cumulative("add", a, axis, dtype, out, np.nancumsum, pre=_nan_to(0))
+
+
+def nancumprod(a, axis=None, dtype=None, out=None):
+    from . import scan
+    return scan.cumulative("multiply", a, axis, dtype, out, np.nancumprod,
+                           pre=_nan_to(1))
+
+
+# ---- ndarray methods -------------------------------------------------------------------------------
+def _method(fn):
+    def m(self, *args, **kwargs):
+        return fn(self, *args, **kwargs)
+    m.__name__ = fn.__name__
+    m.__doc__ = fn.__doc__
+    return m
+
+
+METHODS = {name: _method(fn) for name, fn in {
+    "sum": sum, "prod": prod, "min": min, "max": max, "argmin": argmin, "argmax": argmax,
+    "mean": mean, "var": var, "std": std, "any": any, "all": all, "ptp": ptp,
+    "cumsum": cumsum, "cumprod": cumprod}.items()}

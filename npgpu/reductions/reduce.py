@@ -1,0 +1,328 @@
+"""Launch planning for reductions: axes, layouts, thread mapping, split passes.
+
+:func:`run` reduces an npgpu array over given axes into a given output with a
+:class:`~.template.ReduceSpec`.  It
+
+1. views the input as (kept dims..., reduced dims...) without copying
+   (strides permuted, size-1 dims dropped, adjacent dims merged where every
+   operand allows),
+2. picks the thread mapping from the layout: ``inner`` when the reduced dims
+   hold the smallest stride (block per output row), ``outer`` when a kept dim
+   does or the reduced extent is short (thread per output column, coalesced
+   across threads), ``fold`` for non-reorderable specs (in order, parallel across
+   outputs),
+3. splits long reduced ranges across blocks, writing per-split states to a
+   small workspace that a second launch of the same template reduces (two
+   launches, deterministic, no host round-trip).
+
+:func:`prepare` does NumPy's argument handling (axis, keepdims, out, where,
+dtype) with a dry run of the NumPy function on a one-element stand-in, so
+result dtypes and error messages are NumPy's own.
+"""
+import warnings
+
+import numpy as np
+
+from .. import _backend
+from .._codegen import compiler
+from .._core import layout as _layout
+from .._core.ndarray import empty_array, ndarray
+from . import template as _t
+
+_SIM = _backend.IS_SIM
+_BOOL = np.dtype(np.bool_)
+
+if _SIM:
+    # each simulated thread is an OS thread: tiny blocks and grids (still several
+    # blocks, splits and second passes, so the same logic runs as on the GPU)
+    INNER_BLOCK, OUTER_BLOCK, OUTER_TX, FOLD_BLOCK = 8, 16, 4, 8
+    MAX_GRID, TARGET_BLOCKS, MIN_CHUNK, MIN_OUTER_ROWS = 2, 4, 16, 2
+else:
+    INNER_BLOCK, OUTER_BLOCK, OUTER_TX, FOLD_BLOCK = 256, 256, 32, 128
+    MAX_GRID, TARGET_BLOCKS, MIN_CHUNK, MIN_OUTER_ROWS = 132 * 16, 132 * 8, 8192, 64
+SHORT_REDUCED = 16           # reduced extents up to this run one thread per output
+
+
+class _NoValue:
+    """Marker for 'argument not given' (NumPy's ``np._NoValue``)."""
+
+    def __repr__(self):
+        return "<no value>"
+
+
+NoValue = _NoValue()
+
+
+# ---- argument handling ------------------------------------------------------------------
+def as_array(a):
+    if isinstance(a, ndarray):
+        return a
+    from ..creation import asarray
+    return asarray(a)
+
+
+def normalize_axes(axis, ndim):
+    """``axis`` (None, int or tuple) -> sorted tuple of distinct non-negative axes."""
+    if axis is None:
+        return tuple(range(ndim))
+    if isinstance(axis, tuple) or isinstance(axis, list):
+        axes = tuple(_layout.normalize_axis(x, ndim) for x in axis)
+        if len(set(axes)) != len(axes):
+            raise ValueError("duplicate value in 'axis'")
+        return tuple(sorted(axes))
+    return (_layout.normalize_axis(axis, ndim),)
+
+
+def result_shape(shape, axes, keepdims):
+    if keepdims:
+        return tuple(1 if d in axes else n for d, n in enumerate(shape))
+    return tuple(n for d, n in enumerate(shape) if d not in axes)
+
+
+_DRY = {}
+
+
+def dry_run(np_func, a, kwargs, where=None, out=None):
+    """Run ``np_func`` on a stand-in of ``a`` (every dim clipped to 1) and return its result.
+
+    Raises what NumPy raises for these arguments (bad axis, casting, an empty
+    reduction without identity, where= without initial, ...).  Successful
+    answers are cached per (function, dtype, stand-in shape, arguments).
+    """
+    dshape = tuple(min(n, 1) for n in a.shape)
+    try:
+        key = (np_func, a.dtype, dshape, tuple(sorted(kwargs.items())), where is not None,
+               None if out is None else (out.dtype, out.shape))
+        hit = _DRY.get(key)
+    except TypeError:                 # unhashable argument (a list axis, an array initial)
+        key = hit = None
+    if hit is not None:
+        return hit
+    dummy = np.zeros(dshape, a.dtype)
+    kw = dict(kwargs)
+    if where is not None:
+        kw["where"] = np.ones((1,) * a.ndim, _BOOL)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with np.errstate(all="ignore"):
+            r = np_func(dummy, **kw)
+            if out is not None:
+                rd = np.asarray(r)
+                kw["out"] = np.zeros(rd.shape, out.dtype)
+                np_func(dummy, **kw)
+    r = np.asarray(r)
+    if key is not None:
+        if len(_DRY) > 4096:
+            _DRY.clear()
+        _DRY[key] = r
+    return r
+
+
+def single_out(out):
+    """``out`` given as a one-element tuple (NumPy allows it) -> the array."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry")
+        return out[0]
+    if out is not None and not isinstance(out, ndarray):
+        raise TypeError(f"output must be an npgpu array, not {type(out).__name__}")
+    return out
+
+
+def prepare_out(out, shape, dtype):
+    """The output array: ``out`` checked against NumPy's expected shape, or a new one."""
+    if out is None:
+        return empty_array(shape, dtype)
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry")
+        out = out[0]
+    if not isinstance(out, ndarray):
+        raise TypeError("output must be an npgpu array")
+    if out.shape != shape:
+        raise ValueError(f"output parameter for reduction operation has the wrong shape: "
+                         f"expected {shape}, got {out.shape}")
+    return out
+
+
+def where_mask(where, shape):
+    """None for ``where=True``; else a bool npgpu array broadcastable to ``shape``."""
+    if where is True or (isinstance(where, (bool, np.bool_)) and where):
+        return None
+    m = as_array(where)
+    if m.dtype != _BOOL:
+        m = m.astype(_BOOL)
+    if np.broadcast_shapes(m.shape, shape) != shape:
+        raise ValueError(f"operands could not be broadcast together: where= of shape {m.shape} "
+                         f"against the array of shape {shape}")
+    return m
+
+
+# ---- planning -----------------------------------------------------------------------------
+def _collapse(dims):
+    """Merge adjacent (n, strides...) dims where every operand is contiguous across them."""
+    out = []
+    for n, *s in dims:
+        if out:
+            pn, *ps = out[-1]
+            if all(p == q * n for p, q in zip(ps, s)):
+                out[-1] = (pn * n, *s)
+                continue
+        out.append((n, *s))
+    return out
+
+
+def _prod(it):
+    p = 1
+    for n in it:
+        p *= n
+    return p
+
+
+def _arr(ptr, shape, strides, itemsize):
+    return [0, 0, _prod(shape), itemsize, ptr, *shape, *strides]
+
+
+def _scalar_values(v, dt):
+    v = np.asarray(v).astype(dt)[()]
+    return [float(v.real), float(v.imag)] if dt.kind == "c" else [v.item()]
+
+
+_PLANS = {}
+
+
+class _Plan:
+    """Everything about one reduction call that depends only on shapes, strides and dtypes."""
+    __slots__ = ("nrow", "m", "in_shape", "in_str", "mk_str", "o_shape", "o_str", "block",
+                 "nsplit", "chunk", "grid", "grid2", "wshape", "kernels")
+
+
+def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_args=(),
+        seed_first=False):
+    """Reduce ``a`` over ``axes`` into ``out`` (shaped as the result, with or without keepdims).
+
+    mask: bool npgpu array broadcastable to ``a`` (where=); initial: a NumPy scalar
+    of the state dtype (single-component specs); post_args: values of
+    ``spec.post_params``; seed_first: the fold starts from the first element
+    (non-reorderable ufuncs without identity or initial).
+    """
+    key = (spec.full_key(), a.shape, a._strides, a.dtype, axes, keepdims, out.shape,
+           out._strides, out.dtype, None if mask is None else (mask.shape, mask._strides),
+           initial is not None, seed_first)
+    p = _PLANS.get(key)
+    if p is None:
+        if len(_PLANS) > 4096:           # many distinct shapes: start over rather than grow
+            _PLANS.clear()
+        p = _PLANS[key] = _plan(spec, a, axes, out, keepdims, mask, initial is not None,
+                                seed_first)
+    if p is False:
+        return out                       # empty result
+    scal = [p.nrow, p.m, p.nsplit, p.chunk, p.m]
+    for q, v in zip(spec.post_params, post_args):
+        scal += _scalar_values(v, q)
+    if initial is not None:
+        scal += _scalar_values(initial, spec.state[0])
+    in_vals = _arr(a._ptr, p.in_shape, p.in_str, a.itemsize)
+    mk_vals = _arr(mask._ptr, p.in_shape, p.mk_str, 1) if mask is not None else []
+    out_vals = _arr(out._ptr, p.o_shape, p.o_str, out.itemsize)
+    if p.wshape is None:
+        p.kernels[0](p.grid, p.block, scal + out_vals + in_vals + mk_vals)
+        return out
+    # pass 1: per-split states into a workspace; pass 2: the same template reduces them
+    ws = [empty_array(p.wshape, s) for s in spec.state]
+    ws_vals = []
+    for w in ws:
+        ws_vals += _arr(w._ptr, w.shape, w._strides, w.itemsize)
+    p.kernels[0](p.grid, p.block, scal + ws_vals + in_vals + mk_vals)
+    scal2 = [p.nrow, p.nsplit, 1, p.nsplit, p.m] + scal[5:]
+    p.kernels[1](p.grid2, p.block, scal2 + out_vals + ws_vals)
+    del ws
+    return out
+
+
+def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
+    nd = a.ndim
+    ostr = list(out._strides)
+    if keepdims:
+        ostr = [ostr[d] for d in range(nd) if d not in axes]
+    mstr = (_layout_bstrides(mask, a.shape) if mask is not None else [0] * nd)
+    kept = [(a.shape[d], a._strides[d], mstr[d]) for d in range(nd) if d not in axes]
+    kept = [(n, si, sm, so) for (n, si, sm), so in zip(kept, ostr)]
+    red = [(a.shape[d], a._strides[d], mstr[d]) for d in axes]
+    nrow = _prod(n for n, *_ in kept)
+    m = _prod(n for n, *_ in red)
+    if nrow == 0:
+        return False
+    kept = [d for d in kept if d[0] != 1]
+    red = [d for d in red if d[0] != 1]
+    # the output order is free: the fastest input dim goes last
+    kept.sort(key=lambda d: -abs(d[1]))
+    if spec.reorderable and not spec.uses_index:
+        red.sort(key=lambda d: -abs(d[1]))
+    kept = _collapse(kept)
+    red = _collapse(red)
+    nk, nr = len(kept), len(red)
+
+    if not spec.reorderable:
+        mode = "fold"
+    elif m <= SHORT_REDUCED or nr == 0:
+        mode = "outer"
+    elif nk == 0:
+        mode = "inner"
+    else:
+        fastest_red = min(abs(d[1]) for d in red)
+        fastest_kept = min(abs(d[1]) for d in kept)
+        mode = "inner" if fastest_red <= fastest_kept else "outer"
+    if nr == 0:
+        red = [(1, 0, 0)]
+        nr = 1
+
+    p = _Plan()
+    p.nrow, p.m = nrow, m
+    p.in_shape = [d[0] for d in kept] + [d[0] for d in red]
+    p.in_str = [d[1] for d in kept] + [d[1] for d in red]
+    p.mk_str = [d[2] for d in kept] + [d[2] for d in red]
+    p.o_shape = [d[0] for d in kept] or [1]
+    p.o_str = [d[3] for d in kept] or [0]
+    has_mask = mask is not None
+
+    if mode == "inner":
+        block, tx = INNER_BLOCK, 1
+        per = MIN_CHUNK
+    elif mode == "outer":
+        block, tx = OUTER_BLOCK, OUTER_TX
+        per = MIN_OUTER_ROWS * (block // tx)
+    else:
+        block, tx = FOLD_BLOCK, FOLD_BLOCK
+        per = m or 1
+    units = nrow if mode == "inner" else -(-nrow // tx)
+    nsplit = 1
+    if mode != "fold" and not seed_first:
+        nsplit = max(1, min(-(-m // per), -(-TARGET_BLOCKS // units)))
+    chunk = -(-m // nsplit) if m else 1
+    nsplit = -(-m // chunk) if m else 1
+
+    def kern(first, last, nk_, nr_):
+        hm = has_mask and first
+        key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
+               out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first)
+        return compiler.get_kernel(key, lambda: _t.render(
+            spec, mode, nk=nk_, nr=nr_, in_storage=a.dtype, out_storage=out.dtype,
+            has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
+            sim=_SIM, seed_first=seed_first))
+
+    p.block, p.nsplit, p.chunk = block, nsplit, chunk
+    p.grid = max(1, min(units * nsplit, MAX_GRID))
+    p.grid2 = max(1, min(units, MAX_GRID))
+    if nsplit == 1:
+        p.wshape = None
+        p.kernels = (kern(True, True, nk, nr),)
+    else:
+        p.wshape = (nrow, nsplit) if mode == "inner" else (nsplit, nrow)
+        p.kernels = (kern(True, False, nk, nr), kern(False, True, nk, 0))
+    return p
+
+
+def _layout_bstrides(mask, shape):
+    from .._codegen.elementwise import broadcast_strides
+    return broadcast_strides(mask.shape, mask._strides, shape)

@@ -1,0 +1,443 @@
+"""The reduction template: a :class:`ReduceSpec` (pre-map, combine, post-map) rendered into kernels.
+
+A reduction is described by its *state* (one or more scalar components, e.g.
+``(sum,)``, ``(value, index)`` for argmax, ``(count, mean, M2)`` for var):
+
+* ``pre(x, i)``  -- one input value (already cast to ``in_dtype``) and its flat
+  index along the reduced axes -> a state;
+* ``combine(a.., b..)`` -> a state (associative; tree-combined when the spec
+  is ``reorderable``, folded in order otherwise);
+* ``post(a.., m, q..)`` -> the result (``m``: number of reduced elements,
+  ``q``: extra scalar parameters such as ``ddof``).
+
+Every function that uses the reduction machinery (sums, statistics,
+``ufunc.reduce``, the block totals of scans, later fused/user reductions) is a
+spec; the kernels below never change per function.
+
+Kernel shapes (picked by :mod:`.reduce` from the layout):
+
+* ``inner``: one block per (output row, split of the reduced range); threads
+  walk the reduced elements (coalesced when the reduced axis is the
+  contiguous one), 4 independent loads in flight, then a block reduction.
+* ``outer``: each thread owns one output column (``TX`` adjacent columns per
+  block: coalesced reads across threads) and walks the reduced axis; ``TY``
+  thread rows split the reduced range and are combined in shared memory.
+* ``fold``: ``outer`` with ``TY == 1`` and no reordering: the order NumPy
+  folds non-reorderable ufuncs (subtract, power, ...) in.
+
+Either writes the final result, or per-split *states* (2-D workspace) that a
+second launch of the same template reduces (``first=False``).
+
+The block reduction has two renderings of one section: warp shuffles
+(``shfl_down_sync``) on the GPU, and a shared-memory tree with
+``syncthreads`` on Numba's simulator (which has no warp intrinsics).
+"""
+import hashlib
+
+import numpy as np
+
+from .._codegen.compiler import KernelSource, Param
+from .._codegen.elementwise import cast_expr, compute_dtype, type_name
+
+_I64 = np.dtype(np.int64)
+_F64 = np.dtype(np.float64)
+
+
+class ReduceSpec:
+    """What a reduction computes (see the module docstring).
+
+    in_dtype: the dtype ``pre`` receives (loads are cast to it; float16 arrives as float32);
+    state: dtypes of the state components (never float16);
+    identity: per component, a source expression of the identity;
+    pre/combine/post: function bodies (or single expressions) of
+        ``red_pre(x, i)``, ``red_comb(a0.., b0..)``, ``red_post(a0.., m, q0..)``;
+    out_dtype: dtype of ``post``'s value; post_params: dtypes of the ``q`` scalars;
+    helpers: device-function sources (each a ``def``) the bodies call;
+    reorderable: tree-combine allowed; uses_index: ``pre`` reads ``i`` (fixes the order of axes).
+    """
+
+    def __init__(self, key, in_dtype, state, identity, pre, combine, post, out_dtype,
+                 post_params=(), helpers=(), reorderable=True, uses_index=False):
+        self.key = key
+        self.in_dtype = compute_dtype(np.dtype(in_dtype))
+        self.state = tuple(np.dtype(s) for s in state)
+        self.identity = tuple(identity)
+        self.pre = pre
+        self.combine = combine
+        self.post = post
+        self.out_dtype = np.dtype(out_dtype)
+        self.post_params = tuple(np.dtype(q) for q in post_params)
+        self.helpers = tuple(helpers)
+        self.reorderable = reorderable
+        self.uses_index = uses_index
+
+    @property
+    def k(self):
+        return len(self.state)
+
+    def full_key(self):
+        return (self.key, self.in_dtype.str, tuple(s.str for s in self.state), self.identity,
+                self.out_dtype.str, self.post_params, self.reorderable, self.uses_index)
+
+    # ---- device functions -------------------------------------------------------------------
+    def device_source(self):
+        k = self.k
+        a = [f"a{c}" for c in range(k)]
+        b = [f"b{c}" for c in range(k)]
+        q = [f"q{c}" for c in range(len(self.post_params))]
+        parts = ["@cuda.jit(device=True)\n" + h.strip("\n") + "\n" for h in self.helpers]
+        parts.append(_dev("red_pre", ["x", "i"], self.pre))
+        parts.append(_dev("red_comb", a + b, self.combine))
+        parts.append(_dev("red_post", a + ["m"] + q, self.post))
+        # typed wrappers: every state component keeps one type through every loop
+        parts.append(_dev("red_pre_t", ["x", "i"], _typed("red_pre(x, i)", self.state)))
+        parts.append(_dev("red_comb_t", a + b, _typed(f"red_comb({', '.join(a + b)})", self.state)))
+        return "\n".join(parts)
+
+
+def _dev(name, args, body):
+    if "return" not in body:
+        body = f"return {body}"
+    lines = "\n".join("    " + ln for ln in body.strip("\n").splitlines())
+    return f"@cuda.jit(device=True)\ndef {name}({', '.join(args)}):\n{lines}\n"
+
+
+def _typed(call, state):
+    if len(state) == 1:
+        return f"return {type_name(state[0])}({call})"
+    comps = ", ".join(f"{type_name(s)}(r[{c}])" for c, s in enumerate(state))
+    return f"r = {call}\nreturn ({comps})"
+
+
+# ---- literals -----------------------------------------------------------------------------------
+def literal(value, dtype):
+    """Source of a constant ``value`` of ``dtype`` (valid in Numba CUDA and in the simulator)."""
+    dt = np.dtype(dtype)
+    tn = type_name(compute_dtype(dt)) if dt.kind != "b" else "boolean"
+    v = np.asarray(value).astype(dt)[()] if not isinstance(value, str) else value
+    if isinstance(v, str):
+        return f"{tn}({v})"
+    if dt.kind == "b":
+        return "True" if v else "False"
+    if dt.kind in "iu":
+        return f"{tn}({int(v)})"
+    if dt.kind == "f":
+        return f"{tn}({_float_src(float(v))})"
+    return f"{tn}(complex({_float_src(float(v.real))}, {_float_src(float(v.imag))}))"
+
+
+def _float_src(f):
+    if f != f:
+        return "math.nan"
+    if f == float("inf"):
+        return "math.inf"
+    if f == -float("inf"):
+        return "-math.inf"
+    return repr(f)
+
+
+# ---- warp transport (GPU shuffles carry only 32/64-bit ints and floats) ---------------------------
+_NATIVE = {"i4", "i8", "f4", "f8"}
+
+
+def _shfl_lines(var, dt, tmp, pad):
+    """Lines setting ``tmp`` to ``var`` of lane + off (``off`` in scope), any state dtype."""
+    code = dt.kind + str(dt.itemsize)
+    sh = "cuda.shfl_down_sync(0xffffffff, {}, off)"
+    if code in _NATIVE:
+        return [f"{pad}{tmp} = {sh.format(var)}"]
+    if dt.kind == "c":
+        ft = "float32" if dt.itemsize == 8 else "float64"
+        return [f"{pad}{tmp}_re = {sh.format(f'{ft}({var}.real)')}",
+                f"{pad}{tmp}_im = {sh.format(f'{ft}({var}.imag)')}",
+                f"{pad}{tmp} = {type_name(dt)}(complex({tmp}_re, {tmp}_im))"]
+    wide = np.dtype(np.int32) if dt.itemsize < 4 or dt.kind == "b" else _I64
+    carried = cast_expr(var, dt, wide)
+    back = f"{tmp}_w"
+    return [f"{pad}{back} = {sh.format(carried)}", f"{pad}{tmp} = {cast_expr(back, wide, dt)}"]
+
+
+# ---- kernel rendering -------------------------------------------------------------------------
+def _names(prefix, k):
+    return [f"{prefix}{c}" for c in range(k)]
+
+
+def _decompose(var, dims, shape_src, first_dim, pad):
+    """Lines splitting flat C-order index ``var`` into ``{var}_0..`` over ``len(dims)`` dims."""
+    n = len(dims)
+    if n == 0:
+        return []
+    if n == 1:
+        return [f"{pad}{dims[0]} = {var}"]
+    lines = [f"{pad}rem_ = {var}"]
+    for d in range(n - 1, 0, -1):
+        lines.append(f"{pad}{dims[d]} = rem_ % {shape_src}.shape[{first_dim + d}]")
+        lines.append(f"{pad}rem_ = rem_ // {shape_src}.shape[{first_dim + d}]")
+    lines.append(f"{pad}{dims[0]} = rem_")
+    return lines
+
+
+def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, first, last,
+           block, tx=1, sim=False, seed_first=False):
+    """Render one reduction kernel.
+
+    mode 'inner' | 'outer' | 'fold'; nk/nr: kept and reduced dims of the input view
+    (first pass); in_storage: the input array's dtype (first) -- state inputs otherwise;
+    out_storage: the output array's dtype (last); block: threads per block; tx: columns
+    per block (outer/fold).  Parameters, in order: ``nrow, m, nsplit, chunk, mtot,
+    q.., [init], outputs.., inputs.., [mask]``.
+    """
+    k = spec.k
+    st = spec.state
+    ty = block // tx if mode != "inner" else 1
+    reorder = spec.reorderable and mode != "fold"
+    ins = ["in0"] if first else _names("sin", k)
+    outs = ["out0"] if last else _names("sout", k)
+    qs = _names("q", len(spec.post_params))
+    scal = ["nrow", "m", "nsplit", "chunk", "mtot"] + qs + (["init"] if has_init else [])
+    arrays = outs + ins + (["mk"] if has_mask else [])
+    L = [f"def KERNEL({', '.join(scal + arrays)}):"]
+    P = "    "
+    kd = [f"k{d}_" for d in range(nk)]
+    rd = [f"r{d}_" for d in range(nr)]
+    ident = [f"{spec.identity[c]}" for c in range(k)]
+    S = _names("s", k)
+
+    def comb(dst, a, b, pad):
+        return [f"{pad}{', '.join(dst)} = red_comb_t({', '.join(list(a) + list(b))})"]
+
+    def load(j, tag, pad):
+        """Lines loading element ``j`` (of the current row/column) into state t{c}_{tag}."""
+        T = [f"t{c}_{tag}" for c in range(k)]
+        lhs = ", ".join(T)
+        lines = []
+        if first:
+            rdt = [f"{r}{tag}" for r in rd]
+            lines += _decompose(j, rdt, "in0", nk, pad)
+            idx = ", ".join(kd + rdt) if (kd or rdt) else "0"
+            x = f"in0[{idx}]"
+            x = cast_expr(x, in_storage, spec.in_dtype) if in_storage != spec.in_dtype else x
+            if has_mask and mode == "fold":
+                # a fold skips masked-out elements (non-reorderable ufuncs have no identity)
+                lines.append(f"{pad}mk_ = mk[{idx}]")
+                lines.append(f"{pad}{lhs} = red_pre_t({x}, {j})")
+            elif has_mask:
+                lines.append(f"{pad}if mk[{idx}]:")
+                lines.append(f"{pad}    {lhs} = red_pre_t({x}, {j})")
+                lines.append(f"{pad}else:")
+                lines.append(f"{pad}    {lhs} = {', '.join(ident)}")
+            else:
+                lines.append(f"{pad}{lhs} = red_pre_t({x}, {j})")
+        else:
+            for c in range(k):
+                src = f"sin{c}[row, {j}]" if mode == "inner" else f"sin{c}[{j}, row]"
+                lines.append(f"{pad}t{c}_{tag} = {src}")
+        return lines, T
+
+    def finish(pad):
+        """Lines storing the state S of the current row (final value or partial state)."""
+        lines = []
+        if last:
+            if has_init and mode != "fold":       # fold kernels start from init instead
+                lines += comb(S, S, [cast_expr("init", st[0], st[0])], pad)
+            post = f"red_post({', '.join(S + ['mtot'] + qs)})"
+            idx = ", ".join(kd) if kd else "0"
+            od = spec.out_dtype
+            val = cast_expr(cast_expr(post, compute_dtype(od), od), od, out_storage)
+            lines.append(f"{pad}out0[{idx}] = {val}")
+        else:
+            for c in range(k):
+                dst = f"sout{c}[row, sp]" if mode == "inner" else f"sout{c}[sp, row]"
+                lines.append(f"{pad}{dst} = {S[c]}")
+        return lines
+
+    L.append(f"{P}tid = int64(cuda.threadIdx.x)")
+    nsh = block if mode == "inner" else (block if ty > 1 else 0)
+    if nsh:
+        for c in range(k):
+            L.append(f"{P}sh{c} = cuda.shared.array({nsh}, {type_name(st[c])})")
+    L.append(f"{P}b = int64(cuda.blockIdx.x)")
+    L.append(f"{P}gd = int64(cuda.gridDim.x)")
+    kshape = "out0" if last else "in0"
+    if mode == "inner":
+        L.append(f"{P}while b < nrow * nsplit:")
+        P2 = P * 2
+        L.append(f"{P2}row = b // nsplit")
+        L.append(f"{P2}sp = b - row * nsplit")
+        L += _decompose("row", kd, kshape, 0, P2)
+        L.append(f"{P2}lo = sp * chunk")
+        L.append(f"{P2}hi = min(lo + chunk, m)")
+        for c in range(k):
+            L.append(f"{P2}{S[c]} = {ident[c]}")
+        L.append(f"{P2}j = lo + tid")
+        L.append(f"{P2}while j + {3 * block} < hi:")
+        P3 = P * 3
+        Ts = []
+        for u in range(4):
+            ld, T = load(f"j + {u * block}" if u else "j", u, P3)
+            L += ld
+            Ts.append(T)
+        U = [f"u{c}_" for c in range(k)]
+        V = [f"v{c}_" for c in range(k)]
+        L += comb(U, Ts[0], Ts[1], P3)
+        L += comb(V, Ts[2], Ts[3], P3)
+        L += comb(U, U, V, P3)
+        L += comb(S, S, U, P3)
+        L.append(f"{P3}j += {4 * block}")
+        L.append(f"{P2}while j < hi:")
+        ld, T = load("j", "e", P3)
+        L += ld
+        L += comb(S, S, T, P3)
+        L.append(f"{P3}j += {block}")
+        L += _block_reduce(spec, S, block, sim, P2, comb)
+        L.append(f"{P2}if tid == 0:")
+        L += finish(P3)
+        L.append(f"{P2}b += gd")
+    else:
+        L.append(f"{P}tx = tid % {tx}")
+        L.append(f"{P}ty = tid // {tx}")
+        L.append(f"{P}ncb = (nrow + {tx - 1}) // {tx}")
+        L.append(f"{P}while b < ncb * nsplit:")
+        P2 = P * 2
+        P3 = P * 3
+        L.append(f"{P2}cb = b // nsplit")
+        L.append(f"{P2}sp = b - cb * nsplit")
+        L.append(f"{P2}row = cb * {tx} + tx")
+        L += _decompose("row", kd, kshape, 0, P2)
+        L.append(f"{P2}lo = sp * chunk")
+        L.append(f"{P2}hi = min(lo + chunk, m)")
+        if seed_first:
+            L.append(f"{P2}if row < nrow:")
+            ld, T = load("lo", "f", P3)
+            L += ld
+            L += [f"{P3}{S[c]} = {T[c]}" for c in range(k)]
+            L.append(f"{P2}else:")
+            L += [f"{P3}{S[c]} = {ident[c]}" for c in range(k)]
+            L.append(f"{P2}j = lo + 1")
+        else:
+            if mode == "fold" and has_init:
+                L.append(f"{P2}{S[0]} = {cast_expr('init', st[0], st[0])}")
+            else:
+                for c in range(k):
+                    L.append(f"{P2}{S[c]} = {ident[c]}")
+            L.append(f"{P2}j = lo + ty")
+        L.append(f"{P2}if row < nrow:")
+        if reorder:
+            L.append(f"{P3}while j + {3 * ty} < hi:")
+            P4 = P * 4
+            Ts = []
+            for u in range(4):
+                ld, T = load(f"j + {u * ty}" if u else "j", u, P4)
+                L += ld
+                Ts.append(T)
+            U = [f"u{c}_" for c in range(k)]
+            V = [f"v{c}_" for c in range(k)]
+            L += comb(U, Ts[0], Ts[1], P4)
+            L += comb(V, Ts[2], Ts[3], P4)
+            L += comb(U, U, V, P4)
+            L += comb(S, S, U, P4)
+            L.append(f"{P4}j += {4 * ty}")
+        L.append(f"{P3}while j < hi:")
+        ld, T = load("j", "e", P * 4)
+        L += ld
+        if mode == "fold" and has_mask and first:
+            L.append(f"{P * 4}if mk_:")
+            L += comb(S, S, T, P * 5)
+        else:
+            L += comb(S, S, T, P * 4)
+        L.append(f"{P * 4}j += {ty}")
+        if ty > 1:
+            for c in range(k):
+                L.append(f"{P2}sh{c}[tid] = {S[c]}")
+            L.append(f"{P2}cuda.syncthreads()")
+            h = ty // 2
+            while h >= 1:
+                L.append(f"{P2}if ty < {h}:")
+                A = [f"sh{c}[tid]" for c in range(k)]
+                B = [f"sh{c}[tid + {h * tx}]" for c in range(k)]
+                L += comb(S, A, B, P3)
+                L += [f"{P3}sh{c}[tid] = {S[c]}" for c in range(k)]
+                L.append(f"{P2}cuda.syncthreads()")
+                h //= 2
+        L.append(f"{P2}if ty == 0 and row < nrow:")
+        if ty > 1:
+            L += [f"{P3}{S[c]} = sh{c}[tid]" for c in range(k)]
+        L += finish(P3)
+        if ty > 1:
+            L.append(f"{P2}cuda.syncthreads()")
+        L.append(f"{P2}b += gd")
+
+    body = "\n".join(L) + "\n"
+    text = spec.device_source() + "\n\n" + body
+    name = f"red_{mode}_{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+    text = text.replace("def KERNEL(", f"def {name}(")
+
+    params = [Param("scalar", _I64) for _ in range(5)]
+    params += [Param("scalar", q) for q in spec.post_params]
+    if has_init:
+        params.append(Param("scalar", st[0]))
+    if last:
+        params.append(Param("array", out_storage, max(nk, 1), "A"))
+    else:
+        params += [Param("array", s, 2, "C") for s in st]
+    if first:
+        params.append(Param("array", in_storage, max(nk + nr, 1), "A"))
+    else:
+        params += [Param("array", s, 2, "C") for s in st]
+    if has_mask:
+        params.append(Param("array", np.bool_, max(nk + nr, 1), "A"))
+    return KernelSource(name, text, params)
+
+
+def _block_reduce(spec, S, block, sim, pad, comb):
+    """Combine state S over the threads of a block; thread 0 ends with the result.
+
+    GPU: warp shuffles, one shared slot per warp, then warp 0 shuffles again.
+    Simulator (no warp intrinsics): the same combine as a shared-memory tree.
+    """
+    k = spec.k
+    L = []
+    P1 = pad + "    "
+    if sim or block < 64:
+        L += [f"{pad}sh{c}[tid] = {S[c]}" for c in range(k)]
+        L.append(f"{pad}cuda.syncthreads()")
+        h = block // 2
+        while h >= 1:
+            L.append(f"{pad}if tid < {h}:")
+            A = [f"sh{c}[tid]" for c in range(k)]
+            B = [f"sh{c}[tid + {h}]" for c in range(k)]
+            L += comb(S, A, B, P1)
+            L += [f"{P1}sh{c}[tid] = {S[c]}" for c in range(k)]
+            L.append(f"{pad}cuda.syncthreads()")
+            h //= 2
+        L += [f"{pad}{S[c]} = sh{c}[0]" for c in range(k)]
+        L.append(f"{pad}cuda.syncthreads()")
+        return L
+    nw = block // 32
+
+    def warp(p):
+        out = []
+        off = 16
+        while off >= 1:
+            out.append(f"{p}off = {off}")
+            O = []
+            for c in range(k):
+                out += _shfl_lines(S[c], spec.state[c], f"o{c}_", p)
+                O.append(f"o{c}_")
+            out += comb(S, S, O, p)
+            off //= 2
+        return out
+
+    L += warp(pad)
+    L.append(f"{pad}if tid % 32 == 0:")
+    L += [f"{P1}sh{c}[tid // 32] = {S[c]}" for c in range(k)]
+    L.append(f"{pad}cuda.syncthreads()")
+    L.append(f"{pad}if tid < 32:")
+    P2 = P1 + "    "
+    L.append(f"{P1}if tid < {nw}:")
+    L += [f"{P2}{S[c]} = sh{c}[tid]" for c in range(k)]
+    L.append(f"{P1}else:")
+    L += [f"{P2}{S[c]} = {spec.identity[c]}" for c in range(k)]
+    L += warp(P1)
+    L.append(f"{pad}cuda.syncthreads()")
+    return L
