@@ -278,7 +278,10 @@ def _from_capsule(cap):
     nd = t.ndim
     shape = tuple(int(t.shape[i]) for i in range(nd))
     if t.strides:
-        strides = tuple(int(t.strides[i]) * dt.itemsize for i in range(nd))
+        # byte strides as signed 64-bit values: CuPy's capsule for a negative-stride view came
+        # back as 2**64 - 24 for -24 (seen on the H200); reading modulo 2**64 gives both right
+        strides = tuple(((int(t.strides[i]) * dt.itemsize + 2 ** 63) % 2 ** 64) - 2 ** 63
+                        for i in range(nd))
     else:
         strides = _layout.c_strides(shape, dt.itemsize)
     ptr = (t.data or 0) + t.byte_offset

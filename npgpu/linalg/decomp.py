@@ -8,6 +8,8 @@ column-major storage of A^T, so no transposing copy is needed:
   transposes it, which turns conj(L)^T into L^H etc. (see each function);
 * svd of a wide matrix factors A^T (tall) and swaps/transposes U and V^H.
 """
+import os
+
 import numpy as np
 
 from .._backend import IS_SIM
@@ -72,13 +74,18 @@ def _eigh(a, UPLO, vectors):
     return _R.EighResult(w, v)
 
 
+# Jacobi SVD (gesvdj) is ~2.5x faster for vectors, but on the H200 its reconstruction error
+# with cuSOLVER's default tolerance was 50-400x NumPy's (measured 2026-11-30), so the accurate
+# QR-iteration gesvd is the default; NPGPU_SVD_JACOBI=1 opts in.
+JACOBI_SVD = [os.environ.get("NPGPU_SVD_JACOBI", "0") not in ("", "0")]
+
+
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """Singular value decomposition; wide matrices are factored as their transpose.
 
-    With vectors: Jacobi ``gesvdj`` (the faster cuSOLVER SVD for vectors; if
-    its sweeps do not converge -- seen only with the error check on, which
-    reads ``info`` anyway -- the QR-iteration ``gesvd`` recomputes).  Values
-    only: ``gesvd`` without vectors."""
+    ``gesvd`` (QR iteration).  With ``NPGPU_SVD_JACOBI=1``, vectors come from Jacobi
+    ``gesvdj`` (faster, less accurate; if its sweeps do not converge -- seen only with
+    the error check on, which reads ``info`` anyway -- ``gesvd`` recomputes)."""
     a = asarray(a)
     assert_stacked_2d(a)
     rt = linalg_dtype(a.dtype)
@@ -96,6 +103,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         info = _solver.gesvd(_svd_input(a, rt), s, None, None, "N", "N")
         check_info(info, "SVD did not converge")
         return s
+    if not JACOBI_SVD[0]:
+        return _svd_gesvd(a, rt, s, full_matrices)
     flip = m < n
     x = _svd_input(a, rt)
     p, q = (n, m) if flip else (m, n)

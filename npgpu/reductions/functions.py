@@ -219,8 +219,16 @@ def _mean_spec(dt, rdt, masked, dtype, skip_nan):
         if skip_nan and dt.kind in "fc":
             pre = f"if x != x:\n    return ({z}, int64(0))\nreturn (x, int64(1))"
         return ReduceSpec(("mean2", skip_nan), acc, (acc, _I64), (z, "int64(0)"), pre,
-                          "(a0 + b0, a1 + b1)", "a0 / a1", rdt)
-    return ReduceSpec(("mean",), acc, (acc,), (z,), "x", "a0 + b0", "a0 / m", rdt)
+                          "(a0 + b0, a1 + b1)", _divide("a0", "a1", acc), rdt)
+    return ReduceSpec(("mean",), acc, (acc,), (z,), "x", "a0 + b0", _divide("a0", "m", acc), rdt)
+
+
+def _divide(num, count, acc):
+    """``num / count`` for a count: complex parts divide separately, because Numba's complex
+    division returns 0 for a zero divisor on the GPU where NumPy gives nan+nanj."""
+    if acc.kind == "c":
+        return f"type({num})(complex({num}.real / {count}, {num}.imag / {count}))"
+    return f"{num} / {count}"
 
 
 def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
