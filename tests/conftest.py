@@ -33,6 +33,34 @@ def random_array(shape, dtype, rng=None, low=-100, high=100):
     return (re + 1j * im).astype(dtype)
 
 
+def full_range_random(shape, dtype, rng, int_limit=None):
+    """Random host data over the dtype's whole integer range (or +-int_limit), floats in
+    [-50, 50), complex with both parts random: the data the exactness tests use."""
+    dt = np.dtype(dtype)
+    if dt.kind == "b":
+        return rng.random(shape) > 0.5
+    if dt.kind in "iu":
+        info = np.iinfo(dt)
+        lo, hi = info.min, info.max
+        if int_limit is not None:
+            lo, hi = max(lo, -int_limit), min(hi, int_limit)
+        return rng.integers(lo, hi, size=shape, endpoint=True, dtype=dt)
+    x = rng.uniform(-50, 50, size=shape)
+    if dt.kind == "c":
+        x = x + 1j * rng.uniform(-50, 50, size=shape)
+    return x.astype(dt)
+
+
+def assert_same(got, expected):
+    """Bit-exact equality of values, dtype and shape (an npgpu array or a host array)."""
+    if isinstance(got, npgpu.ndarray):
+        got = got.get()
+    assert isinstance(got, np.ndarray)
+    assert got.dtype == expected.dtype, (got.dtype, expected.dtype)
+    assert got.shape == expected.shape, (got.shape, expected.shape)
+    np.testing.assert_array_equal(got, expected)
+
+
 def tolerance(dtype):
     """(rtol, atol) suited to a dtype: exact for bool/int, a few ulp for floats."""
     dtype = np.dtype(dtype)

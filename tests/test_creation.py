@@ -5,6 +5,7 @@ import numpy
 import pytest
 
 import npgpu as np
+from conftest import assert_same, full_range_random
 from npgpu._codegen import compiler
 
 DTYPES = [numpy.dtype(t) for t in "? i1 i2 i4 i8 u1 u2 u4 u8 f2 f4 f8 c8 c16".split()]
@@ -13,24 +14,12 @@ RNG = numpy.random.default_rng(99)
 
 
 def rand(shape, dt):
-    dt = numpy.dtype(dt)
-    if dt.kind == "b":
-        return RNG.random(shape) > 0.5
-    if dt.kind in "iu":
-        info = numpy.iinfo(dt)
-        return RNG.integers(info.min, info.max, size=shape, endpoint=True, dtype=dt)
-    x = RNG.uniform(-50, 50, size=shape)
-    if dt.kind == "c":
-        x = x + 1j * RNG.uniform(-50, 50, size=shape)
-    return x.astype(dt)
+    return full_range_random(shape, dt, RNG)
 
 
 def same(g, h):
     assert isinstance(g, np.ndarray)
-    got = g.get()
-    assert got.dtype == h.dtype, (got.dtype, h.dtype)
-    assert got.shape == h.shape, (got.shape, h.shape)
-    numpy.testing.assert_array_equal(got, h)
+    assert_same(g, h)
 
 
 def close(g, h, rtol=None):

@@ -12,6 +12,7 @@ import numpy as np
 import pytest
 
 import npgpu
+from conftest import full_range_random
 from npgpu._core import dlpack as _dl
 
 GPU = npgpu.backend() == "cuda"
@@ -24,16 +25,7 @@ DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, 
 
 
 def rand(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    dt = np.dtype(dtype)
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(dt)
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        return rng.integers(max(info.min, -1000), min(info.max, 1000), shape, endpoint=True).astype(dt)
-    if dt.kind == "c":
-        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
-    return rng.standard_normal(shape).astype(dt)
+    return full_range_random(shape, dtype, np.random.default_rng(seed), int_limit=1000)
 
 
 def base_addr(a):

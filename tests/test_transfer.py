@@ -3,6 +3,7 @@ import numpy as np
 import pytest
 
 import npgpu
+from conftest import assert_same, full_range_random
 
 GPU = npgpu.backend() == "cuda"
 
@@ -11,23 +12,12 @@ DTYPES = [np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, 
 
 
 def rand(shape, dtype, seed=0):
-    rng = np.random.default_rng(seed)
-    dt = np.dtype(dtype)
-    if dt.kind == "b":
-        return rng.integers(0, 2, shape).astype(dt)
-    if dt.kind in "iu":
-        info = np.iinfo(dt)
-        return rng.integers(info.min, info.max, shape, endpoint=True, dtype=dt)
-    if dt.kind == "c":
-        return (rng.standard_normal(shape) + 1j * rng.standard_normal(shape)).astype(dt)
-    return (rng.standard_normal(shape) * 100).astype(dt)
+    return full_range_random(shape, dtype, np.random.default_rng(seed))
 
 
 def same(got, exp):
     """Bit-exact equality of values, dtype and shape (transfers must not change anything)."""
-    assert isinstance(got, np.ndarray)
-    assert got.dtype == exp.dtype and got.shape == exp.shape
-    np.testing.assert_array_equal(got, exp)
+    assert_same(got, exp)
 
 
 @pytest.mark.parametrize("dtype", DTYPES)
