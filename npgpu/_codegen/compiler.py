@@ -99,13 +99,37 @@ def source_namespace():
     return ns
 
 
+_device_parts = {}     # source of a kernel's device functions -> the namespace they live in
+
+
+def _exec(text, filename, ns):
+    # registered with linecache, so tracebacks (and the simulator) show the generated lines
+    linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    exec(compile(text, filename, "exec"), ns)
+
+
 def python_function(ks: KernelSource):
-    """Exec the source (registered with linecache, so tracebacks show it) and return the function."""
-    filename = f"<npgpu-kernel {ks.name}>"
-    linecache.cache[filename] = (len(ks.source), None, ks.source.splitlines(True), filename)
-    ns = source_namespace()
-    exec(compile(ks.source, filename, "exec"), ns)
-    return ns[ks.name]
+    """Exec the source and return the kernel function.
+
+    The device functions before the kernel (``op``, helpers, reduction steps) are exec'd once
+    per distinct text and shared by every kernel that renders the same ones, so Numba compiles
+    each device function once per signature instead of once per kernel (layout variants of one
+    ufunc loop share theirs)."""
+    src = ks.source
+    cut = src.rfind(f"\ndef {ks.name}(")
+    if cut < 0:
+        ns = source_namespace()
+        _exec(src, f"<npgpu-kernel {ks.name}>", ns)
+        return ns[ks.name]
+    device, body = src[:cut + 1], src[cut + 1:]
+    ns = _device_parts.get(device)
+    if ns is None:
+        ns = source_namespace()
+        _exec(device, f"<npgpu-device {hashlib.sha1(device.encode()).hexdigest()[:10]}>", ns)
+        _device_parts[device] = ns
+    kns = dict(ns)
+    _exec(body, f"<npgpu-kernel {ks.name}>", kns)
+    return kns[ks.name]
 
 
 # --- disk cache ---------------------------------------------------------------------------

@@ -43,6 +43,13 @@ def _compile_one(path):
         return path, f"{type(e).__name__}: {e}"
 
 
+def _device_part(path):
+    with open(path) as f:
+        meta = json.load(f)
+    src = meta["source"]
+    return src[:src.rfind("\ndef " + meta["name"] + "(")]
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("directory")
@@ -51,6 +58,9 @@ def main(argv=None):
     os.environ["NUMBA_ENABLE_CUDASIM"] = "0"
     os.environ["NPGPU_BACKEND"] = "compile-only"     # never the simulator in this process
     paths = sorted(glob.glob(os.path.join(args.directory, "*.json")))
+    # kernels sharing device functions (the same op in several layouts) go to the same worker,
+    # one after another: each worker compiles a device function once per signature
+    paths.sort(key=_device_part)
     if not paths:
         print(f"ptxcheck: no recorded kernels in {args.directory}", file=sys.stderr)
         return 1
@@ -58,7 +68,7 @@ def main(argv=None):
     failures = []
     with ProcessPoolExecutor(max_workers=args.jobs,
                              mp_context=multiprocessing.get_context("spawn")) as ex:
-        for path, err in ex.map(_compile_one, paths, chunksize=8):
+        for path, err in ex.map(_compile_one, paths, chunksize=max(8, len(paths) // (8 * args.jobs))):
             if err:
                 failures.append((path, err))
     for path, err in failures:
