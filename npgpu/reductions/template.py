@@ -234,6 +234,25 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
                 lines.append(f"{pad}t{c}_{tag} = {src}")
         return lines, T
 
+    def unrolled4(step, pad):
+        """A loop taking 4 elements ``step`` apart per trip: 4 loads in flight, then a small
+        tree of combines into S (reorderable specs only)."""
+        inner = pad + P
+        lines = [f"{pad}while j + {3 * step} < hi:"]
+        Ts = []
+        for u in range(4):
+            ld, T = load(f"j + {u * step}" if u else "j", u, inner)
+            lines += ld
+            Ts.append(T)
+        U = [f"u{c}_" for c in range(k)]
+        V = [f"v{c}_" for c in range(k)]
+        lines += comb(U, Ts[0], Ts[1], inner)
+        lines += comb(V, Ts[2], Ts[3], inner)
+        lines += comb(U, U, V, inner)
+        lines += comb(S, S, U, inner)
+        lines.append(f"{inner}j += {4 * step}")
+        return lines
+
     def finish(pad):
         """Lines storing the state S of the current row (final value or partial state)."""
         lines = []
@@ -270,20 +289,8 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         for c in range(k):
             L.append(f"{P2}{S[c]} = {ident[c]}")
         L.append(f"{P2}j = lo + tid")
-        L.append(f"{P2}while j + {3 * block} < hi:")
         P3 = P * 3
-        Ts = []
-        for u in range(4):
-            ld, T = load(f"j + {u * block}" if u else "j", u, P3)
-            L += ld
-            Ts.append(T)
-        U = [f"u{c}_" for c in range(k)]
-        V = [f"v{c}_" for c in range(k)]
-        L += comb(U, Ts[0], Ts[1], P3)
-        L += comb(V, Ts[2], Ts[3], P3)
-        L += comb(U, U, V, P3)
-        L += comb(S, S, U, P3)
-        L.append(f"{P3}j += {4 * block}")
+        L += unrolled4(block, P2)
         L.append(f"{P2}while j < hi:")
         ld, T = load("j", "e", P3)
         L += ld
@@ -323,20 +330,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
             L.append(f"{P2}j = lo + ty")
         L.append(f"{P2}if row < nrow:")
         if reorder:
-            L.append(f"{P3}while j + {3 * ty} < hi:")
-            P4 = P * 4
-            Ts = []
-            for u in range(4):
-                ld, T = load(f"j + {u * ty}" if u else "j", u, P4)
-                L += ld
-                Ts.append(T)
-            U = [f"u{c}_" for c in range(k)]
-            V = [f"v{c}_" for c in range(k)]
-            L += comb(U, Ts[0], Ts[1], P4)
-            L += comb(V, Ts[2], Ts[3], P4)
-            L += comb(U, U, V, P4)
-            L += comb(S, S, U, P4)
-            L.append(f"{P4}j += {4 * ty}")
+            L += unrolled4(ty, P3)
         L.append(f"{P3}while j < hi:")
         ld, T = load("j", "e", P * 4)
         L += ld
