@@ -16,7 +16,7 @@ import numpy as np
 from .._codegen import elementwise as _ew
 from .._core.ndarray import empty_array, ndarray
 from ..ufuncs import UFUNCS
-from ..ufuncs.ufunc import _arg_key, _scalar
+from ..ufuncs.ufunc import _scalar, operands
 
 __all__ = ["fuse"]
 
@@ -179,17 +179,7 @@ class Fused:
         return op, tuple(out_dtypes), isinstance(res, tuple)
 
     def __call__(self, *args):
-        from ..creation import asarray
-        keys = []
-        inputs = []
-        for a in args:
-            k = _arg_key(a)
-            if k is None:
-                a = asarray(a)
-                k = a.dtype
-            keys.append(k)
-            inputs.append(a)
-        keys = tuple(keys)
+        inputs, keys = operands(args)
         entry = self._cache.get(keys)
         if entry is None:
             entry = self._cache[keys] = self._build(keys)

@@ -39,6 +39,21 @@ def _host_operand(x):
     return asarray(x)
 
 
+def operands(args):
+    """(operands, resolver keys): npgpu arrays and scalars as they are, anything else (lists,
+    NumPy arrays) copied to the device; keys as NumPy's resolver wants them."""
+    inputs = []
+    keys = []
+    for x in args:
+        k = _arg_key(x)
+        if k is None:
+            x = _host_operand(x)
+            k = _arg_key(x)
+        inputs.append(x)
+        keys.append(k)
+    return inputs, tuple(keys)
+
+
 class ufunc:
     """A universal function running as generated kernels (NumPy's ``ufunc`` interface)."""
 
@@ -162,15 +177,7 @@ class ufunc:
         if signature is not None and dtype is None:
             dtype = signature if not isinstance(signature, (tuple, str)) else None
         outs = self._normalize_out(out)
-        inputs = []
-        keys = []
-        for x in args:
-            k = _arg_key(x)
-            if k is None:
-                x = _host_operand(x)
-                k = _arg_key(x)
-            inputs.append(x)
-            keys.append(k)
+        inputs, keys = operands(args)
         loop_in, loop_out, op = self.resolve(tuple(keys), dtype, casting)
         if _multi_device[0]:
             _check_devices(inputs, out)
