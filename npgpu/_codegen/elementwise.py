@@ -107,10 +107,16 @@ class ScalarOp:
 def elements_per_thread(in_specs):
     """Elements a thread of the contiguous layout handles.
 
-    Measured on the H200 (2026-11-30, 2^28 float32): with 4, add ran at 98-103% of copy
-    bandwidth, negative at 92% and exp at 85%; giving unary kernels 8 made them slower (70%
-    and 60%), so every kernel uses 4."""
+    Measured on the H200 (2026-11-30, 2^28 float32, scripts/exp_kernels.py): 4 per thread
+    beats 1, 2, 8 and 16 for unary and binary kernels alike (8: 64-80% of copy bandwidth)."""
     return 4
+
+
+def threads_per_block(in_specs):
+    """Block size of the contiguous layout: 128 threads when one array is read (negative f32:
+    98.9% of copy bandwidth, against 94.9% with 256 and 90.2% with 512), 256 otherwise
+    (add: 107% with 256)."""
+    return 128 if sum(1 for kind, _ in in_specs if kind == "a") <= 1 else 256
 
 
 def _kernel_name(prefix, text):
@@ -206,16 +212,36 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                          f"{type_name(in_specs[i][1])})")
         lines += ["    rows = out0.shape[0]", "    cols = out0.shape[1]",
                   "    tx = cuda.threadIdx.x", "    ty = cuda.threadIdx.y",
-                  f"    r0 = cuda.blockIdx.x * {T}", f"    k0 = cuda.blockIdx.y * {T}",
-                  f"    for j in range({T // BY}):",
-                  "        r = r0 + tx", f"        c = k0 + ty + j * {BY}",
-                  "        if r < rows and c < cols:"]
-        lines += [f"            tile{i}[tx, ty + j * {BY}] = in{i}[r, c]" for i in staged]
-        lines += ["    cuda.syncthreads()",
-                  f"    for j in range({T // BY}):",
-                  f"        r = r0 + ty + j * {BY}", "        c = k0 + tx",
-                  "        if r < rows and c < cols:"]
-        ld, comp, st = element("r, c", "t", 12,
+                  f"    r0 = cuda.blockIdx.x * {T}", f"    k0 = cuda.blockIdx.y * {T}"]
+        # full tiles (all but the edges): every global load of the thread (tile and direct
+        # inputs) is issued before the barrier, so T // BY * inputs loads are in flight
+        lines.append(f"    if r0 + {T} <= rows and k0 + {T} <= cols:")
+        direct, after, stores = [], [], []
+        for j in range(T // BY):
+            ld, comp, st = element(f"r0 + ty + {j * BY}, k0 + tx", j, 8,
+                                   sources={i: f"tile{i}[ty + {j * BY}, tx]" for i in staged})
+            for line in ld:
+                is_tile = any(line.lstrip().startswith(f"a{i}_") for i in staged)
+                (after if is_tile else direct).append(line)
+            after.append(comp)
+            stores += st
+        lines += [f"        g{i}_{j} = in{i}[r0 + tx, k0 + ty + {j * BY}]"
+                  for i in staged for j in range(T // BY)]
+        lines += direct
+        lines += [f"        tile{i}[tx, ty + {j * BY}] = g{i}_{j}"
+                  for i in staged for j in range(T // BY)]
+        lines.append("        cuda.syncthreads()")
+        lines += after + stores
+        lines.append("    else:")
+        lines += [f"        for j in range({T // BY}):",
+                  "            r = r0 + tx", f"            c = k0 + ty + j * {BY}",
+                  "            if r < rows and c < cols:"]
+        lines += [f"                tile{i}[tx, ty + j * {BY}] = in{i}[r, c]" for i in staged]
+        lines += ["        cuda.syncthreads()",
+                  f"        for j in range({T // BY}):",
+                  f"            r = r0 + ty + j * {BY}", "            c = k0 + tx",
+                  "            if r < rows and c < cols:"]
+        ld, comp, st = element("r, c", "t", 16,
                                sources={i: f"tile{i}[ty + j * {BY}, tx]" for i in staged})
         lines += ld + [comp] + st
     else:
@@ -260,6 +286,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             params.append(Param("scalar", st))
     ks = KernelSource(kname, text, params)
     ks.elements_per_thread = ept
+    ks.threads = threads_per_block(in_specs) if layout == "contig" else _BLOCK
     return ks
 
 
@@ -312,10 +339,13 @@ _SIM = _backend.IS_SIM
 _BLOCK = 32 if _SIM else 256
 
 
-def _grid(n, per_thread):
+def _grid(n, kern):
+    """(blocks, threads) of a 1-D launch of ``kern`` (a Launcher, or elements per thread)."""
+    per = getattr(kern, "elements_per_thread", kern)
     if _SIM:
-        return min(2, -(-n // (_BLOCK * per_thread))), _BLOCK
-    return max(1, min(-(-n // (_BLOCK * per_thread)), 2 ** 31 - 1)), _BLOCK
+        return min(2, -(-n // (_BLOCK * per))), _BLOCK
+    bd = getattr(kern, "threads", _BLOCK)
+    return max(1, min(-(-n // (bd * per)), 2 ** 31 - 1)), bd
 
 
 def _arr_values(ptr, shape, strides, itemsize):
@@ -387,7 +417,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
                 else:
                     isz = x.dtype.itemsize
                     values += (0, 0, n, isz, x._ptr, n, isz)
-            grid, block = _grid(n, kern.elements_per_thread)
+            grid, block = _grid(n, kern)
             kern(grid, block, values)
             return
     else:
@@ -476,7 +506,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
         T, BY = _TILE
         grid, block = (-(-cshape[0] // T), -(-cshape[1] // T), 1), (T, BY, 1)
     else:
-        grid, block = _grid(n, kern.elements_per_thread)
+        grid, block = _grid(n, kern)
     if fkey is not None and layout == "contig" and "z" not in kinds:
         _fast[fkey] = kern
     kern(grid, block, values)

@@ -66,6 +66,15 @@ class Launcher:
         self._sim = sim_kernel
         self.shared_bytes = 0       # dynamic shared memory per block
         self.elements_per_thread = getattr(ks, "elements_per_thread", 1)
+        self.threads = getattr(ks, "threads", 256)     # block size the layout was tuned for
+        self.max_threads = 1024     # the most threads a block of this kernel can have
+        if func is not None:
+            # registers per thread bound the block size (a wide reduction state, unrolled
+            # loads): launching more fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
+            from ..cuda import _driver as drv
+            v = ctypes.c_int(0)
+            drv.check(drv.cuFuncGetAttribute(ctypes.byref(v), 0, func), "cuFuncGetAttribute")
+            self.max_threads = v.value
         fmt, count = _param_format(ks.params)
         self._nvalues = count
         if func is not None:

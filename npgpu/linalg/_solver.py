@@ -47,29 +47,69 @@ def _fill(uplo_lower):
 BLOCKED_MIN_N = int(os.environ.get("NPGPU_CHOLESKY_BLOCKED_MIN_N", "1024"))
 BLOCK = int(os.environ.get("NPGPU_CHOLESKY_BLOCK", "0"))
 
+# Cholesky routes (NPGPU_CHOLESKY_ALGO, read at each call so it can be switched while
+# measuring): "blocked" (the above), "xpotrf_lower" / "xpotrf_upper" (one 64-bit-API
+# cusolverDnXpotrf per matrix on the lower / upper triangle of the column-major matrix,
+# whatever its order) and "dpotrf" (the legacy typed cusolverDn{S,D,C,Z}potrf, lower).
+CHOLESKY_ALGOS = ("blocked", "xpotrf_lower", "xpotrf_upper", "dpotrf")
 
-def potrf(x):
-    """Lower Cholesky ``X = L L^H`` of each column-major n x n matrix of ``x``, in place.
 
-    Only the lower triangle is read and L overwrites it (the upper triangle is
-    left as is, or scratch on the blocked path).  Returns the device ``info``
-    array: > 0 somewhere iff some matrix is not positive definite."""
+def cholesky_algo():
+    # one Xpotrf on the lower triangle: 2.10 ms for float64 4096 on the H200, against 4.07
+    # blocked, 5.11 upper, PyTorch 2.17, CuPy 4.99 (scripts/exp_linalg.py, 2026-11-30)
+    algo = os.environ.get("NPGPU_CHOLESKY_ALGO", "") or "xpotrf_lower"
+    if algo not in CHOLESKY_ALGOS:
+        raise ValueError(f"NPGPU_CHOLESKY_ALGO must be one of {', '.join(CHOLESKY_ALGOS)} "
+                         f"(got {algo!r})")
+    return algo
+
+
+_PRE = {"f": "s", "d": "d", "F": "c", "D": "z"}     # legacy typed entry point prefixes
+
+
+def potrf(x, algo="blocked"):
+    """Cholesky of each column-major n x n matrix of ``x``, in place.
+
+    Lower ``X = L L^H`` for every ``algo`` but "xpotrf_upper", which computes the
+    upper ``X = U^H U``: only that triangle is read and the factor overwrites it (the
+    other triangle is left as is, or scratch on the blocked path).  Returns the device
+    ``info`` array: > 0 somewhere iff some matrix is not positive definite."""
     n = x.shape[-1]
-    if n >= BLOCKED_MIN_N:
+    if algo == "blocked" and n >= BLOCKED_MIN_N:
         nb = BLOCK or (512 if n >= 4096 else 256)
         if nb < n:
             return _potrf_blocked(x, nb)
+    if algo == "dpotrf":
+        return _potrf_legacy(x)
     cs = H.cusolver_module()
     h, params = H.cusolver_handle()
     t = H.cuda_data_type(x.dtype)
     ptrs = batch_ptrs(x)
     info = _info(len(ptrs))
-    uplo = _fill(True)      # cuSOLVER's lower potrf (the upper one is the slower variant)
+    # cuSOLVER's lower potrf (the upper one is the slower variant), unless asked for the upper
+    uplo = _fill(algo != "xpotrf_upper")
     dsz, hsz = cs.xpotrf_buffer_size(h, params, uplo, n, t, ptrs[0], n, t)
     work = _workspace(dsz)
     hw = _host_buffer(hsz)
     for i, p in enumerate(ptrs):
         cs.xpotrf(h, params, uplo, n, t, p, n, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+    return info
+
+
+def _potrf_legacy(x):
+    """Lower Cholesky by the typed cusolverDn<t>potrf (32-bit sizes, element-count workspace)."""
+    cs = H.cusolver_module()
+    h, _ = H.cusolver_handle()
+    n = x.shape[-1]
+    pre = _PRE[x.dtype.char]
+    ptrs = batch_ptrs(x)
+    info = _info(len(ptrs))
+    uplo = _fill(True)
+    lwork = getattr(cs, pre + "potrf_buffer_size")(h, uplo, n, ptrs[0], n)
+    work = _workspace(lwork * x.itemsize)
+    fn = getattr(cs, pre + "potrf")
+    for i, p in enumerate(ptrs):
+        fn(h, uplo, n, p, n, work.ptr, lwork, info._ptr + 4 * i)
     return info
 
 
@@ -94,7 +134,7 @@ def _potrf_blocked(x, nb):
     hsz = max(z[1] for z in sizes)
     work = _workspace(dsz)
     hw = _host_buffer(hsz)
-    pre = {"f": "s", "d": "d", "F": "c", "D": "z"}[dt.char]
+    pre = _PRE[dt.char]
     trsm = getattr(cb, pre + "trsm")
     rank_k = getattr(cb, pre + ("herk" if dt.kind == "c" else "syrk"))
     real = np.dtype(dt.char.lower())              # herk's alpha/beta are real
@@ -208,26 +248,43 @@ def gesvd(x, s, u, vt, jobu, jobvt):
     return info
 
 
-_gesvdj_params = []     # one gesvdjInfo_t (default tolerance and sweeps), made on first use
+# gesvdjInfo_t objects by (tolerance, max sweeps) as set by NPGPU_SVDJ_TOL / NPGPU_SVDJ_SWEEPS
+# (read at each call; unset: cuSOLVER's defaults, machine precision and 100 sweeps), made on
+# first use and kept.
+_gesvdj_params = {}
 
 
-def gesvdj(x, s, u, v, econ):
+def _gesvdj_info(cs):
+    tol = os.environ.get("NPGPU_SVDJ_TOL", "")
+    sweeps = os.environ.get("NPGPU_SVDJ_SWEEPS", "")
+    key = (tol, sweeps)
+    params = _gesvdj_params.get(key)
+    if params is None:
+        params = cs.create_gesvdj_info()
+        if tol:
+            cs.xgesvdj_set_tolerance(params, float(tol))
+        if sweeps:
+            cs.xgesvdj_set_max_sweeps(params, int(sweeps))
+        _gesvdj_params[key] = params
+    return params
+
+
+def gesvdj(x, s, u, v, econ, vectors=True):
     """Jacobi SVD ``X = U S V^H`` of each column-major p x q (p >= q) matrix of ``x`` (destroyed).
 
     ``u`` (p x p, or p x q with ``econ``) and ``v`` (q x q: V itself, not V^H)
-    are column-major stacks.  Singular values come out descending.  Returns
-    ``info``: ``q + 1`` where the sweeps did not converge."""
+    are column-major stacks (with ``vectors=False`` only the values are computed, but
+    ``u``/``v`` must still be real buffers of those sizes).  Singular values come out
+    descending.  Returns ``info``: ``q + 1`` where the sweeps did not converge."""
     cs = H.cusolver_module()
     from nvmath.bindings import cusolver as _cso
     h, _ = H.cusolver_handle()
-    if not _gesvdj_params:
-        _gesvdj_params.append(cs.create_gesvdj_info())
-    params = _gesvdj_params[0]
+    params = _gesvdj_info(cs)
     p, q = x.shape[-2:]
-    pre = {"f": "s", "d": "d", "F": "c", "D": "z"}[x.dtype.char]
+    pre = _PRE[x.dtype.char]
     fn = getattr(cs, pre + "gesvdj")
     xp, up, vp = batch_ptrs(x), batch_ptrs(u), batch_ptrs(v)
-    jobz = int(_cso.EigMode.VECTOR)
+    jobz = int(_cso.EigMode.VECTOR if vectors else _cso.EigMode.NOVECTOR)
     e = 1 if econ else 0
     lwork = getattr(cs, pre + "gesvdj_buffer_size")(h, jobz, e, p, q, xp[0], p, s._ptr, up[0], p,
                                                      vp[0], q, params)
@@ -237,6 +294,43 @@ def gesvdj(x, s, u, v, econ):
     for i in range(len(xp)):
         fn(h, jobz, e, p, q, xp[i], p, s._ptr + s.itemsize * k * i, up[i], p, vp[i], q, work.ptr,
            lwork, info._ptr + 4 * i, params)
+    return info
+
+
+# h_err_sigma of the last gesvdp call (the perturbation cuSOLVER added to reach small
+# singular values; 0 when none was close to zero), kept for experiments/diagnostics.
+gesvdp_err_sigma = [0.0]
+
+
+def gesvdp(x, s, u, v, vectors=True):
+    """Polar-decomposition SVD (cusolverDnXgesvdp, economy size) ``X = U S V^H`` of each
+    column-major p x q (p >= q) matrix of ``x`` (destroyed).
+
+    ``u`` (p x q) and ``v`` (q x q: V itself, not V^H) are column-major stacks; with
+    ``vectors=False`` only the values are computed (``u``/``v`` still real buffers).
+    Values descending.  cuSOLVER returns a host value (h_err_sigma) per call, so each
+    call waits for the GPU."""
+    cs = H.cusolver_module()
+    from nvmath.bindings import cusolver as _cso
+    h, params = H.cusolver_handle()
+    p, q = x.shape[-2:]
+    t = H.cuda_data_type(x.dtype)
+    ts = H.cuda_data_type(s.dtype)
+    xp, up, vp = batch_ptrs(x), batch_ptrs(u), batch_ptrs(v)
+    jobz = int(_cso.EigMode.VECTOR if vectors else _cso.EigMode.NOVECTOR)
+    econ = 1
+    dsz, hsz = cs.xgesvdp_buffer_size(h, params, jobz, econ, p, q, t, xp[0], p, ts, s._ptr, t,
+                                      up[0], p, t, vp[0], q, t)
+    work = _workspace(dsz)
+    hw = _host_buffer(hsz)
+    info = _info(len(xp))
+    k = s.shape[-1]
+    err = 0.0
+    for i in range(len(xp)):
+        e = cs.xgesvdp(h, params, jobz, econ, p, q, t, xp[i], p, ts, s._ptr + s.itemsize * k * i,
+                       t, up[i], p, t, vp[i], q, t, work.ptr, dsz, hw, hsz, info._ptr + 4 * i)
+        err = max(err, float(e or 0.0))
+    gesvdp_err_sigma[0] = err
     return info
 
 

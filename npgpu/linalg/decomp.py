@@ -25,7 +25,10 @@ _R = np.linalg._linalg
 
 
 def cholesky(a, /, *, upper=False):
-    """Cholesky factor L (``a = L L^H``), or U (``a = U^H U``) with ``upper=True``."""
+    """Cholesky factor L (``a = L L^H``), or U (``a = U^H U``) with ``upper=True``.
+
+    The cuSOLVER route is ``NPGPU_CHOLESKY_ALGO`` (see ``_solver.CHOLESKY_ALGOS``),
+    read at each call."""
     a = asarray(a)
     assert_stacked_2d(a)
     assert_stacked_square(a)
@@ -33,9 +36,16 @@ def cholesky(a, /, *, upper=False):
     x = c_copy(a, rt)                  # column-major X = A^T = conj(A)
     if x.size:
         require_library("cholesky")
-        # lower factor of X: X = L' L'^H, so A = conj(X) = conj(L') L'^T: L = conj(L')
-        info = _solver.potrf(x)
+        algo = _solver.cholesky_algo()
+        info = _solver.potrf(x, algo)
         check_info(info, "Matrix is not positive definite")
+        if algo == "xpotrf_upper":
+            # upper factor of X: X = U' ^H U', so A = conj(X) = U'^T conj(U'): L = U'^T, which is
+            # X's storage read in C order: x's lower triangle is L (its strict upper still A's)
+            if upper:   # U = L^H: conj of the lower triangle, transposed view
+                return tri_copy(x, lower=True, conjugate=True, out=x).swapaxes(-1, -2)
+            return tri_copy(x, lower=True, out=x)
+    # lower factor of X: X = L' L'^H, so A = conj(X) = conj(L') L'^T: L = conj(L').
     # X read in C order is L'^T = L^H = U; masking it in place (coalesced, no new array):
     if upper:
         return tri_copy(x, lower=False, out=x)
@@ -74,48 +84,119 @@ def _eigh(a, UPLO, vectors):
     return _R.EighResult(w, v)
 
 
-# Jacobi SVD (gesvdj) is ~2.5x faster for vectors, but on the H200 its reconstruction error
-# with cuSOLVER's default tolerance was 50-400x NumPy's (measured 2026-11-30), so the accurate
-# QR-iteration gesvd is the default; NPGPU_SVD_JACOBI=1 opts in.
+# SVD routes (NPGPU_SVD_ALGO, read at each call so it can be switched while measuring):
+#   gesvd    QR iteration (cusolverDnXgesvd): the default, accurate;
+#   gesvdj   Jacobi (cusolverDn<t>gesvdj), ~2.5x faster for vectors, but on the H200 its
+#            reconstruction error with cuSOLVER's default tolerance was 50-400x NumPy's
+#            (measured 2026-11-30); NPGPU_SVDJ_TOL / NPGPU_SVDJ_SWEEPS set its tolerance and
+#            maximum sweeps; where the sweeps do not converge (seen only with the error check
+#            on, which reads ``info`` anyway) gesvd recomputes;
+#   gesvdp   polar decomposition + eigensolver (cusolverDnXgesvdp), economy size only: with
+#            full_matrices=True on a non-square matrix (U or V^H needs columns beyond
+#            min(m, n), which the polar route does not guarantee to be unitary) gesvd runs;
+#   gesvd64, gesvdj64   float32/complex64 input computed in float64/complex128 by gesvd /
+#            gesvdj and cast back (float64/complex128 input: the same as gesvd / gesvdj).
+#   gesvdp64 gesvdp computed in float64/complex128 for float32/complex64 input;
+#   auto     the default: gesvdp64 for float32/complex64 (on the H200, float32 1024 x 1024:
+#            gesvdp in float32 27 ms but 50x NumPy's orthogonality error, gesvd 109 ms and
+#            also outside 10x NumPy's, gesvd64 130 ms accurate), gesvd for float64/complex128.
+# NPGPU_SVD_JACOBI=1 (older switch) means gesvdj when NPGPU_SVD_ALGO is unset.
+SVD_ALGOS = ("auto", "gesvd", "gesvdj", "gesvdp", "gesvd64", "gesvdj64", "gesvdp64")
 JACOBI_SVD = [os.environ.get("NPGPU_SVD_JACOBI", "0") not in ("", "0")]
+_WIDE = {np.dtype(np.float32): np.dtype(np.float64),
+         np.dtype(np.complex64): np.dtype(np.complex128)}
+
+
+def svd_algo():
+    algo = os.environ.get("NPGPU_SVD_ALGO", "")
+    if not algo:
+        return "gesvdj" if JACOBI_SVD[0] else "auto"
+    if algo not in SVD_ALGOS:
+        raise ValueError(f"NPGPU_SVD_ALGO must be one of {', '.join(SVD_ALGOS)} (got {algo!r})")
+    return algo
 
 
 def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     """Singular value decomposition; wide matrices are factored as their transpose.
 
-    ``gesvd`` (QR iteration).  With ``NPGPU_SVD_JACOBI=1``, vectors come from Jacobi
-    ``gesvdj`` (faster, less accurate; if its sweeps do not converge -- seen only with
-    the error check on, which reads ``info`` anyway -- ``gesvd`` recomputes)."""
+    The cuSOLVER route (also for ``compute_uv=False``) is ``NPGPU_SVD_ALGO``: see
+    ``SVD_ALGOS`` above."""
     a = asarray(a)
     assert_stacked_2d(a)
     rt = linalg_dtype(a.dtype)
     m, n = a.shape[-2:]
     batch = a.shape[:-2]
     k = min(m, n)
-    s = empty_array(batch + (k,), _real(rt), "C")
     if k == 0:
+        s = empty_array(batch + (k,), _real(rt), "C")
         if not compute_uv:
             return s
         return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else 0, rt), s,
                             _eye_stack(batch, n if full_matrices else 0, n, rt))
     require_library("svd")
+    algo = svd_algo()
+    if algo == "auto":
+        algo = "gesvdp64" if rt in _WIDE else "gesvd"
+    ct = rt
+    if algo.endswith("64"):
+        algo = algo[:-2]
+        ct = _WIDE.get(rt, rt)
+    res = _svd(a, ct, full_matrices, compute_uv, algo)
+    if ct == rt:
+        return res
+    # computed wide: back to the input's precision (one cast per output)
+    if not compute_uv:
+        return res.astype(_real(rt))
+    u, s, vh = res
+    return _R.SVDResult(u.astype(rt), s.astype(_real(rt)), vh.astype(rt))
+
+
+def _svd(a, rt, full_matrices, compute_uv, algo):
+    """SVD of ``a`` computed in ``rt`` by ``algo`` (gesvd, gesvdj or gesvdp)."""
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
+    s = empty_array(batch + (min(m, n),), _real(rt), "C")
+    if algo == "gesvdp" and (m == n or not full_matrices or not compute_uv):
+        return _svd_with_v(a, rt, s, False, compute_uv, "gesvdp")
+    if algo == "gesvdj":
+        return _svd_with_v(a, rt, s, full_matrices, compute_uv, "gesvdj")
     if not compute_uv:
         info = _solver.gesvd(_svd_input(a, rt), s, None, None, "N", "N")
         check_info(info, "SVD did not converge")
         return s
-    if not JACOBI_SVD[0]:
-        return _svd_gesvd(a, rt, s, full_matrices)
+    return _svd_gesvd(a, rt, s, full_matrices)
+
+
+def _svd_with_v(a, rt, s, full_matrices, compute_uv, algo):
+    """SVD by gesvdj or gesvdp (which return V itself), writing the values into ``s``.
+
+    Without ``compute_uv`` the routine still gets U/V buffers of the sizes it documents
+    (scratch), so nothing depends on it leaving them unreferenced."""
+    m, n = a.shape[-2:]
+    batch = a.shape[:-2]
     flip = m < n
     x = _svd_input(a, rt)
     p, q = (n, m) if flip else (m, n)
-    u = batch_f_array(batch + (p, p if full_matrices else q), rt)
+    full = full_matrices and compute_uv
+    u = batch_f_array(batch + (p, p if full else q), rt)
     v = batch_f_array(batch + (q, q), rt)
-    info = _solver.gesvdj(x, s, u, v, econ=not full_matrices)
-    if get_error_check():
+    if algo == "gesvdp":
+        info = _solver.gesvdp(x, s, u, v, vectors=compute_uv)
+    else:
+        info = _solver.gesvdj(x, s, u, v, econ=not full, vectors=compute_uv)
+    if algo == "gesvdj" and get_error_check():
         host = info.get()
-        if np.any(host == q + 1):
+        if np.any(host == q + 1):       # Jacobi sweeps did not converge: QR iteration instead
+            if not compute_uv:
+                info = _solver.gesvd(_svd_input(a, rt), s, None, None, "N", "N")
+                check_info(info, "SVD did not converge")
+                return s
             return _svd_gesvd(a, rt, s, full_matrices)
         check_info(info, "SVD did not converge", host)
+    else:
+        check_info(info, "SVD did not converge")
+    if not compute_uv:
+        return s
     if not flip:
         # A = U S V^H; V is column-major, so its C-order view is V^T and V^H = conj(V^T)
         vt = v.swapaxes(-1, -2)

@@ -12,7 +12,7 @@ import functools
 import numpy as np
 
 from .._codegen import elementwise as _ew
-from .._codegen.elementwise import compute_dtype
+from .._codegen.elementwise import compute_dtype, type_name
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from . import reduce as _r
@@ -32,8 +32,18 @@ def _uf(name):
 
 
 def _drive(np_func, a, axis, out, keepdims, where, make_spec, np_kw=None, post_args=(),
-           dtype=None):
-    """Run a custom-spec reduction with NumPy's argument handling."""
+           dtype=None, extra=None):
+    """Run a custom-spec reduction with NumPy's argument handling.
+
+    Without out=/where= a repeat of the call (same ``np_func``, array layout, axis,
+    keepdims, dtype and ``extra``: whatever else ``make_spec``/``post_args`` depend on)
+    replays the first call's launch (:func:`.reduce.fast_lookup`).
+    """
+    key = None
+    if out is None and where is True:
+        key, f = _r.fast_lookup(np_func, a, axis, keepdims, (dtype, extra))
+        if f is not None:
+            return f(a)
     a = _r.as_array(a)
     out = _r.single_out(out)
     mask = _r.where_mask(where, a.shape)
@@ -53,14 +63,32 @@ def _drive(np_func, a, axis, out, keepdims, where, make_spec, np_kw=None, post_a
     _r.run(spec, a, axes, target, keepdims=keepdims, mask=mask, post_args=post_args)
     if target is not r:
         _copy.copy_into(r, target)
+    _r.remember(key, spec, a, axes, keepdims, r, post_args)
     return r
 
 
 def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", np_func=None):
-    """``ufunc.reduce`` with an optional pre-map (nansum & co); NumPy's checks via ``np_func``."""
+    """``ufunc.reduce`` with an optional pre-map (nansum & co); NumPy's checks via ``np_func``.
+
+    Without out=/where=/initial= a repeat of the call replays the first one's launch
+    (the pre-map is determined by ``np_func``, so ``np_func or name`` names the function).
+    """
+    key = None
+    if out is None and where is True and initial is NoValue:
+        key, f = _r.fast_lookup(np_func or name, a, axis, keepdims, dtype)
+        if f is not None:
+            return f(a)
     if pre == "x" and np_func is None:
-        return _um.ufunc_reduce(_uf(name), a, axis=axis, dtype=dtype, out=out,
-                                keepdims=keepdims, initial=initial, where=where)
+        uf = _uf(name)
+        r = _um.ufunc_reduce(uf, a, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
+                             initial=initial, where=where)
+        if key is not None:
+            # the spec ufunc_reduce ran: its loop dtype is the result's (no out=, no initial=)
+            spec, _ = _um.reduce_spec(uf, r.dtype)
+            seed_first = not spec.reorderable and uf._np.identity is None
+            _r.remember(key, spec, a, _r.normalize_axes(axis, a.ndim), keepdims, r,
+                        seed_first=seed_first)
+        return r
     uf = _uf(name)
     a = _r.as_array(a)
     out = _r.single_out(out)
@@ -87,6 +115,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
     _r.run(spec, a, axes, target, keepdims=keepdims, mask=mask, initial=init)
     if target is not r:
         _copy.copy_into(r, target)
+    _r.remember(key, spec, a, axes, keepdims, r)
     return r
 
 
@@ -160,6 +189,13 @@ if rh_better(b0, a0) or (b0 == a0 and b1 < a1):
 return (a0, a1)"""
 
 
+# one thread visits increasing indices: a later element wins only if strictly better, or if it
+# is the first NaN, or if the state still holds the identity (i < a1 only then)
+_ARG_ACC = """if rh_better(x, a0) or (x != x and a0 == a0) or (x == a0 and i < a1):
+    return (x, i)
+return (a0, a1)"""
+
+
 @functools.lru_cache(maxsize=None)
 def _arg_spec(dt, largest, skip_nan):
     v = np.dtype(np.int32) if dt.kind == "b" else compute_dtype(dt)
@@ -167,10 +203,12 @@ def _arg_spec(dt, largest, skip_nan):
     worst = _um.sentinel("maximum" if largest else "minimum", dt if dt.kind != "b" else v)
     ident = (literal(worst, v), literal(np.iinfo(np.int64).max, _I64))
     pre = "(x, i)"
+    acc = _ARG_ACC
     if skip_nan and dt.kind in "fc":
         pre = f"if x != x:\n    return ({ident[0]}, {ident[1]})\nreturn (x, i)"
+        acc = "if x != x:\n    return (a0, a1)\n" + acc
     return ReduceSpec(("arg", largest, skip_nan), dt, (v, _I64), ident, pre, _ARG_COMB, "a1",
-                      _I64, helpers=(helper,), uses_index=True)
+                      _I64, helpers=(helper,), uses_index=True, accumulate=acc)
 
 
 def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):
@@ -266,15 +304,103 @@ def _var_spec(dt, rdt, masked, skip_nan, root):
 
 
 def _var(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, correction, skip_nan, root):
-    if mean is not NoValue:
-        raise NotImplementedError("npgpu: var/std with a precomputed mean= is not supported")
     if correction is not NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
+    if mean is None and not (skip_nan and _r.as_array(a).dtype.kind in "fc"):
+        mean = NoValue                   # NumPy's var: mean=None computes the mean
+    if mean is not NoValue:
+        return _var_about(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, skip_nan,
+                          root)
     return _drive(np_func, a, axis, out, keepdims, where,
                   lambda dt, rdt, m: _var_spec(dt, rdt, m, skip_nan, root),
-                  np_kw={"ddof": ddof}, post_args=(float(ddof),), dtype=dtype)
+                  np_kw={"ddof": ddof}, post_args=(float(ddof),), dtype=dtype, extra=ddof)
+
+
+@functools.lru_cache(maxsize=None)
+def _sq_spec(dt, rdt, counted, nan_bad, root):
+    """Sum of |x|^2 over the degrees of freedom: var/std of deviations ``x`` (dtype ``dt``)
+    from a given mean.  Unmasked: q0 = ddof, q1 = the element count; counted (where= or
+    NaNs skipped): a state component counts the elements.  nan_bad: dof <= 0 gives NaN
+    (nanvar) instead of the division's inf/NaN (var)."""
+    # squares in the deviations' type, as NumPy's square does; their sum in float64
+    if dt.kind == "c":
+        ft = "float32" if dt.itemsize == 8 else "float64"
+        sq = f"float64({ft}({ft}(x.real * x.real) + {ft}(x.imag * x.imag)))"
+    else:
+        tn = type_name(compute_dtype(dt))
+        sq = f"float64({tn}(x * x))"
+    if counted:
+        state, ident, pre, comb = ((_F64, _I64), ("float64(0.0)", "int64(0)"),
+                                   f"({sq}, int64(1))", "(a0 + b0, a1 + b1)")
+        post = "dof = float64(a1) - q0\n"
+        params = (_F64,)
+    else:
+        state, ident, pre, comb = (_F64,), ("float64(0.0)",), sq, "a0 + b0"
+        post = "dof = q1 - q0\n"
+        params = (_F64, _F64)
+    if nan_bad:
+        post += "if dof <= 0.0:\n    return math.nan\n"
+    post += "if dof < 0.0:\n    dof = 0.0\nv = a0 / dof\n"
+    post += "return math.sqrt(v)" if root else "return v"
+    return ReduceSpec(("var_about", counted, nan_bad, root), dt, state, ident, pre, comb, post,
+                      rdt, post_params=params)
+
+
+def _var_about(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, skip_nan, root):
+    """var/std (nanvar/nanstd) about a given ``mean``, NumPy's route: deviations
+    ``d = a - mean`` (a broadcasting subtract; NaN-skipping variants cast them to ``a``'s dtype
+    as NumPy does), then one reduction of ``|d|^2 / max(count - ddof, 0)``."""
+    from ..ufuncs import UFUNCS
+    a = _r.as_array(a)
+    out = _r.single_out(out)
+    mask = _r.where_mask(where, a.shape)
+    nan_mode = skip_nan and a.dtype.kind in "fc"
+    if nan_mode and mean is None:               # NumPy's nanvar subtracts None
+        kind = "complex" if a.dtype.kind == "c" else "float"
+        raise TypeError(f"unsupported operand type(s) for -: '{kind}' and 'NoneType'")
+    # NumPy's dtype resolution and argument checks, with a stand-in of the mean
+    if isinstance(mean, (int, float, complex, np.generic)):
+        m_stand = mean
+    else:
+        m_host = mean if isinstance(mean, (_r.ndarray, np.ndarray)) else np.asarray(mean)
+        m_stand = np.zeros(tuple(builtins.min(n, 1) for n in m_host.shape), m_host.dtype)
+    kw = {"axis": axis, "keepdims": keepdims, "ddof": ddof, "mean": m_stand}
+    if dtype is not None:
+        kw["dtype"] = dtype
+    rdt = check_dtype(_r.dry_run(np_func, a, kw, where=mask, out=out).dtype)
+    if nan_mode:
+        d = _r.empty_array(a.shape, a.dtype)
+        UFUNCS["subtract"](a, mean, out=d, casting="unsafe")
+        ok = UFUNCS["equal"](a, a)                     # False at NaNs
+        mask = ok if mask is None else UFUNCS["logical_and"](ok, mask)
+    else:
+        d = UFUNCS["subtract"](a, mean)
+        if mask is not None and d.shape != a.shape:
+            raise ValueError(f"npgpu: var/std with where= needs mean= to broadcast to the "
+                             f"array's shape {a.shape} (the keepdims=True shape of the mean); "
+                             f"got a mean broadcasting to {d.shape}")
+    axes = _r.normalize_axes(axis, d.ndim)
+    counted = mask is not None
+    spec = _sq_spec(d.dtype, rdt, counted, nan_mode, root)
+    if counted:
+        post_args = (float(ddof),)
+    else:
+        # NumPy counts the elements of ``a`` (not of the deviations) along ``axis``
+        n = 1
+        for ax in _r.normalize_axes(axis, a.ndim):
+            n *= a.shape[ax]
+        post_args = (float(ddof), float(n))
+    shape = _r.result_shape(d.shape, axes, keepdims)
+    r = _r.prepare_out(out, shape, rdt)
+    target = r
+    if out is not None and mask is not None and _copy.may_overlap(r, mask):
+        target = _r.empty_array(shape, r.dtype)
+    _r.run(spec, d, axes, target, keepdims=keepdims, mask=mask, post_args=post_args)
+    if target is not r:
+        _copy.copy_into(r, target)
+    return r
 
 
 def var(a, axis=None, dtype=None, out=None, ddof=0, keepdims=False, *, where=True,
@@ -477,15 +603,8 @@ def nancumprod(a, axis=None, dtype=None, out=None):
 
 
 # ---- ndarray methods -------------------------------------------------------------------------------
-def _method(fn):
-    def m(self, *args, **kwargs):
-        return fn(self, *args, **kwargs)
-    m.__name__ = fn.__name__
-    m.__doc__ = fn.__doc__
-    return m
-
-
-METHODS = {name: _method(fn) for name, fn in {
-    "sum": sum, "prod": prod, "min": min, "max": max, "argmin": argmin, "argmax": argmax,
-    "mean": mean, "var": var, "std": std, "any": any, "all": all, "ptp": ptp,
-    "cumsum": cumsum, "cumprod": cumprod}.items()}
+# The functions themselves: as class attributes they bind the array to ``a`` (no wrapper call
+# on the small-call path).
+METHODS = {"sum": sum, "prod": prod, "min": min, "max": max, "argmin": argmin, "argmax": argmax,
+           "mean": mean, "var": var, "std": std, "any": any, "all": all, "ptp": ptp,
+           "cumsum": cumsum, "cumprod": cumprod}

@@ -27,6 +27,7 @@ from .. import _backend
 from .._codegen import compiler
 from .._core import layout as _layout
 from .._core.ndarray import empty_array, ndarray
+from ..cuda import memory as _memory
 from . import template as _t
 
 _SIM = _backend.IS_SIM
@@ -35,11 +36,15 @@ _BOOL = np.dtype(np.bool_)
 if _SIM:
     # each simulated thread is an OS thread: tiny blocks and grids (still several
     # blocks, splits and second passes, so the same logic runs as on the GPU)
-    INNER_BLOCK, OUTER_BLOCK, OUTER_TX, FOLD_BLOCK = 8, 16, 4, 8
-    MAX_GRID, TARGET_BLOCKS, MIN_CHUNK, MIN_OUTER_ROWS = 2, 4, 16, 2
+    INNER_BLOCK, OUTER_BLOCK, OUTER_BLOCK_SMALL, OUTER_TX, FOLD_BLOCK = 8, 16, 16, 4, 8
+    MAX_GRID, RESIDENT_THREADS, MIN_CHUNK, MIN_OUTER_ROWS = 2, 32, 16, 2
 else:
-    INNER_BLOCK, OUTER_BLOCK, OUTER_TX, FOLD_BLOCK = 256, 256, 32, 128
-    MAX_GRID, TARGET_BLOCKS, MIN_CHUNK, MIN_OUTER_ROWS = 132 * 16, 132 * 8, 8192, 64
+    # measured on the H200 (scripts/exp_kernels.py, 2026-11-30): 8 loads in flight, 256-thread
+    # blocks on the contiguous axis and 32x32 blocks across columns read at 102-112% of copy
+    # bandwidth; 4 loads or 32x8 blocks: 74-104%
+    INNER_BLOCK, OUTER_BLOCK, OUTER_BLOCK_SMALL, OUTER_TX, FOLD_BLOCK = 256, 1024, 256, 32, 128
+    MAX_GRID, RESIDENT_THREADS, MIN_CHUNK, MIN_OUTER_ROWS = 1 << 20, 132 * 2048, 8192, 64
+UNROLL = 8                   # loads in flight per thread in the reduction loops
 SHORT_REDUCED = 16           # reduced extents up to this run one thread per output
 
 
@@ -91,7 +96,9 @@ def dry_run(np_func, a, kwargs, where=None, out=None):
     """
     dshape = tuple(min(n, 1) for n in a.shape)
     try:
-        key = (np_func, a.dtype, dshape, tuple(sorted(kwargs.items())), where is not None,
+        # values with their types: axis=False equals axis=0 but NumPy rejects it
+        args = tuple((k, _typed(v)) for k, v in sorted(kwargs.items(), key=lambda kv: kv[0]))
+        key = (np_func, a.dtype, dshape, args, where is not None,
                None if out is None else (out.dtype, out.shape))
         hit = _DRY.get(key)
     except TypeError:                 # unhashable argument (a list axis, an array initial)
@@ -116,6 +123,12 @@ def dry_run(np_func, a, kwargs, where=None, out=None):
             _DRY.clear()
         _DRY[key] = r
     return r
+
+
+def _typed(v):
+    if v.__class__ is tuple:
+        return tuple((e.__class__, e) for e in v)
+    return v.__class__, v
 
 
 def single_out(out):
@@ -206,30 +219,45 @@ def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_arg
     ``spec.post_params``; seed_first: the fold starts from the first element
     (non-reorderable ufuncs without identity or initial).
     """
+    p = _get_plan(spec, a, axes, out, keepdims, mask, initial is not None, seed_first)
+    if p is False:
+        return out                       # empty result
+    _execute(p, spec.state, _scalars(p, spec, post_args, initial), a, out, mask)
+    return out
+
+
+def _get_plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
     key = (spec.full_key(), a.shape, a._strides, a.dtype, axes, keepdims, out.shape,
            out._strides, out.dtype, None if mask is None else (mask.shape, mask._strides),
-           initial is not None, seed_first)
+           has_init, seed_first)
     p = _PLANS.get(key)
     if p is None:
         if len(_PLANS) > 4096:           # many distinct shapes: start over rather than grow
             _PLANS.clear()
-        p = _PLANS[key] = _plan(spec, a, axes, out, keepdims, mask, initial is not None,
-                                seed_first)
-    if p is False:
-        return out                       # empty result
+        p = _PLANS[key] = _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first)
+    return p
+
+
+def _scalars(p, spec, post_args, initial):
+    """The scalar kernel parameters of the first pass: sizes, post parameters, initial."""
     scal = [p.nrow, p.m, p.nsplit, p.chunk, p.m]
     for q, v in zip(spec.post_params, post_args):
         scal += _scalar_values(v, q)
     if initial is not None:
         scal += _scalar_values(initial, spec.state[0])
+    return scal
+
+
+def _execute(p, state, scal, a, out, mask):
+    """Launch a (non-empty) plan: one pass, or two through a workspace of ``state`` dtypes."""
     in_vals = _arr(a._ptr, p.in_shape, p.in_str, a.itemsize)
     mk_vals = _arr(mask._ptr, p.in_shape, p.mk_str, 1) if mask is not None else []
     out_vals = _arr(out._ptr, p.o_shape, p.o_str, out.itemsize)
     if p.wshape is None:
         p.kernels[0](p.grid, p.block, scal + out_vals + in_vals + mk_vals)
-        return out
+        return
     # pass 1: per-split states into a workspace; pass 2: the same template reduces them
-    ws = [empty_array(p.wshape, s) for s in spec.state]
+    ws = [empty_array(p.wshape, s) for s in state]
     ws_vals = []
     for w in ws:
         ws_vals += _arr(w._ptr, w.shape, w._strides, w.itemsize)
@@ -237,7 +265,95 @@ def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_arg
     scal2 = [p.nrow, p.nsplit, 1, p.nsplit, p.m] + scal[5:]
     p.kernels[1](p.grid2, p.block, scal2 + out_vals + ws_vals)
     del ws
-    return out
+
+
+# ---- the fast path: repeated small calls ------------------------------------------------------
+# A call with no out=/where=/initial= whose arguments were seen before (same function, input
+# dtype, shape, strides, axis, keepdims and extra arguments) replays the launch its first call
+# made: the first call ran NumPy's dry run, built the spec and the plan; a repeat only
+# allocates the result, packs the two pointers into prebuilt argument values and launches.
+FAST = {}
+# the ndarray fields _replay's fresh() fills
+_FRESH_SLOTS = {"_mem", "_ptr", "shape", "_strides", "dtype", "_base", "_c_contig", "_f_contig",
+                "__weakref__"}
+
+
+def fast_lookup(tag, a, axis, keepdims, extra):
+    """``(key, entry)`` of a call: key None when the call may not use the cache (not an npgpu
+    array, axis or keepdims of a type NumPy treats differently from the equal cached value:
+    ``axis=False`` raises where ``axis=0`` does not), entry None on a miss."""
+    if a.__class__ is not ndarray:
+        return None, None
+    if keepdims is not False and keepdims is not True and keepdims is not NoValue:
+        return None, None
+    if axis is not None and axis.__class__ is not int:
+        if axis.__class__ is not tuple:
+            return None, None
+        for x in axis:
+            if x.__class__ is not int:
+                return None, None
+    key = (tag, a.dtype, a.shape, a._strides, axis, keepdims, extra)
+    try:
+        return key, FAST.get(key)
+    except TypeError:                    # unhashable argument (an array dtype=, ddof=)
+        return None, None
+
+
+def remember(key, spec, a, axes, keepdims, res, post_args=(), seed_first=False):
+    """Store the replay of the call that just reduced ``a`` into the fresh array ``res``."""
+    if key is None:
+        return
+    if len(FAST) > 4096:                 # many distinct calls: start over rather than grow
+        FAST.clear()
+    FAST[key] = _replay(spec, a, axes, keepdims, res, post_args, seed_first)
+
+
+def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
+    shape, dt = res.shape, res.dtype
+    strides, fc = res._strides, res._f_contig
+    nbytes = _prod(shape) * dt.itemsize
+    new = ndarray.__new__
+
+    def fresh():
+        # empty_array's result for this shape, without its layout arithmetic (~1 us)
+        o = new(ndarray)
+        mem = _memory.alloc(nbytes)
+        o._mem = mem
+        o._ptr = mem.ptr
+        o.shape = shape
+        o._strides = strides
+        o.dtype = dt
+        o._base = None
+        o._c_contig = True
+        o._f_contig = fc
+        return o
+
+    if set(ndarray.__slots__) != _FRESH_SLOTS:      # ndarray changed: the general route
+        def fresh():
+            return empty_array(shape, dt)
+
+    p = _get_plan(spec, a, axes, res, keepdims, None, False, seed_first)
+    if p is False:
+        return lambda a: fresh()
+    scal = _scalars(p, spec, post_args, None)
+    if p.wshape is not None:             # long rows: two passes (not the small-call case)
+        state = spec.state
+
+        def two_pass(a):
+            out = fresh()
+            _execute(p, state, scal, a, out, None)
+            return out
+        return two_pass
+    kern, grid, block = p.kernels[0], p.grid, p.block
+    head = tuple(scal) + (0, 0, _prod(p.o_shape), dt.itemsize)
+    mid = (*p.o_shape, *p.o_str, 0, 0, _prod(p.in_shape), a.itemsize)
+    tail = (*p.in_shape, *p.in_str)
+
+    def one_pass(a):
+        out = fresh()
+        kern(grid, block, head + (out._ptr,) + mid + (a._ptr,) + tail)
+        return out
+    return one_pass
 
 
 def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
@@ -287,29 +403,50 @@ def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
     has_mask = mask is not None
 
     if mode == "inner":
-        block, tx = INNER_BLOCK, 1
+        blocks, tx = (INNER_BLOCK,), 1
+    elif mode == "outer":
+        # 32 x 32 blocks read columns fastest; a kernel whose registers do not allow 1024
+        # threads (wide states such as complex128 or var's three moments) takes 32 x 8
+        blocks, tx = (OUTER_BLOCK, OUTER_BLOCK_SMALL), OUTER_TX
+    else:
+        blocks, tx = (FOLD_BLOCK,), FOLD_BLOCK
+    for block in blocks:
+        _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has_init,
+                    seed_first)
+        if all(k.max_threads >= block for k in p.kernels):
+            break
+    return p
+
+
+def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has_init,
+                seed_first):
+    """Fill in ``p``'s splits, grids and kernels for blocks of ``block`` threads."""
+    in_layout = "C" if _c_strides(p.in_shape, p.in_str, a.itemsize) else "A"
+    if mode == "inner":
         per = MIN_CHUNK
     elif mode == "outer":
-        block, tx = OUTER_BLOCK, OUTER_TX
         per = MIN_OUTER_ROWS * (block // tx)
     else:
-        block, tx = FOLD_BLOCK, FOLD_BLOCK
         per = m or 1
     units = nrow if mode == "inner" else -(-nrow // tx)
     nsplit = 1
     if mode != "fold" and not seed_first:
-        nsplit = max(1, min(-(-m // per), -(-TARGET_BLOCKS // units)))
+        # split the reduced range only as far as it takes to fill the GPU once
+        target = max(1, RESIDENT_THREADS // block)
+        nsplit = max(1, min(-(-m // per), -(-target // units)))
     chunk = -(-m // nsplit) if m else 1
     nsplit = -(-m // chunk) if m else 1
 
     def kern(first, last, nk_, nr_):
         hm = has_mask and first
+        lay = in_layout if first else "A"
         key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
-               out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first)
+               out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first,
+               UNROLL, lay)
         return compiler.get_kernel(key, lambda: _t.render(
             spec, mode, nk=nk_, nr=nr_, in_storage=a.dtype, out_storage=out.dtype,
             has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
-            sim=_SIM, seed_first=seed_first))
+            sim=_SIM, seed_first=seed_first, unroll=UNROLL, in_layout=lay))
 
     p.block, p.nsplit, p.chunk = block, nsplit, chunk
     p.grid = max(1, min(units * nsplit, MAX_GRID))
@@ -320,7 +457,16 @@ def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
     else:
         p.wshape = (nrow, nsplit) if mode == "inner" else (nsplit, nrow)
         p.kernels = (kern(True, False, nk, nr), kern(False, True, nk, 0))
-    return p
+
+
+def _c_strides(shape, strides, itemsize):
+    """Whether ``strides`` are the C-contiguous strides of ``shape`` (size-1 dims ignored)."""
+    want = itemsize
+    for n, st in zip(reversed(shape), reversed(strides)):
+        if n != 1 and st != want:
+            return False
+        want *= n
+    return True
 
 
 def _layout_bstrides(mask, shape):

@@ -28,6 +28,7 @@ from .._codegen.elementwise import cast_expr, compute_dtype, type_name
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from . import reduce as _r
+from . import scan_lookback as _lb
 from . import template as _t
 from . import ufunc_methods as _um
 
@@ -222,6 +223,9 @@ def run_scan(spec, a, ax, out, seed_first=False):
         k(grid, COLUMN_BLOCK, [nrow, m, 1, m] + out_vals + in_vals)
         return out
 
+    if _lb.applies(spec, a, ax, m, seed_first):
+        return _lb.run(spec, a, out, nk, nrow, m, in_vals, out_vals)
+
     def kern(first, last, has_carry, shift, nk_):
         key = ("scan_block", spec.full_key(), nk_, a.dtype.str, out.dtype.str, first, last,
                has_carry, shift, SCAN_BLOCK)
@@ -238,10 +242,11 @@ def run_scan(spec, a, ax, out, seed_first=False):
     # phase 1: tile totals, by the reduction template's first pass
     tot = _r.empty_array((nrow, nsplit), st)
     key = ("reduce", spec.full_key(), "inner", nk, 1, a.dtype.str, a.dtype.str, False, False,
-           True, False, _r.INNER_BLOCK, 1, False)
+           True, False, _r.INNER_BLOCK, 1, False, "chunked tiles")
     k1 = compiler.get_kernel(key, lambda: _t.render(
         spec, "inner", nk=nk, nr=1, in_storage=a.dtype, out_storage=a.dtype, has_mask=False,
-        has_init=False, first=True, last=False, block=_r.INNER_BLOCK, sim=_SIM))
+        has_init=False, first=True, last=False, block=_r.INNER_BLOCK, sim=_SIM,
+        interleave=False))
     tot_vals = _r._arr(tot._ptr, tot.shape, tot._strides, tot.itemsize)
     grid = max(1, min(nrow * nsplit, _r.MAX_GRID))
     k1(grid, _r.INNER_BLOCK, [nrow, m, nsplit, TILE, m] + tot_vals + in_vals)

@@ -53,11 +53,14 @@ class ReduceSpec:
         ``red_pre(x, i)``, ``red_comb(a0.., b0..)``, ``red_post(a0.., m, q0..)``;
     out_dtype: dtype of ``post``'s value; post_params: dtypes of the ``q`` scalars;
     helpers: device-function sources (each a ``def``) the bodies call;
-    reorderable: tree-combine allowed; uses_index: ``pre`` reads ``i`` (fixes the order of axes).
+    reorderable: tree-combine allowed; uses_index: ``pre`` reads ``i`` (fixes the order of axes);
+    accumulate: optional body of ``red_acc(a0.., x, i)`` = combine(state, pre(x, i)) for a
+        thread that visits indices in increasing order (lets argmax skip the index tie-break).
     """
 
     def __init__(self, key, in_dtype, state, identity, pre, combine, post, out_dtype,
-                 post_params=(), helpers=(), reorderable=True, uses_index=False):
+                 post_params=(), helpers=(), reorderable=True, uses_index=False,
+                 accumulate=None):
         self.key = key
         self.in_dtype = compute_dtype(np.dtype(in_dtype))
         self.state = tuple(np.dtype(s) for s in state)
@@ -70,6 +73,7 @@ class ReduceSpec:
         self.helpers = tuple(helpers)
         self.reorderable = reorderable
         self.uses_index = uses_index
+        self.accumulate = accumulate
 
     @property
     def k(self):
@@ -77,7 +81,8 @@ class ReduceSpec:
 
     def full_key(self):
         return (self.key, self.in_dtype.str, tuple(s.str for s in self.state), self.identity,
-                self.out_dtype.str, self.post_params, self.reorderable, self.uses_index)
+                self.out_dtype.str, self.post_params, self.reorderable, self.uses_index,
+                self.accumulate)
 
     # ---- device functions -------------------------------------------------------------------
     def device_source(self):
@@ -92,6 +97,10 @@ class ReduceSpec:
         # typed wrappers: every state component keeps one type through every loop
         parts.append(_dev("red_pre_t", ["x", "i"], _typed("red_pre(x, i)", self.state)))
         parts.append(_dev("red_comb_t", a + b, _typed(f"red_comb({', '.join(a + b)})", self.state)))
+        if self.accumulate is not None:
+            parts.append(_dev("red_acc", a + ["x", "i"], self.accumulate))
+            parts.append(_dev("red_acc_t", a + ["x", "i"],
+                              _typed(f"red_acc({', '.join(a)}, x, i)", self.state)))
         return "\n".join(parts)
 
 
@@ -178,13 +187,19 @@ def _decompose(var, dims, shape_src, first_dim, pad):
 
 
 def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, first, last,
-           block, tx=1, sim=False, seed_first=False):
+           block, tx=1, sim=False, seed_first=False, unroll=4, interleave=True,
+           in_layout="A"):
     """Render one reduction kernel.
 
     mode 'inner' | 'outer' | 'fold'; nk/nr: kept and reduced dims of the input view
     (first pass); in_storage: the input array's dtype (first) -- state inputs otherwise;
     out_storage: the output array's dtype (last); block: threads per block; tx: columns
-    per block (outer/fold).  Parameters, in order: ``nrow, m, nsplit, chunk, mtot,
+    per block (outer/fold); unroll: loads in flight per thread (a power of two);
+    in_layout: "C" when the input view is C-contiguous (Numba then knows the strides: no
+    multiply per load), else "A";
+    interleave: the inner splits of a row interleave block by block (reductions) instead of
+    taking contiguous ``chunk``-element tiles (the tile totals of scans).  Parameters, in
+    order: ``nrow, m, nsplit, chunk, mtot,
     q.., [init], outputs.., inputs.., [mask]``.
     """
     k = spec.k
@@ -234,24 +249,51 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
                 lines.append(f"{pad}t{c}_{tag} = {src}")
         return lines, T
 
-    def unrolled4(step, pad):
-        """A loop taking 4 elements ``step`` apart per trip: 4 loads in flight, then a small
-        tree of combines into S (reorderable specs only)."""
+    use_acc = spec.accumulate is not None and first and not has_mask
+
+    def unrolled(step, pad):
+        """A loop taking ``unroll`` elements ``step`` apart per trip (``step``: a number or a
+        variable's name): every load issued before any combine (loads in flight), then a
+        pairwise tree of combines into S, or the spec's in-order ``red_acc`` when it has one
+        (argmax: cheaper than the general combine)."""
         inner = pad + P
-        lines = [f"{pad}while j + {3 * step} < hi:"]
+
+        def at(u):
+            return "j" if u == 0 else f"j + {u} * {step}"
+        lines = [f"{pad}while {at(unroll - 1)} < hi:"]
         Ts = []
-        for u in range(4):
-            ld, T = load(f"j + {u * step}" if u else "j", u, inner)
-            lines += ld
-            Ts.append(T)
-        U = [f"u{c}_" for c in range(k)]
-        V = [f"v{c}_" for c in range(k)]
-        lines += comb(U, Ts[0], Ts[1], inner)
-        lines += comb(V, Ts[2], Ts[3], inner)
-        lines += comb(U, U, V, inner)
-        lines += comb(S, S, U, inner)
-        lines.append(f"{inner}j += {4 * step}")
+        for u in range(unroll):
+            if use_acc:
+                lines += _raw_load(at(u), u, inner)
+            else:
+                ld, T = load(at(u), u, inner)
+                lines += ld
+                Ts.append(T)
+        if use_acc:
+            for u in range(unroll):
+                lines.append(f"{inner}{', '.join(S)} = red_acc_t({', '.join(S)}, x_{u}, {at(u)})")
+        else:
+            level = 0
+            while len(Ts) > 1:
+                nxt = []
+                for q in range(0, len(Ts), 2):
+                    D = [f"p{level}_{q}_{c}" for c in range(k)]
+                    lines += comb(D, Ts[q], Ts[q + 1], inner)
+                    nxt.append(D)
+                Ts = nxt
+                level += 1
+            lines += comb(S, S, Ts[0], inner)
+        lines.append(f"{inner}j += {unroll} * {step}")
         return lines
+
+    def _raw_load(j, tag, pad):
+        """Lines loading element ``j`` as the pre-map's input value x_{tag} (no mask)."""
+        rdt = [f"{r}{tag}" for r in rd]
+        lines = _decompose(j, rdt, "in0", nk, pad)
+        idx = ", ".join(kd + rdt) if (kd or rdt) else "0"
+        x = f"in0[{idx}]"
+        x = cast_expr(x, in_storage, spec.in_dtype) if in_storage != spec.in_dtype else x
+        return lines + [f"{pad}x_{tag} = {x}"]
 
     def finish(pad):
         """Lines storing the state S of the current row (final value or partial state)."""
@@ -284,18 +326,26 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         L.append(f"{P2}row = b // nsplit")
         L.append(f"{P2}sp = b - row * nsplit")
         L += _decompose("row", kd, kshape, 0, P2)
-        L.append(f"{P2}lo = sp * chunk")
-        L.append(f"{P2}hi = min(lo + chunk, m)")
+        # the splits of a row interleave (split sp takes blocks sp, sp + nsplit, ... of
+        # ``block`` elements): all blocks stream through neighbouring memory together, which
+        # the H200 reads at full bandwidth (contiguous chunks per split: 85%, measured)
+        if interleave:
+            L.append(f"{P2}hi = m")
+            L.append(f"{P2}stp = nsplit * {block}")
+            L.append(f"{P2}j = sp * {block} + tid")
+        else:
+            L.append(f"{P2}hi = min(sp * chunk + chunk, m)")
+            L.append(f"{P2}stp = {block}")
+            L.append(f"{P2}j = sp * chunk + tid")
         for c in range(k):
             L.append(f"{P2}{S[c]} = {ident[c]}")
-        L.append(f"{P2}j = lo + tid")
         P3 = P * 3
-        L += unrolled4(block, P2)
+        L += unrolled("stp", P2)
         L.append(f"{P2}while j < hi:")
         ld, T = load("j", "e", P3)
         L += ld
         L += comb(S, S, T, P3)
-        L.append(f"{P3}j += {block}")
+        L.append(f"{P3}j += stp")
         L += _block_reduce(spec, S, block, sim, P2, comb)
         L.append(f"{P2}if tid == 0:")
         L += finish(P3)
@@ -330,7 +380,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
             L.append(f"{P2}j = lo + ty")
         L.append(f"{P2}if row < nrow:")
         if reorder:
-            L += unrolled4(ty, P3)
+            L += unrolled(ty, P3)
         L.append(f"{P3}while j < hi:")
         ld, T = load("j", "e", P * 4)
         L += ld
@@ -375,7 +425,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     else:
         params += [Param("array", s, 2, "C") for s in st]
     if first:
-        params.append(Param("array", in_storage, max(nk + nr, 1), "A"))
+        params.append(Param("array", in_storage, max(nk + nr, 1), in_layout))
     else:
         params += [Param("array", s, 2, "C") for s in st]
     if has_mask:

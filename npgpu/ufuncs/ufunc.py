@@ -130,7 +130,7 @@ class ufunc:
                         n = a.size
                         if n:
                             iso, isa, isb = odt.itemsize, a.dtype.itemsize, b.dtype.itemsize
-                            g, blk = _ew._grid(n, kern.elements_per_thread)
+                            g, blk = _ew._grid(n, kern)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
                                           n, isa, 0, 0, n, isb, b._ptr, n, isb))
                         return out
@@ -144,7 +144,7 @@ class ufunc:
                         n = a.size
                         if n:
                             iso, isa = odt.itemsize, a.dtype.itemsize
-                            g, blk = _ew._grid(n, kern.elements_per_thread)
+                            g, blk = _ew._grid(n, kern)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
                                           n, isa))
                         return out

@@ -1,0 +1,391 @@
+"""Single-pass scan along the contiguous axis: a decoupled look-back scan.
+
+(The idea is Merrill & Garland's "single-pass parallel prefix scan with
+decoupled look-back"; this is npgpu's own rendering of it.)  Each row is cut
+into tiles of ``TILE = BLOCK * ITEMS`` elements, tiles numbered across rows
+(a tile never spans two rows).  Every block:
+
+1. takes the next tile id from an atomic counter (``ws[0]``), so tiles start in
+   id order and a block only ever waits on tiles whose blocks already run;
+2. loads its tile coalesced (thread ``t`` reads ``t + k * BLOCK``, every load
+   issued before any is used), transposes it through shared memory so each
+   thread scans ``ITEMS`` consecutive elements, then scans the thread totals
+   across the block (warp shuffles on the GPU, a shared-memory Hillis-Steele
+   scan on the simulator, which has no warp intrinsics);
+3. publishes its tile aggregate (status 1), looks back over the statuses of
+   the preceding tiles of its row ``WINDOW`` at a time -- combining
+   aggregates, newest last, until it meets an inclusive prefix (status 2) or
+   the row start, spinning while a needed status is still 0 -- then publishes
+   its own inclusive prefix (status 2);
+4. combines the prefix into its values, transposes back and stores coalesced.
+
+Input and output are each touched once: n reads + n writes.  Statuses and
+values live in separate arrays; values are written, fenced, then flagged, and
+read back with atomics (``atomic.add`` of a neutral zero: ``-0.0`` for floats,
+which leaves every float unchanged) so no reader sees stale L1 data.  The
+combine order is always (earlier, later): correct for associative,
+non-commutative combines too.  Nothing is combined with the identity (it only
+pads a row's last, partial tile): -0.0 sums and a row's first element stay as
+NumPy has them.
+
+Takes single-component, reorderable states of the dtypes atomics support
+(``STATES``); :mod:`.scan` keeps its other kernels for everything else.
+"""
+import ctypes
+import hashlib
+
+import numpy as np
+
+from .. import _backend
+from .._codegen import compiler
+from .._codegen.compiler import KernelSource, Param
+from .._codegen.elementwise import cast_expr, compute_dtype, type_name
+from . import reduce as _r
+from . import template as _t
+
+_SIM = _backend.IS_SIM
+# BLOCK threads scan ITEMS elements each; WINDOW tile statuses are read at once by the look-back
+# (one warp on the GPU).  The simulator's tiles are tiny so that tests span many of them.
+if _SIM:
+    BLOCK, ITEMS, WINDOW = 8, 2, 4
+else:
+    BLOCK, ITEMS, WINDOW = 256, 16, 32
+TILE = BLOCK * ITEMS
+# GPU only: nanoseconds a look-back lane sleeps between re-reads of a status still 0 (0: none);
+# a tuning knob against L2 atomic traffic from spinning warps.
+SPIN_NS = 0
+STATES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64,
+                                         np.float32, np.float64))
+# Test hook: tiles publish their inclusive prefix only when ``tile % _INCLUSIVE_EVERY == 0``
+# (row starts always do), so that later tiles combine aggregates over several windows.  The
+# simulator runs blocks one after another and would otherwise always find a prefix next door.
+_INCLUSIVE_EVERY = 1
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+
+
+def applies(spec, a, ax, m, seed_first):
+    """Does the look-back kernel take this scan? (contiguous axis, more than one tile)."""
+    return (spec.reorderable and not seed_first and spec.k == 1 and spec.state[0] in STATES
+            and m > TILE and abs(a._strides[ax]) == a.itemsize)
+
+
+# ---- rendering -----------------------------------------------------------------------------
+def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, inclusive_every=1,
+           spin_ns=0, in_layout="A", out_layout="A"):
+    """The look-back kernel.  Parameters: ``nrow, m, tpr`` (tiles per row), ``out0, in0``
+    (``nk`` kept dims + the scan axis; layout "C" when the view is C-contiguous: Numba then
+    addresses without a stride multiply), ``ws`` (int32: tile counter, then one status per
+    tile), ``agg`` and ``inc`` (per tile: aggregate, inclusive prefix)."""
+    st = spec.state[0]
+    tn = type_name(st)
+    ident = spec.identity[0]
+    tile = block * items
+    zero = f"{tn}(-0.0)" if st.kind == "f" else f"{tn}(0)"
+    if not sim:
+        assert block % 32 == 0 and block <= 1024 and window == 32
+    nw = block // 32
+    if sim:
+        shift, padw = None, None
+        nsh, sb = tile, block
+    else:
+        # one padding slot per 128 bytes: both transposes are free of bank conflicts
+        padw = 128 // st.itemsize
+        assert padw % items == 0 and block % padw == 0
+        shift = padw.bit_length() - 1
+        nsh, sb = tile + tile // padw, block + block // padw
+    kd = [f"k{d}_" for d in range(nk)]
+    kidx = "".join(f"{k}, " for k in kd)
+
+    def load(j):
+        x = f"in0[{kidx}{j}]"
+        return x if in_storage == spec.in_dtype else cast_expr(x, in_storage, spec.in_dtype)
+
+    def pre(x):
+        return f"red_pre_t({x}, int64(0))"
+
+    def store(val):
+        od = spec.out_dtype
+        return cast_expr(cast_expr(f"red_post({val}, int64(0))", compute_dtype(od), od), od,
+                         out_storage)
+
+    def comb(a, b):
+        return f"red_comb_t({a}, {b})"
+
+    P = ["", "    ", "        ", "            ", "                ", "                    ",
+         "                        "]
+    L = ["def KERNEL(nrow, m, tpr, out0, in0, ws, agg, inc):"]
+    A = L.append
+    A(f"{P[1]}tid = int64(cuda.threadIdx.x)")
+    A(f"{P[1]}sh = cuda.shared.array({nsh}, {tn})")
+    A(f"{P[1]}sht = cuda.shared.array(1, int64)")
+    A(f"{P[1]}shp = cuda.shared.array(1, {tn})")
+    if sim:
+        A(f"{P[1]}sa = cuda.shared.array({block}, {tn})")
+        A(f"{P[1]}sb = cuda.shared.array({block}, {tn})")
+        A(f"{P[1]}lf = cuda.shared.array({window}, int32)")
+        A(f"{P[1]}lvs = cuda.shared.array({window}, {tn})")
+    else:
+        A(f"{P[1]}shw = cuda.shared.array({nw}, {tn})")
+    # 1. the tile: dynamic id, so tiles start in id order
+    A(f"{P[1]}if tid == 0:")
+    A(f"{P[2]}sht[0] = int64(cuda.atomic.add(ws, 0, int32(1)))")
+    A(f"{P[1]}cuda.syncthreads()")
+    A(f"{P[1]}t = sht[0]")
+    A(f"{P[1]}row = t // tpr")
+    A(f"{P[1]}sp = t - row * tpr")
+    L.extend(_t._decompose("row", kd, "out0", 0, P[1]))
+    A(f"{P[1]}lo = sp * {tile}")
+    A(f"{P[1]}n = min(m - lo, {tile})")
+    A(f"{P[1]}q0 = tid" + ("" if sim else f" + (tid >> {shift})"))
+    # 2a. coalesced loads, all issued first, into shared memory
+    A(f"{P[1]}if n == {tile}:")
+    for k in range(items):
+        A(f"{P[2]}r{k}_ = {load(f'lo + tid + {k * block}')}")
+    for k in range(items):
+        A(f"{P[2]}sh[q0 + {k * sb}] = {pre(f'r{k}_')}")
+    A(f"{P[1]}else:")
+    for k in range(items):
+        A(f"{P[2]}x_ = {ident}")
+        A(f"{P[2]}if tid + {k * block} < n:")
+        A(f"{P[3]}x_ = {pre(load(f'lo + tid + {k * block}'))}")
+        A(f"{P[2]}sh[q0 + {k * sb}] = x_")
+    A(f"{P[1]}cuda.syncthreads()")
+    # 2b. each thread scans its ITEMS consecutive elements
+    A(f"{P[1]}qb = tid * {items}" + ("" if sim else f" + ((tid * {items}) >> {shift})"))
+    A(f"{P[1]}y0_ = sh[qb]")
+    for i in range(1, items):
+        A(f"{P[1]}y{i}_ = {comb(f'y{i - 1}_', f'sh[qb + {i}]')}")
+    # 2c. exclusive scan of the thread totals across the block -> e_ (has_: e_ is non-empty)
+    A(f"{P[1]}v = y{items - 1}_")
+    if sim:
+        A(f"{P[1]}sa[tid] = v")
+        A(f"{P[1]}cuda.syncthreads()")
+        off, src, dst = 1, "sa", "sb"
+        while off < block:
+            A(f"{P[1]}if tid >= {off}:")
+            A(f"{P[2]}v = {comb(f'{src}[tid - {off}]', 'v')}")
+            A(f"{P[1]}{dst}[tid] = v")
+            A(f"{P[1]}cuda.syncthreads()")
+            off *= 2
+            src, dst = dst, src
+        A(f"{P[1]}tot = {src}[{block - 1}]")
+        A(f"{P[1]}has_ = tid > 0")
+        A(f"{P[1]}e_ = {ident}")
+        A(f"{P[1]}if has_:")
+        A(f"{P[2]}e_ = {src}[tid - 1]")
+    else:
+        A(f"{P[1]}lane = tid & 31")
+        A(f"{P[1]}wid = tid >> 5")
+        L.extend(_warp_scan("v", st, "lane", "0", P[1]))
+        A(f"{P[1]}off = 1")
+        L.extend(_shfl("up", "v", st, "e_", P[1]))
+        A(f"{P[1]}if lane == 31:")
+        A(f"{P[2]}shw[wid] = v")
+        A(f"{P[1]}cuda.syncthreads()")
+        A(f"{P[1]}if wid == 0:")
+        A(f"{P[2]}w = {ident}")
+        A(f"{P[2]}if lane < {nw}:")
+        A(f"{P[3]}w = shw[lane]")
+        L.extend(_warp_scan("w", st, "lane", "0", P[2]))
+        A(f"{P[2]}if lane < {nw}:")
+        A(f"{P[3]}shw[lane] = w")
+        A(f"{P[1]}cuda.syncthreads()")
+        A(f"{P[1]}tot = shw[{nw - 1}]")
+        A(f"{P[1]}has_ = lane > 0")
+        A(f"{P[1]}if wid > 0:")
+        A(f"{P[2]}if has_:")
+        A(f"{P[3]}e_ = {comb('shw[wid - 1]', 'e_')}")
+        A(f"{P[2]}else:")
+        A(f"{P[3]}e_ = shw[wid - 1]")
+        A(f"{P[2]}has_ = True")
+
+    # 3. publish, look back, publish
+    def publish(val, flag, pad):
+        return [f"{pad}inc[t] = {val}" if flag == 2 else f"{pad}agg[t] = {val}",
+                f"{pad}cuda.threadfence()",
+                f"{pad}cuda.atomic.exch(ws, 1 + t, int32({flag}))"]
+
+    A(f"{P[1]}if sp == 0:")
+    A(f"{P[2]}if tid == 0:")
+    L.extend(publish("tot", 2, P[3]))
+    A(f"{P[1]}else:")
+    A(f"{P[2]}if tid == 0:")
+    L.extend(publish("tot", 1, P[3]))
+    look = P[3] if not sim else P[2]
+    if not sim:
+        A(f"{P[2]}if tid < 32:")          # warp 0 looks back; the other warps wait below
+    A(f"{look}acc = {ident}")
+    A(f"{look}first = True")
+    A(f"{look}jh = sp")
+    A(f"{look}going = True")
+    A(f"{look}while going:")
+    p1, p2, p3, p4 = (look + "    " * i for i in (1, 2, 3, 4))
+    lane_reads = [
+        f"jj = jh - {window} + tid",
+        "f = int32(3)",                       # 3: before the row start (an empty prefix)
+        f"lv_ = {ident}",
+        "if jj >= 0:",
+        "    g = t - sp + jj",
+        "    f = cuda.atomic.add(ws, 1 + g, int32(0))",
+        "    while f == 0:",
+    ] + ([f"        cuda.nanosleep(uint32({spin_ns}))"] if spin_ns and not sim else []) + [
+        "        f = cuda.atomic.add(ws, 1 + g, int32(0))",
+        "    cuda.threadfence()",
+        "    if f == 2:",
+        f"        lv_ = cuda.atomic.add(inc, g, {zero})",
+        "    else:",
+        f"        lv_ = cuda.atomic.add(agg, g, {zero})",
+    ]
+    if sim:
+        A(f"{p1}if tid < {window}:")
+        L.extend(p2 + ln for ln in lane_reads)
+        A(f"{p2}lf[tid] = f")
+        A(f"{p2}lvs[tid] = lv_")
+        A(f"{p1}cuda.syncthreads()")
+        # the nearest lane holding an inclusive prefix (the simulator's ballot), then an
+        # in-order fold of the window from there
+        A(f"{p1}lo_ = int64(-1)")
+        A(f"{p1}l_ = int64(0)")
+        A(f"{p1}while l_ < {window}:")
+        A(f"{p2}if lf[l_] >= 2:")
+        A(f"{p3}lo_ = l_")
+        A(f"{p2}l_ += 1")
+        A(f"{p1}if lo_ >= 0 and jh - {window} + lo_ < 0:")
+        A(f"{p2}lo_ += 1")                   # the row start: nothing to combine there
+        A(f"{p1}w_ = lvs[{window - 1}]")
+        A(f"{p1}l_ = int64({window - 2})")
+        A(f"{p1}while l_ >= max(lo_, int64(0)):")
+        A(f"{p2}w_ = {comb('lvs[l_]', 'w_')}")
+        A(f"{p2}l_ -= 1")
+        A(f"{p1}going = lo_ < 0")
+    else:
+        L.extend(p1 + ln for ln in lane_reads)
+        A(f"{p1}bal = cuda.ballot_sync(0xffffffff, f >= 2)")
+        A(f"{p1}lo_ = int64(0)")
+        A(f"{p1}if bal != 0:")
+        A(f"{p2}lo_ = int64(31) - int64(cuda.clz(bal))")
+        A(f"{p2}if jh - {window} + lo_ < 0:")
+        A(f"{p3}lo_ += 1")                   # the row start: nothing to combine there
+        # in-order scan of lanes lo_..31 (lanes below lo_ are older than the prefix: unused)
+        L.extend(_warp_scan("lv_", st, "tid", "lo_", p1))
+        A(f"{p1}off = 31")
+        L.extend(_shfl("idx", "lv_", st, "w_", p1))
+        A(f"{p1}going = bal == 0")
+    A(f"{p1}if first:")
+    A(f"{p2}acc = w_")
+    A(f"{p1}else:")
+    A(f"{p2}acc = {comb('w_', 'acc')}")
+    A(f"{p1}first = False")
+    A(f"{p1}jh -= {window}")
+    if sim:
+        A(f"{p1}cuda.syncthreads()")
+    A(f"{look}if tid == 0:")
+    if inclusive_every != 1:
+        A(f"{p1}if sp % {inclusive_every} == 0:")
+        L.extend(publish(comb("acc", "tot"), 2, p2))
+    else:
+        L.extend(publish(comb("acc", "tot"), 2, p1))
+    A(f"{p1}shp[0] = acc")
+    A(f"{P[1]}cuda.syncthreads()")
+    # 4. prefix into the values, transpose back, coalesced stores
+    A(f"{P[1]}if sp > 0:")
+    A(f"{P[2]}if has_:")
+    A(f"{P[3]}e_ = {comb('shp[0]', 'e_')}")
+    A(f"{P[2]}else:")
+    A(f"{P[3]}e_ = shp[0]")
+    A(f"{P[2]}has_ = True")
+    A(f"{P[1]}if has_:")
+    for i in range(items):
+        A(f"{P[2]}y{i}_ = {comb('e_', f'y{i}_')}")
+    for i in range(items):
+        A(f"{P[1]}sh[qb + {i}] = y{i}_")
+    A(f"{P[1]}cuda.syncthreads()")
+    A(f"{P[1]}if n == {tile}:")
+    for k in range(items):
+        A(f"{P[2]}out0[{kidx}lo + tid + {k * block}] = {store(f'sh[q0 + {k * sb}]')}")
+    A(f"{P[1]}else:")
+    for k in range(items):
+        A(f"{P[2]}if tid + {k * block} < n:")
+        A(f"{P[3]}out0[{kidx}lo + tid + {k * block}] = {store(f'sh[q0 + {k * sb}]')}")
+
+    text = spec.device_source() + "\n\n" + "\n".join(L) + "\n"
+    # named as a block scan: it is one (tests and tools group kernels by this prefix)
+    name = f"scan_block_lookback_{hashlib.sha1(text.encode()).hexdigest()[:10]}"
+    text = text.replace("def KERNEL(", f"def {name}(")
+    params = [Param("scalar", _I64) for _ in range(3)]
+    params += [Param("array", out_storage, nk + 1, out_layout),
+               Param("array", in_storage, nk + 1, in_layout),
+               Param("array", _I32, 1, "C"), Param("array", st, 1, "C"),
+               Param("array", st, 1, "C")]
+    return KernelSource(name, text, params)
+
+
+def _shfl(kind, var, dt, tmp, pad):
+    """Lines setting ``tmp`` to ``var`` of another lane (``off`` in scope): ``up`` = lane - off,
+    ``idx`` = lane ``off``."""
+    fn = {"up": "shfl_up_sync", "idx": "shfl_sync"}[kind]
+    return [ln.replace("shfl_down_sync", fn) for ln in _t._shfl_lines(var, dt, tmp, pad)]
+
+
+def _warp_scan(var, dt, lane, first_lane, pad):
+    """In-order inclusive warp scan (Hillis-Steele, shuffles) of ``var`` over lanes
+    ``first_lane``..31; lanes below ``first_lane`` are left out."""
+    L = []
+    off = 1
+    while off < 32:
+        L.append(f"{pad}off = {off}")
+        L += _shfl("up", var, dt, "o_", pad)
+        cond = f"{lane} >= {off}" if first_lane == "0" else f"{lane} - {off} >= {first_lane}"
+        L.append(f"{pad}if {cond}:")
+        L.append(f"{pad}    {var} = red_comb_t(o_, {var})")
+        off *= 2
+    return L
+
+
+# ---- launching -----------------------------------------------------------------------------
+def _zero(ptr, nbytes):
+    """Zero the statuses on the current stream (no host round trip)."""
+    if _SIM:
+        ctypes.memset(ptr, 0, nbytes)        # simulated device memory is host memory
+        return
+    from ..cuda import _driver as drv
+    from ..cuda import runtime
+    drv.check(drv.cuMemsetD8Async(ptr, 0, nbytes, runtime.current_stream_handle() or None),
+              "cuMemsetD8Async")
+
+
+def _layout(vals, nd):
+    """'C' when the kernel values of an ``nd``-dim view describe a C-contiguous array."""
+    shape, strides, want = vals[5:5 + nd], vals[5 + nd:5 + 2 * nd], vals[3]
+    for n, s in zip(reversed(shape), reversed(strides)):
+        if n != 1 and s != want:
+            return "A"
+        want *= n
+    return "C"
+
+
+def run(spec, a, out, nk, nrow, m, in_vals, out_vals):
+    """One launch scanning every row (``in_vals``/``out_vals``: the views' kernel values)."""
+    st = spec.state[0]
+    tpr = -(-m // TILE)
+    ntile = nrow * tpr
+    il, ol = _layout(in_vals, nk + 1), _layout(out_vals, nk + 1)
+    key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, BLOCK, ITEMS, WINDOW,
+           _INCLUSIVE_EVERY, SPIN_NS, il, ol)
+    k = compiler.get_kernel(key, lambda: render(
+        spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=BLOCK, items=ITEMS,
+        window=WINDOW, sim=_SIM, inclusive_every=_INCLUSIVE_EVERY, spin_ns=SPIN_NS,
+        in_layout=il, out_layout=ol))
+    # one workspace: aggregates, inclusive prefixes (8-byte aligned first), then the int32
+    # counter + statuses, which alone need zeroing
+    vb = ntile * st.itemsize
+    ws = _r.empty_array((2 * vb + 4 * (ntile + 1),), np.dtype(np.uint8))
+    p = ws._ptr
+    _zero(p + 2 * vb, 4 * (ntile + 1))
+    k(ntile, BLOCK, [nrow, m, tpr] + out_vals + in_vals
+      + _r._arr(p + 2 * vb, [ntile + 1], [4], 4)
+      + _r._arr(p, [ntile], [st.itemsize], st.itemsize)
+      + _r._arr(p + vb, [ntile], [st.itemsize], st.itemsize))
+    del ws                                   # freed in stream order, after the kernel
+    return out

@@ -1,0 +1,268 @@
+"""The single-pass decoupled look-back scan (npgpu/reductions/scan_lookback.py) against NumPy.
+
+On the simulator tiles are BLOCK * ITEMS = 16 elements and the look-back window is 4 tiles, so
+arrays of a few hundred elements span many tiles and windows.  The simulator runs blocks one
+after another, so a tile always finds its neighbour's inclusive prefix; the ``_INCLUSIVE_EVERY``
+hook withholds most inclusive prefixes, making tiles combine aggregates over several windows.
+"""
+import sys
+
+import numpy
+import pytest
+
+import npgpu as np
+from npgpu._codegen import compiler
+from npgpu.reductions import scan, scan_lookback as lb
+from npgpu.reductions.template import ReduceSpec
+from npgpu.ufuncs import UFUNCS
+from conftest import random_array
+from test_reductions import check
+
+sys.setswitchinterval(5e-4)          # cheaper simulator barriers (see test_reductions)
+pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
+
+T = lb.TILE
+
+
+@pytest.fixture
+def calls(monkeypatch):
+    """Counts look-back launches (so tests know which path ran)."""
+    n = [0]
+    real = lb.run
+
+    def counted(*a, **k):
+        n[0] += 1
+        return real(*a, **k)
+    monkeypatch.setattr(lb, "run", counted)
+    return n
+
+
+@pytest.fixture(params=[1, 3, 10 ** 6], ids=["every", "third", "row_start_only"])
+def publish(request, monkeypatch):
+    """How often tiles publish their inclusive prefix (row starts always do)."""
+    monkeypatch.setattr(lb, "_INCLUSIVE_EVERY", request.param)
+    return request.param
+
+
+def near_one(shape, dt, seed):
+    rng = numpy.random.default_rng(seed)
+    return (rng.uniform(0.8, 1.25, shape) * rng.choice([-1, 1], shape)).astype(dt)
+
+
+@pytest.mark.parametrize("dt", ["i4", "i8", "u4", "u8", "f4", "f8", "f2", "i1", "u2", "?"])
+def test_cumsum_dtypes_many_tiles(dt, publish, calls):
+    n = 9 * T + 5                                   # not a multiple of the tile
+    h = random_array((n,), dt, rng=numpy.random.default_rng(1))
+    check(np.cumsum(np.asarray(h)), numpy.cumsum(h), h)
+    assert calls[0] == 1
+
+
+@pytest.mark.parametrize("dt", ["i4", "u4", "i8", "u8", "f4", "f8"])
+def test_state_dtypes_by_dtype_argument(dt, calls):
+    # dtype= keeps 32-bit integer states (NumPy's own rule), exercising every atomic type
+    h = random_array((5 * T + 3,), "i2", rng=numpy.random.default_rng(2), low=0, high=50)
+    check(np.cumsum(np.asarray(h), dtype=dt), numpy.cumsum(h, dtype=dt), h)
+    assert calls[0] == 1
+
+
+@pytest.mark.parametrize("shape", [(3, 4 * T + 7), (2, 3, 2 * T + 1), (4, 2 * T), (5, T + 1)])
+def test_multi_row(shape, publish, calls):
+    h = random_array(shape, "f8", rng=numpy.random.default_rng(3))
+    check(np.cumsum(np.asarray(h), axis=-1), numpy.cumsum(h, axis=-1), h)
+    hi = random_array(shape, "i4", rng=numpy.random.default_rng(4))
+    check(np.cumsum(np.asarray(hi), axis=-1), numpy.cumsum(hi, axis=-1))
+    assert calls[0] == 2
+
+
+def test_axis_none_flattens_to_one_row(calls):
+    h = random_array((6, 11), "i8", rng=numpy.random.default_rng(5))
+    check(np.cumsum(np.asarray(h)), numpy.cumsum(h))
+    assert calls[0] == 1
+
+
+@pytest.mark.parametrize("n", [T + 1, 2 * T, 3 * T - 1, 4 * T])
+def test_tile_boundaries(n, calls):
+    h = random_array((n,), "f4", rng=numpy.random.default_rng(n))
+    check(np.cumsum(np.asarray(h)), numpy.cumsum(h), h)
+    assert calls[0] == 1
+
+
+def test_rows_of_one_tile_keep_the_block_kernel(calls):
+    h = random_array((4, T), "f8", rng=numpy.random.default_rng(6))
+    check(np.cumsum(np.asarray(h), axis=1), numpy.cumsum(h, axis=1), h)
+    assert calls[0] == 0
+
+
+def test_cumprod_and_reorderable_accumulates(publish, calls):
+    n = 7 * T + 9
+    p = near_one((2, n), "f8", 7)
+    check(np.cumprod(np.asarray(p), axis=1), numpy.cumprod(p, axis=1), rtol=1e-10)
+    h = random_array((2, n), "f4", rng=numpy.random.default_rng(8))
+    h[0, 20] = h[1, 50] = numpy.nan
+    d = np.asarray(h)
+    for name in ("maximum", "minimum", "fmax", "fmin"):
+        check(UFUNCS[name].accumulate(d, axis=1), getattr(numpy, name).accumulate(h, axis=1))
+    check(UFUNCS["logaddexp"].accumulate(d, axis=1), numpy.logaddexp.accumulate(h, axis=1), rtol=1e-5)
+    hi = random_array((n,), "u8", rng=numpy.random.default_rng(9), high=10 ** 6)
+    for name in ("bitwise_xor", "bitwise_or", "bitwise_and", "maximum"):
+        check(UFUNCS[name].accumulate(np.asarray(hi)), getattr(numpy, name).accumulate(hi))
+    assert calls[0] == 1 + 4 + 1 + 4
+
+
+def test_nancumsum_nancumprod(calls):
+    h = random_array((3, 5 * T + 2), "f4", rng=numpy.random.default_rng(10))
+    h[0, :40] = numpy.nan
+    h[1, ::7] = numpy.nan
+    h[2, 3 * T:4 * T] = numpy.nan
+    d = np.asarray(h)
+    check(np.nancumsum(d, axis=1), numpy.nancumsum(h, axis=1), numpy.nan_to_num(h))
+    p = near_one((3, 5 * T + 2), "f8", 11)
+    p[:, ::5] = numpy.nan
+    check(np.nancumprod(np.asarray(p), axis=1), numpy.nancumprod(p, axis=1), rtol=1e-10)
+    assert calls[0] == 2
+
+
+def test_layouts_take_the_path_that_applies(calls):
+    base = random_array((4, 6 * T + 3), "f8", rng=numpy.random.default_rng(12))
+    d = np.asarray(base)
+    # negative stride along the scan axis: still unit-stride, one look-back launch
+    check(np.cumsum(d[:, ::-1], axis=1), numpy.cumsum(base[:, ::-1], axis=1), base)
+    check(np.cumsum(d[1, ::-1]), numpy.cumsum(base[1, ::-1]), base)
+    check(np.cumsum(d[::-2, 5:], axis=1), numpy.cumsum(base[::-2, 5:], axis=1), base)
+    check(np.cumsum(d.T, axis=0), numpy.cumsum(base.T, axis=0), base)     # axis 0 is the unit one
+    assert calls[0] == 4
+    # strided scan axis (three-phase scan) and scan across rows (column kernel)
+    check(np.cumsum(d[:, ::2], axis=1), numpy.cumsum(base[:, ::2], axis=1), base)
+    check(np.cumsum(d, axis=0), numpy.cumsum(base, axis=0), base)
+    assert calls[0] == 4
+    # non-reorderable ufuncs fold in order, complex states keep the other kernels
+    hs = random_array((2 * T + 3,), "i8", rng=numpy.random.default_rng(13))
+    check(UFUNCS["subtract"].accumulate(np.asarray(hs)), numpy.subtract.accumulate(hs))
+    hc = random_array((3 * T,), "c16", rng=numpy.random.default_rng(14))
+    check(np.cumsum(np.asarray(hc)), numpy.cumsum(hc), hc)
+    assert calls[0] == 4
+
+
+def test_view_layouts():
+    assert lb._layout([0, 0, 12, 4, 0, 3, 4, 16, 4], 2) == "C"
+    assert lb._layout([0, 0, 12, 4, 0, 3, 4, 32, 4], 2) == "A"
+    assert lb._layout([0, 0, 4, 8, 0, 4, -8], 1) == "A"
+    assert lb._layout([0, 0, 4, 8, 0, 1, 4, 0, 8], 2) == "C"
+
+
+def test_out_in_place_and_single_launch(calls):
+    h = random_array((3, 4 * T + 1), "i8", rng=numpy.random.default_rng(15))
+    x = np.asarray(h)
+    np.cumsum(x, axis=1, out=x)                        # in place: every tile reads before it writes
+    check(x, numpy.cumsum(h, axis=1))
+    o = np.zeros((3, 4 * T + 1), numpy.float64)
+    assert np.cumsum(np.asarray(h), axis=1, out=o) is o
+    check(o, numpy.cumsum(h, axis=1).astype(numpy.float64))
+    hf = random_array((8 * T,), "f8", rng=numpy.random.default_rng(16))
+    d = np.asarray(hf)
+    np.cumsum(d)
+    before = compiler.stats["launches"]
+    r = np.cumsum(d)
+    assert compiler.stats["launches"] - before == 1    # single pass: one kernel, no helper launches
+    check(r, numpy.cumsum(hf), hf)
+
+
+def test_no_identity_combines(publish):
+    # nothing combines with the identity (+0.0 for add, 0 for hypot): NumPy keeps -0.0 sums
+    # and a row's first element as they are
+    h = numpy.full((3, 5 * T + 3), -0.0)
+    r = np.cumsum(np.asarray(h), axis=1).get()
+    assert numpy.signbit(r).all()
+    hy = random_array((3, 6 * T + 1), "f8", rng=numpy.random.default_rng(19))
+    hy[:, 0] = -numpy.abs(hy[:, 0]) - 1
+    check(UFUNCS["hypot"].accumulate(np.asarray(hy), axis=1), numpy.hypot.accumulate(hy, axis=1))
+
+
+# An associative, non-commutative combine: composition of maps x -> s*x + c (s = +-1), encoded as
+# 2*c + (s == -1).  A scan is correct only if every combine keeps (earlier, later) order.
+_AFFINE = """sa = a0 & 1
+sb = b0 & 1
+ca = a0 >> 1
+cb = b0 >> 1
+if sb == 1:
+    ca = -ca
+return (ca + cb) * 2 + (sa ^ sb)"""
+
+
+def _affine_spec():
+    return ReduceSpec(("test", "affine"), np.int64, (np.int64,), ("int64(0)",), "x", _AFFINE, "a0",
+                      np.int64)
+
+
+def _affine_scan_host(h):
+    out = numpy.empty_like(h)
+    for r in numpy.ndindex(h.shape[:-1]):
+        s, c = 0, 0
+        for j, v in enumerate(h[r]):
+            sv, cv = int(v) & 1, int(v) >> 1
+            c = (-c if sv else c) + cv
+            s ^= sv
+            out[r + (j,)] = 2 * c + s
+    return out
+
+
+def test_non_commutative_combine_keeps_order(publish, calls):
+    rng = numpy.random.default_rng(17)
+    h = rng.integers(-40, 40, size=(3, 6 * T + 5)).astype(numpy.int64)
+    spec = _affine_spec()
+    out = np.empty(h.shape, numpy.int64)
+    scan.run_scan(spec, np.asarray(h), 1, out)
+    check(out, _affine_scan_host(h))
+    assert calls[0] == 1
+
+
+def _gpu_specs():
+    from npgpu.reductions import functions as F
+    from npgpu.reductions import ufunc_methods as um
+    d = numpy.dtype
+    out = []
+    for name, dt in (("add", "f4"), ("add", "f8"), ("add", "i8"), ("add", "u4"), ("add", "i4"),
+                     ("add", "u8"), ("multiply", "f8"), ("maximum", "i4"), ("fmax", "f4"),
+                     ("logaddexp", "f8")):
+        out.append((um.reduce_spec(UFUNCS[name], d(dt))[0], d(dt), d(dt)))
+    import copy
+    s = copy.copy(um.reduce_spec(UFUNCS["add"], d("f4"))[0])
+    s.pre = F._nan_to(0)(d("f4"))
+    s.key = s.key + (s.pre,)
+    out.append((s, d("f4"), d("f4")))
+    out.append((um.reduce_spec(UFUNCS["add"], d("f2"))[0], d("f2"), d("f2")))
+    out.append((um.reduce_spec(UFUNCS["add"], d("i8"))[0], d("?"), d("i8")))
+    out.append((_affine_spec(), d("i8"), d("i8")))
+    return out
+
+
+def test_gpu_variants_are_rendered_for_the_ptx_check():
+    """Render (never launch) the GPU rendering -- 256 x 16 tiles, warp shuffles, ballot
+    look-back -- so that NPGPU_RECORD_KERNELS + ptxcheck compile it with Numba's typing."""
+    n = 0
+    for spec, in_dt, out_dt in _gpu_specs():
+        for nk in (0, 1, 2):
+            lay = "A" if nk == 2 else "C"         # C: contiguous rows; A: any strides
+            ks = lb.render(spec, nk=nk, in_storage=in_dt, out_storage=out_dt, block=256, items=16,
+                           window=32, sim=False, in_layout=lay, out_layout=lay)
+            assert "shfl_up_sync" in ks.source and "ballot_sync" in ks.source
+            compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
+            n += 1
+    # the other block shape the GPU constants may take, and the spin back-off knob
+    ks = lb.render(_gpu_specs()[0][0], nk=0, in_storage=numpy.dtype("f4"),
+                   out_storage=numpy.dtype("f4"), block=512, items=8, window=32, sim=False,
+                   spin_ns=100)
+    assert "nanosleep" in ks.source
+    compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
+    assert n == 3 * len(_gpu_specs())
+
+
+@pytest.mark.skipif(np.backend() != "cuda", reason="big single-pass scans need a real GPU")
+def test_large_scans_on_gpu():
+    rng = numpy.random.default_rng(18)
+    h = rng.standard_normal(1 << 22).astype(numpy.float32)
+    check(np.cumsum(np.asarray(h)), numpy.cumsum(h.astype(numpy.float64)).astype(numpy.float32), h)
+    hi = rng.integers(-1000, 1000, size=(64, 1 << 16)).astype(numpy.int32)
+    check(np.cumsum(np.asarray(hi), axis=-1), numpy.cumsum(hi, axis=-1))
+    p = rng.uniform(0.999, 1.001, 1 << 20)
+    check(np.cumprod(np.asarray(p)), numpy.cumprod(p), rtol=1e-9)
