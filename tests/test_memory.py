@@ -236,3 +236,25 @@ def test_memory_records_device_and_stream(pool):
     assert x._mem.device_id == 0 and x.device == npgpu.cuda.Device(0)
     assert x._mem.stream == s.ptr
     assert repr(x._mem).startswith("<npgpu Memory")
+
+
+@pytest.mark.skipif(npgpu.backend() != "cuda", reason="needs real CUDA streams")
+def test_destroyed_stream_leaves_no_cached_blocks():
+    from npgpu.cuda import memory
+    pool = npgpu.get_default_memory_pool()
+    s = npgpu.cuda.Stream()
+    with s:
+        a = npgpu.zeros(1000, np.float32)
+        b = npgpu.zeros(3000, np.float32)
+    handle = s.ptr
+    del a                                   # cached under the stream
+    assert any(k[1] == handle for k in pool._cache.bins)
+    del s                                   # gone: its cached blocks go back to the driver
+    gc.collect()
+    assert not any(k[1] == handle for k in pool._cache.bins)
+    used = pool.used_bytes()
+    del b                                   # freed after its stream died: not cached
+    assert pool.used_bytes() < used
+    assert not any(k[1] == handle for k in pool._cache.bins)
+    pool.free_all_blocks()                  # must not touch the dead handle (it segfaulted)
+    np.testing.assert_array_equal((npgpu.arange(5) * 2).get(), np.arange(5) * 2)

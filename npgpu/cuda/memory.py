@@ -14,6 +14,7 @@ Out of memory: free cached blocks, retry once, then raise
 :class:`~npgpu.cuda.OutOfMemoryError` naming requested and pooled bytes.
 """
 import ctypes
+import weakref
 
 import numpy as np
 
@@ -79,6 +80,13 @@ class _BinCache:
             lst = self.bins[(size, stream)] = []
         lst.append(block)
         self.cached_bytes += size
+
+    def release_stream(self, stream):
+        """Give back the cached blocks of ``stream`` (before the stream is destroyed)."""
+        for key in [k for k in self.bins if k[1] == stream]:
+            for block in self.bins.pop(key):
+                self._free(block, stream)
+                self.cached_bytes -= key[0]
 
     def release_all(self):
         for (size, stream), lst in self.bins.items():
@@ -146,6 +154,7 @@ class MemoryPool:
         else:
             self._cache = _BinCache(self._device_alloc, self._device_free)
         self._bins = self._cache.bins
+        _live_pools.add(self)
 
     # -- statistics -----------------------------------------------------------
     def used_bytes(self):
@@ -249,7 +258,29 @@ class MemoryPool:
 
     def _release(self, mem):
         self._used -= mem.size
+        if mem.stream in _destroyed_streams:
+            # its stream is gone: no cache key would stay valid, and a freed handle can
+            # crash the driver; free on the legacy default stream now
+            self._cache._free((mem.ptr, mem.host), 0)
+            return
         self._cache.put(mem.size, mem.stream, (mem.ptr, mem.host))
+
+
+# Streams and the pools' per-stream caches: Stream.__del__ calls stream_destroyed() before
+# cuStreamDestroy, so that no cached block keeps a dead stream handle (freeing on one
+# segfaulted inside the driver on the H200).
+_live_pools = weakref.WeakSet()
+_destroyed_streams = set()
+
+
+def stream_destroyed(handle):
+    for pool in list(_live_pools):
+        pool._cache.release_stream(handle)
+    _destroyed_streams.add(handle)
+
+
+def stream_created(handle):
+    _destroyed_streams.discard(handle)      # the driver reuses handles
 
 
 _pools = {}

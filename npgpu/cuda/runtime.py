@@ -174,9 +174,16 @@ class Stream:
         self.ptr = h.value or 0
         self._owned = True
         self._vp = ctypes.c_void_p(self.ptr) if self.ptr else None   # for the launcher
+        from . import memory
+        memory.stream_created(self.ptr)
 
     def __del__(self):
         if getattr(self, "_owned", False) and _backend.IS_CUDA and drv is not None:
+            try:
+                from . import memory
+                memory.stream_destroyed(self.ptr)
+            except Exception:           # interpreter shutdown: modules may be gone
+                pass
             drv.cuStreamDestroy(self.ptr)
 
     def __repr__(self):
