@@ -151,13 +151,12 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         elif kind == "s":
             hoisted.append(f"    c{i} = {load(i, None)}")
 
-    def store(j, value, index, target=None):
+    def store(j, value, index):
         v = cast_expr(value, compute_dtype(loop_out[j]), loop_out[j])
-        return f"{target or f'out{j}[{index}]'} = {cast_expr(v, loop_out[j], out_dtypes[j])}"
+        return f"out{j}[{index}] = {cast_expr(v, loop_out[j], out_dtypes[j])}"
 
-    def element(index, tag, indent, linear=None, sources=None, targets=None):
-        """Lines computing one element at ``index``: loads into a{i}_{tag}, result r_{tag}
-        (``sources``/``targets``: per input/output, an expression to read/write instead)."""
+    def element(index, tag, indent, linear=None, sources=None):
+        """Lines computing one element at ``index``: loads into a{i}_{tag}, result r_{tag}."""
         pad = " " * indent
         ld, st = [], []
         args = []
@@ -172,10 +171,10 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         comp = f"{pad}r_{tag} = op({', '.join(args)})"
         for j in range(nout):
             val = f"r_{tag}" if nout == 1 else f"r_{tag}[{j}]"
-            st.append(f"{pad}{store(j, val, index, targets[j] if targets else None)}")
+            st.append(f"{pad}{store(j, val, index)}")
         return ld, comp, st
 
-    ept = elements_per_thread(in_specs) if layout in ("contig", "pairs") else 1
+    ept = elements_per_thread(in_specs) if layout == "contig" else 1
     if layout == "contig":
         lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
         lines += hoisted
@@ -199,52 +198,6 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         lines.append("                i = base + u * bd")
         lines.append("                if i < n:")
         ld, comp, st = element("i", "t", 20)
-        lines += ld + [comp] + st
-        lines.append("        base += step")
-    elif layout == "pairs":
-        # contiguous 4-byte operands read and written as 8-byte words (two elements each):
-        # NVVM then emits ld/st.global.v2 (half the memory instructions; exp f32 went from
-        # 91% to 104% of copy bandwidth on the H200).  A one-word local array reinterprets a
-        # word as two elements; LLVM keeps it in registers.  Same 4 elements per thread.
-        arr = [i for i, (kind, _) in enumerate(in_specs) if kind == "a"]
-        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
-        lines += hoisted
-        lines += [f"    wi{i} = in{i}.view(np.uint64)" for i in arr]
-        lines += [f"    wo{j} = out{j}.view(np.uint64)" for j in range(nout)]
-        lines += [
-            "    bd = cuda.blockDim.x",
-            "    base = cuda.blockIdx.x * bd * 2 + cuda.threadIdx.x",
-            "    step = cuda.gridDim.x * bd * 2",
-            "    nw = n >> 1",
-            "    while base < (n + 1) >> 1:",
-            "        if base + bd < nw:",
-        ]
-        lds, comps, sts = [], [], []
-        for u in range(2):
-            w = "base" if u == 0 else f"base + {u} * bd"
-            for i in arr:
-                lds += [f"            p{i}_{u} = cuda.local.array(1, uint64)",
-                        f"            p{i}_{u}[0] = wi{i}[{w}]",
-                        f"            e{i}_{u} = p{i}_{u}.view(np.{in_specs[i][1].name})"]
-            for j in range(nout):
-                lds.append(f"            q{j}_{u} = cuda.local.array(2, "
-                           f"{type_name(out_dtypes[j])})")
-            for k in range(2):
-                ld, comp, st = element(None, f"{u}{k}", 12,
-                                       sources={i: f"e{i}_{u}[{k}]" for i in arr},
-                                       targets={j: f"q{j}_{u}[{k}]" for j in range(nout)})
-                lds += ld
-                comps.append(comp)
-                sts += st
-            sts += [f"            wo{j}[{w}] = q{j}_{u}.view(np.uint64)[0]"
-                    for j in range(nout)]
-        lines += lds + comps + sts
-        lines += ["        else:",
-                  "            for u in range(2):",
-                  "                for k in range(2):",
-                  "                    i = (base + u * bd) * 2 + k",
-                  "                    if i < n:"]
-        ld, comp, st = element("i", "t", 24)
         lines += ld + [comp] + st
         lines.append("        base += step")
     elif layout == "tiled":
@@ -318,8 +271,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
     kname = _kernel_name(name, text)
     text = text.replace("def KERNEL(", f"def {kname}(")
 
-    nd = 1 if layout in ("contig", "pairs") else ndim
-    lay = "C" if layout in ("contig", "pairs") else "A"
+    nd = 1 if layout == "contig" else ndim
+    lay = "C" if layout == "contig" else "A"
     params = [Param("scalar", np.int64)]
     params += [Param("array", d, nd, lay) for d in out_dtypes]
     for kind, st in in_specs:
@@ -333,7 +286,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             params.append(Param("scalar", st))
     ks = KernelSource(kname, text, params)
     ks.elements_per_thread = ept
-    ks.threads = threads_per_block(in_specs) if layout in ("contig", "pairs") else _BLOCK
+    ks.threads = threads_per_block(in_specs) if layout == "contig" else _BLOCK
     return ks
 
 
@@ -405,63 +358,10 @@ def _arr_values(ptr, shape, strides, itemsize):
 def contig_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
     """The launcher :func:`launch` uses when every operand is a C-contiguous array of one shape."""
     in_specs = tuple(("a", np.dtype(d)) for d in in_dtypes)
-    return _contig(op, in_specs, tuple(out_dtypes), loop_in, loop_out, name)
-
-
-def _pairs_apply(in_specs, out_dtypes):
-    """Whether the contiguous kernel can move 8-byte words: every array is of a 4-byte dtype
-    (float32, int32, uint32) and no operand is the linear index."""
-    arrays = [st for kind, st in in_specs if kind == "a"] + list(out_dtypes)
-    return (all(kind != "i" for kind, _ in in_specs)
-            and all(d.itemsize == 4 and d.kind in "fiu" for d in arrays))
-
-
-def _contig(op, in_specs, out_dtypes, loop_in, loop_out, name):
-    """Launcher of the contiguous layout: the 8-byte-word kernel where it applies (chosen per
-    call by pointer alignment), the element kernel otherwise."""
-    in_specs, out_dtypes = tuple(in_specs), tuple(out_dtypes)
-    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "contig", 1, ())
-
-    def plain():
-        return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes),
-                                                       loop_in, loop_out, "contig", 1, name))
-    if not _pairs_apply(in_specs, out_dtypes):
-        return plain()
-    pkey = key[:6] + ("pairs",) + key[7:]
-    pair = compiler.get_kernel(pkey, lambda: render(op, list(in_specs), list(out_dtypes),
-                                                    loop_in, loop_out, "pairs", 1, name))
-    return _Aligned(pair, plain)
-
-
-class _Aligned:
-    """Launches ``pair`` (8-byte words) when every array's data pointer is 8-byte aligned and
-    the element count even, else ``plain`` (e.g. a view starting at an odd element).  Same
-    parameters and grid for both."""
-
-    def __init__(self, pair, plain):
-        self.pair, self._plain, self.plain = pair, plain, None   # plain: compiled on first need
-        self.name, self.source, self.params = pair.name, pair.source, pair.params
-        self.elements_per_thread, self.threads = pair.elements_per_thread, pair.threads
-        self.max_threads = pair.max_threads
-        pos, i = [], 0
-        for p in pair.params:
-            if p.kind == "array":
-                pos.append(i + 4)             # the data pointer of the array's ABI values
-                i += 5 + 2 * p.ndim
-            else:
-                i += 2 if p.dtype.kind == "c" else 1
-        self._pos = tuple(pos)
-
-    def __call__(self, grid, block, values, stream=None):
-        bits = values[0] & 1                 # an odd count has no whole last word
-        for q in self._pos:
-            bits |= values[q]
-        if bits & 7:
-            if self.plain is None:
-                self.plain = self._plain()
-            self.plain(grid, block, values, stream)
-        else:
-            self.pair(grid, block, values, stream)
+    out_dtypes = tuple(out_dtypes)
+    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "contig", 1)
+    return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes), loop_in,
+                                                   loop_out, "contig", 1, name))
 
 
 def _transposed_inputs(inputs, kinds, in_strides):
@@ -577,13 +477,10 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     nd = len(cshape)
     if layout == "contig":
         staged = ()
-    if layout == "contig":
-        kern = _contig(op, in_specs, out_dtypes, loop_in, loop_out, name)
-    else:
-        key = (op.key, name, tuple(in_specs), tuple(out_dtypes), tuple(loop_in), tuple(loop_out),
-               layout, nd, staged)
-        kern = compiler.get_kernel(key, lambda: render(op, in_specs, out_dtypes, loop_in,
-                                                       loop_out, layout, nd, name, staged))
+    key = (op.key, name, tuple(in_specs), tuple(out_dtypes), tuple(loop_in), tuple(loop_out),
+           layout, 1 if layout == "contig" else nd, staged)
+    kern = compiler.get_kernel(key, lambda: render(op, in_specs, out_dtypes, loop_in, loop_out,
+                                                   layout, nd, name, staged))
     values = [n]
     if layout == "contig":
         for o in outputs:
