@@ -171,16 +171,18 @@ def tiled_src(T, BY, loads_first, uidx):
     return "\n".join(L) + "\n"
 
 
-def sec_tiled():
-    print("\n== transposed add (32,2^22).T + (2^22,32) f32 (bytes 12*n) ==")
+def transposed_operands():
+    """(32, 2^22).T and (2^22, 32) float32 operands, an output, and the first rows' sum."""
     R, C = 1 << (22 - SHIFT), 32
     ah = np.random.rand(C, R).astype(np.float32)
     bh = np.random.rand(R, C).astype(np.float32)
-    a = cuda.to_device(ah).T
-    b = cuda.to_device(bh)
     o = cuda.device_array((R, C), np.float32)
-    ref = ah.T[:4096] + bh[:4096]
-    n = R * C
+    return R, C, R * C, cuda.to_device(ah).T, cuda.to_device(bh), o, ah.T[:4096] + bh[:4096]
+
+
+def sec_tiled():
+    print("\n== transposed add (32,2^22).T + (2^22,32) f32 (bytes 12*n) ==")
+    R, C, n, a, b, o, ref = transposed_operands()
     for T, BY, lf, ui in [(32, 8, False, False), (32, 8, True, False), (32, 4, True, False),
                           (32, 8, True, True), (32, 4, True, True), (32, 16, True, False),
                           (32, 2, True, False)]:
@@ -460,14 +462,7 @@ def tall_src(TR, BY):
 
 def sec_tall():
     print("\n== transposed add, tall tiles (full tiles only) (bytes 12*n) ==")
-    R, C = 1 << (22 - SHIFT), 32
-    ah = np.random.rand(C, R).astype(np.float32)
-    bh = np.random.rand(R, C).astype(np.float32)
-    a = cuda.to_device(ah).T
-    b = cuda.to_device(bh)
-    o = cuda.device_array((R, C), np.float32)
-    ref = ah.T[:4096] + bh[:4096]
-    n = R * C
+    R, C, n, a, b, o, ref = transposed_operands()
     for TR, BY in [(32, 8), (64, 8), (64, 16), (128, 16), (128, 32), (256, 32), (128, 8),
                    (64, 32), (256, 16)]:
         k = jit(tall_src(TR, BY), "k")

@@ -101,23 +101,9 @@ class AlgoLibs(base.RefLibs):
 
 @pytest.fixture
 def libs(monkeypatch):
-    from npgpu.linalg import _handles
-    ref = AlgoLibs()
-
-    def reset():
-        _handles._h.cublas.clear()
-        _handles._h.cusolver.clear()
-        _handles._h.last = None
-        _solver._gesvdj_params.clear()
-
-    reset()
-    monkeypatch.setattr(_handles, "cublas_module", lambda: ref)
-    monkeypatch.setattr(_handles, "cusolver_module", lambda: ref)
-    monkeypatch.setattr(decomp, "require_library", lambda what: None)
     for var in ("NPGPU_CHOLESKY_ALGO", "NPGPU_SVD_ALGO", "NPGPU_SVDJ_TOL", "NPGPU_SVDJ_SWEEPS"):
         monkeypatch.delenv(var, raising=False)
-    yield ref
-    reset()
+    yield from base.install_fake_libs(monkeypatch, AlgoLibs())
 
 
 @pytest.mark.parametrize("dt", FLOATS)

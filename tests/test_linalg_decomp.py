@@ -274,16 +274,17 @@ class RefLibs:
         _put_info(info, 0)
 
 
-@pytest.fixture
-def ref_libs(monkeypatch):
+def install_fake_libs(monkeypatch, ref):
+    """Route npgpu's cuBLAS/cuSOLVER calls to the host stand-in ``ref``; yields it, then
+    forgets the handles it made."""
     from npgpu.linalg import _handles
-    ref = RefLibs()
+    from npgpu.linalg import _solver as solver
 
     def reset():
         _handles._h.cublas.clear()
         _handles._h.cusolver.clear()
         _handles._h.last = None
-        _solver_mod._gesvdj_params.clear()
+        solver._gesvdj_params.clear()
 
     reset()
     monkeypatch.setattr(_handles, "cublas_module", lambda: ref)
@@ -291,6 +292,11 @@ def ref_libs(monkeypatch):
     monkeypatch.setattr(decomp, "require_library", lambda what: None)
     yield ref
     reset()
+
+
+@pytest.fixture
+def ref_libs(monkeypatch):
+    yield from install_fake_libs(monkeypatch, RefLibs())
 
 
 _solver_mod = importlib.import_module("npgpu.linalg._solver")

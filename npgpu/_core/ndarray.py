@@ -57,8 +57,9 @@ class MemoryPointer:
         return f"<npgpu MemoryPointer {self.ptr:#x} of {self.mem!r}>"
 
 
-def _new(mem, ptr, shape, strides, dtype, base=None):
-    """Fast internal constructor (no checks)."""
+def _new(mem, ptr, shape, strides, dtype, base=None, contig=None):
+    """Fast internal constructor (no checks); ``contig``: (C, F) flags when the caller knows
+    them (a cached layout), else computed."""
     a = ndarray.__new__(ndarray)
     a._mem = mem
     a._ptr = ptr
@@ -66,9 +67,12 @@ def _new(mem, ptr, shape, strides, dtype, base=None):
     a._strides = strides
     a.dtype = dtype
     a._base = base
-    isz = dtype.itemsize
-    a._c_contig = _layout.is_c_contig(shape, strides, isz)
-    a._f_contig = _layout.is_f_contig(shape, strides, isz)
+    if contig is None:
+        isz = dtype.itemsize
+        a._c_contig = _layout.is_c_contig(shape, strides, isz)
+        a._f_contig = _layout.is_f_contig(shape, strides, isz)
+    else:
+        a._c_contig, a._f_contig = contig
     return a
 
 

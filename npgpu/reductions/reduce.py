@@ -26,7 +26,7 @@ import numpy as np
 from .. import _backend
 from .._codegen import compiler
 from .._core import layout as _layout
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import _new as _new_array, empty_array, ndarray
 from ..cuda import memory as _memory
 from . import template as _t
 
@@ -273,9 +273,6 @@ def _execute(p, state, scal, a, out, mask):
 # made: the first call ran NumPy's dry run, built the spec and the plan; a repeat only
 # allocates the result, packs the two pointers into prebuilt argument values and launches.
 FAST = {}
-# the ndarray fields _replay's fresh() fills
-_FRESH_SLOTS = {"_mem", "_ptr", "shape", "_strides", "dtype", "_base", "_c_contig", "_f_contig",
-                "__weakref__"}
 
 
 def fast_lookup(tag, a, axis, keepdims, extra):
@@ -312,25 +309,12 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
     shape, dt = res.shape, res.dtype
     strides, fc = res._strides, res._f_contig
     nbytes = _prod(shape) * dt.itemsize
-    new = ndarray.__new__
+    flags = (True, fc)
 
     def fresh():
         # empty_array's result for this shape, without its layout arithmetic (~1 us)
-        o = new(ndarray)
         mem = _memory.alloc(nbytes)
-        o._mem = mem
-        o._ptr = mem.ptr
-        o.shape = shape
-        o._strides = strides
-        o.dtype = dt
-        o._base = None
-        o._c_contig = True
-        o._f_contig = fc
-        return o
-
-    if set(ndarray.__slots__) != _FRESH_SLOTS:      # ndarray changed: the general route
-        def fresh():
-            return empty_array(shape, dt)
+        return _new_array(mem, mem.ptr, shape, strides, dt, None, flags)
 
     p = _get_plan(spec, a, axes, res, keepdims, None, False, seed_first)
     if p is False:
