@@ -465,7 +465,9 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
     from npgpu.reductions import scan, template
     n = 0
     for spec, in_dt, out_dt in _gpu_variant_specs():
-        modes = ["fold"] if not spec.reorderable else ["inner", "outer"]
+        # outer/fold GPU renderings differ from the simulator's (which CI compiles too) only in
+        # block constants; inner ones differ in the warp-shuffle block reduction
+        modes = ["fold"] if not spec.reorderable else ["inner"]
         for mode in modes:
             passes = [(True, True)] if mode == "fold" else [(True, True), (True, False), (False, True)]
             for first, last in passes:
@@ -476,7 +478,7 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
                     ks = template.render(spec, mode, nk=nk, nr=nr, in_storage=in_dt, out_storage=out_dt,
                                          has_mask=mask, has_init=mask and spec.k == 1, first=first,
                                          last=last, block=block, tx=tx, sim=False,
-                                         seed_first=mode == "fold" and not mask)
+                                         seed_first=mode == "fold" and not mask, unroll=8)
                     if mode == "inner":
                         assert "shfl_down_sync" in ks.source
                     compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
@@ -490,4 +492,4 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
                 assert "shfl_up_sync" in ks.source
                 compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
                 n += 1
-    assert n > 100
+    assert n > 60
