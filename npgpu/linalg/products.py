@@ -5,7 +5,7 @@ import numpy as np
 
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import _new as _new_array, empty_array, ndarray
 from ..cuda.memory import alloc as _alloc
 from . import _gemm
 from ._common import asarray, conj
@@ -57,17 +57,8 @@ def clear_plans():
 
 def _fresh(shape, strides, nbytes, dt, fcontig):
     """A new C-contiguous array of a cached layout (what empty_array makes, minus the layout math)."""
-    a = ndarray.__new__(ndarray)
     mem = _alloc(nbytes)
-    a._mem = mem
-    a._ptr = mem.ptr
-    a.shape = shape
-    a._strides = strides
-    a.dtype = dt
-    a._base = None
-    a._c_contig = True
-    a._f_contig = fcontig
-    return a
+    return _new_array(mem, mem.ptr, shape, strides, dt, None, (True, fcontig))
 
 
 def _insert_ones(x, shape):

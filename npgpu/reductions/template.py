@@ -391,18 +391,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
             L += comb(S, S, T, P * 4)
         L.append(f"{P * 4}j += {ty}")
         if ty > 1:
-            for c in range(k):
-                L.append(f"{P2}sh{c}[tid] = {S[c]}")
-            L.append(f"{P2}cuda.syncthreads()")
-            h = ty // 2
-            while h >= 1:
-                L.append(f"{P2}if ty < {h}:")
-                A = [f"sh{c}[tid]" for c in range(k)]
-                B = [f"sh{c}[tid + {h * tx}]" for c in range(k)]
-                L += comb(S, A, B, P3)
-                L += [f"{P3}sh{c}[tid] = {S[c]}" for c in range(k)]
-                L.append(f"{P2}cuda.syncthreads()")
-                h //= 2
+            L += _shared_tree(S, k, ty, "ty", tx, P2, comb)
         L.append(f"{P2}if ty == 0 and row < nrow:")
         if ty > 1:
             L += [f"{P3}{S[c]} = sh{c}[tid]" for c in range(k)]
@@ -433,6 +422,24 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     return KernelSource(name, text, params)
 
 
+def _shared_tree(S, k, n, lane, stride, pad, comb):
+    """Lines combining state S over ``n`` threads through shared memory, halving each round:
+    thread ``lane < h`` combines its slot ``sh[tid]`` with ``sh[tid + h * stride]``."""
+    P1 = pad + "    "
+    L = [f"{pad}sh{c}[tid] = {S[c]}" for c in range(k)]
+    L.append(f"{pad}cuda.syncthreads()")
+    h = n // 2
+    while h >= 1:
+        L.append(f"{pad}if {lane} < {h}:")
+        A = [f"sh{c}[tid]" for c in range(k)]
+        B = [f"sh{c}[tid + {h * stride}]" for c in range(k)]
+        L += comb(S, A, B, P1)
+        L += [f"{P1}sh{c}[tid] = {S[c]}" for c in range(k)]
+        L.append(f"{pad}cuda.syncthreads()")
+        h //= 2
+    return L
+
+
 def _block_reduce(spec, S, block, sim, pad, comb):
     """Combine state S over the threads of a block; thread 0 ends with the result.
 
@@ -443,17 +450,7 @@ def _block_reduce(spec, S, block, sim, pad, comb):
     L = []
     P1 = pad + "    "
     if sim or block < 64:
-        L += [f"{pad}sh{c}[tid] = {S[c]}" for c in range(k)]
-        L.append(f"{pad}cuda.syncthreads()")
-        h = block // 2
-        while h >= 1:
-            L.append(f"{pad}if tid < {h}:")
-            A = [f"sh{c}[tid]" for c in range(k)]
-            B = [f"sh{c}[tid + {h}]" for c in range(k)]
-            L += comb(S, A, B, P1)
-            L += [f"{P1}sh{c}[tid] = {S[c]}" for c in range(k)]
-            L.append(f"{pad}cuda.syncthreads()")
-            h //= 2
+        L += _shared_tree(S, k, block, "tid", 1, pad, comb)
         L += [f"{pad}{S[c]} = sh{c}[0]" for c in range(k)]
         L.append(f"{pad}cuda.syncthreads()")
         return L
