@@ -15,13 +15,14 @@ from npgpu._codegen import compiler
 from npgpu.reductions import scan, scan_lookback as lb
 from npgpu.reductions.template import ReduceSpec
 from npgpu.ufuncs import UFUNCS
-from conftest import random_array
+from conftest import full_range_random, random_array
 from test_reductions import check
 
 sys.setswitchinterval(5e-4)          # cheaper simulator barriers (see test_reductions)
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 T = lb.TILE
+T4 = lb.BLOCK * lb.ITEMS4        # the tile of 4-byte states (float32 cumsum)
 
 
 @pytest.fixture
@@ -65,6 +66,88 @@ def test_state_dtypes_by_dtype_argument(dt, calls):
     assert calls[0] == 1
 
 
+# ---- 4-byte states: status and value packed into one uint64 word per tile ----------------------
+# (float32 cumsum accumulates in float64, an 8-byte state; the float32-state add below is the
+# same scan with a float32 accumulator, run through scan.run_scan.)
+def _add32_spec():
+    import copy
+    from npgpu.reductions import ufunc_methods as um
+    s = copy.copy(um.reduce_spec(UFUNCS["add"], numpy.dtype("f4"))[0])
+    s.state = (numpy.dtype("f4"),)
+    s.identity = ("float32(0.0)",)
+    s.key = s.key + ("float32-state",)
+    return s
+
+
+def _scan32(h):
+    out = np.empty(h.shape, numpy.float32)
+    scan.run_scan(_add32_spec(), np.asarray(h), h.ndim - 1, out)
+    return out
+
+
+@pytest.mark.parametrize("dt", ["i4", "u4"])
+def test_packed_integer_states(dt, publish, calls):
+    # full-range values: negative int32 and uint32 with the high bit set round-trip through the
+    # word's low half (sums wrap as NumPy's do)
+    h = full_range_random((3, 5 * T + 3), dt, numpy.random.default_rng(20))
+    d = np.asarray(h)
+    r = np.cumsum(d, axis=1, dtype=dt)
+    assert r.dtype == numpy.dtype(dt)
+    check(r, numpy.cumsum(h, axis=1, dtype=dt))
+    # negative stride along the scan axis, every other row
+    check(np.cumsum(d[::-2, ::-1], axis=1, dtype=dt), numpy.cumsum(h[::-2, ::-1], axis=1, dtype=dt))
+    check(UFUNCS["maximum"].accumulate(d[:, ::-1], axis=1),
+          numpy.maximum.accumulate(h[:, ::-1], axis=1))
+    assert calls[0] == 3
+
+
+def test_packed_float32_states(publish, calls):
+    rng = numpy.random.default_rng(21)
+    h = full_range_random((3, 5 * T + 3), "f4", rng)
+    h[1, 7] = h[2, 3 * T + 1] = numpy.nan
+    src = numpy.nan_to_num(h)
+    # a float32 sum (sign bits and NaNs travel in the word), forwards and reversed
+    check(_scan32(h), numpy.cumsum(h, axis=1), src)
+    rev = h[::-1, ::-1]
+    out = np.empty(rev.shape, numpy.float32)
+    scan.run_scan(_add32_spec(), np.asarray(h)[::-1, ::-1], 1, out)
+    check(out, numpy.cumsum(rev, axis=1), src)
+    # NumPy's own float32 states: fmax, cumprod
+    check(UFUNCS["fmax"].accumulate(np.asarray(h)[:, ::-1], axis=1),
+          numpy.fmax.accumulate(h[:, ::-1], axis=1))
+    # factors close to one keep 4 tiles' products finite at the GPU's tile size too; rounding
+    # grows with the length (NumPy's serial product and the scan's tree round differently)
+    rng = numpy.random.default_rng(22)
+    p = (rng.uniform(0.99, 1.01, (2, 4 * T + 5)) * rng.choice([-1, 1], (2, 4 * T + 5)))
+    p = p.astype(numpy.float32)
+    check(np.cumprod(np.asarray(p), axis=1), numpy.cumprod(p, axis=1),
+          rtol=max(1e-5, 2e-7 * p.shape[1]))
+    assert calls[0] == 4
+
+
+def test_packed_float32_keeps_negative_zero(publish):
+    r = _scan32(numpy.full((2, 4 * T + 5), -0.0, numpy.float32)).get()
+    assert r.dtype == numpy.float32 and numpy.signbit(r).all()
+
+
+def test_state_size_picks_the_status_protocol():
+    from npgpu.reductions import ufunc_methods as um
+    d = numpy.dtype
+    for dt, packed in (("f4", True), ("i4", True), ("u4", True), ("f8", False), ("i8", False),
+                       ("u8", False)):
+        spec = um.reduce_spec(UFUNCS["maximum"], d(dt))[0]
+        assert spec.state == (d(dt),)
+        for sim in (True, False):
+            kw = dict(block=8, items=2, window=4) if sim else dict(block=256, items=16, window=32)
+            ks = lb.render(spec, nk=0, in_storage=d(dt), out_storage=d(dt), sim=sim, **kw)
+            src = ks.source[ks.source.rfind("def scan_block_lookback"):]
+            # packed: one exch publishes, one atomic or_ reads, no fence on either side
+            assert ("atomic.or_(sw" in src) == packed
+            assert ("threadfence" in src) == (not packed)
+            assert [p.dtype for p in ks.params[5:]] == (
+                [d("i4"), d("u8")] if packed else [d("i4"), d(dt), d(dt)])
+
+
 @pytest.mark.parametrize("shape", [(3, 4 * T + 7), (2, 3, 2 * T + 1), (4, 2 * T), (5, T + 1)])
 def test_multi_row(shape, publish, calls):
     h = random_array(shape, "f8", rng=numpy.random.default_rng(3))
@@ -80,7 +163,7 @@ def test_axis_none_flattens_to_one_row(calls):
     assert calls[0] == 1
 
 
-@pytest.mark.parametrize("n", [T + 1, 2 * T, 3 * T - 1, 4 * T])
+@pytest.mark.parametrize("n", [T4 + 1, 2 * T4, 3 * T4 - 1, 4 * T4])
 def test_tile_boundaries(n, calls):
     h = random_array((n,), "f4", rng=numpy.random.default_rng(n))
     check(np.cumsum(np.asarray(h)), numpy.cumsum(h), h)
@@ -233,6 +316,9 @@ def _gpu_specs():
     out.append((um.reduce_spec(UFUNCS["add"], d("f2"))[0], d("f2"), d("f2")))
     out.append((um.reduce_spec(UFUNCS["add"], d("i8"))[0], d("?"), d("i8")))
     out.append((_affine_spec(), d("i8"), d("i8")))
+    out.append((_add32_spec(), d("f4"), d("f4")))
+    out.append((um.reduce_spec(UFUNCS["multiply"], d("f4"))[0], d("f4"), d("f4")))
+    out.append((um.reduce_spec(UFUNCS["maximum"], d("u4"))[0], d("u4"), d("u4")))
     return out
 
 
@@ -248,12 +334,13 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
             assert "shfl_up_sync" in ks.source and "ballot_sync" in ks.source
             compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
             n += 1
-    # the other block shape the GPU constants may take, and the spin back-off knob
-    ks = lb.render(_gpu_specs()[0][0], nk=0, in_storage=numpy.dtype("f4"),
-                   out_storage=numpy.dtype("f4"), block=512, items=8, window=32, sim=False,
-                   spin_ns=100)
-    assert "nanosleep" in ks.source
-    compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
+    # the other block shape the GPU constants may take, and the spin back-off knob (an 8-byte
+    # and a packed 4-byte state)
+    for spec in (_gpu_specs()[0][0], _add32_spec()):
+        ks = lb.render(spec, nk=0, in_storage=numpy.dtype("f4"), out_storage=numpy.dtype("f4"),
+                       block=512, items=8, window=32, sim=False, spin_ns=100)
+        assert "nanosleep" in ks.source
+        compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
     assert n == 2 * len(_gpu_specs())
 
 

@@ -84,7 +84,8 @@ def numba_signature(params):
 
 
 def source_namespace():
-    """Globals every generated kernel sees: ``cuda``, ``math``, ``cmath`` and numba's scalar types."""
+    """Globals every generated kernel sees: ``cuda``, ``math``, ``cmath``, ``libdevice`` and
+    numba's scalar types."""
     import cmath
     import math
 
@@ -96,6 +97,12 @@ def source_namespace():
                  "float16", "float32", "float64", "complex64", "complex128", "boolean"):
         ns[name] = getattr(nt, name)
     ns["bool_"] = nt.boolean
+    if _backend.IS_SIM:
+        from .simulator_fixes import LIBDEVICE_BITS
+        ns["libdevice"] = LIBDEVICE_BITS       # bit reinterpretation only (the sim's are stubs)
+    else:
+        from numba.cuda import libdevice
+        ns["libdevice"] = libdevice
     return ns
 
 

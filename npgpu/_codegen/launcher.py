@@ -67,7 +67,9 @@ class Launcher:
         self.shared_bytes = 0       # dynamic shared memory per block
         self.elements_per_thread = getattr(ks, "elements_per_thread", 1)
         self.threads = getattr(ks, "threads", 256)     # block size the layout was tuned for
+        self.covers = getattr(ks, "covers", False)     # no grid-stride loop: grid covers n
         self.max_threads = 1024     # the most threads a block of this kernel can have
+        self._occupancy = {}        # block size -> blocks per SM
         if func is not None:
             # registers per thread bound the block size (a wide reduction state, unrolled
             # loads): launching more fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
@@ -84,6 +86,21 @@ class Launcher:
             self._ptrs_addr = ctypes.c_void_p(ctypes.addressof(self._ptrs))
             self._func_vp = ctypes.c_void_p(func)
             self._pack = struct.Struct(fmt).pack_into
+
+    def blocks_per_sm(self, block):
+        """How many blocks of ``block`` threads of this kernel one SM holds at once (its
+        registers and shared memory decide); None on the simulator."""
+        if self._func is None:
+            return None
+        cached = self._occupancy.get(block)
+        if cached is None:
+            from ..cuda import _driver as drv
+            v = ctypes.c_int(0)
+            drv.check(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+                ctypes.byref(v), self._func, block, self.shared_bytes),
+                "cuOccupancyMaxActiveBlocksPerMultiprocessor")
+            cached = self._occupancy[block] = max(1, v.value)
+        return cached
 
     def __call__(self, grid, block, values, stream=None):
         """Launch on ``stream`` (a handle; default the current stream).

@@ -1,4 +1,12 @@
-"""Make the CUDA simulator's ``cuda.shared.array`` thread-safe (simulator only).
+"""Simulator fixes: a thread-safe ``cuda.shared.array``, and stand-ins for libdevice bitcasts.
+
+``LIBDEVICE_BITS`` replaces ``libdevice`` in the namespace of kernels run on the
+simulator, whose own libdevice functions are stubs returning None.  Only the
+bit reinterpretations kernels use are provided (``int_as_float``,
+``float_as_int``, ``longlong_as_double``, ``double_as_longlong``); anything
+else raises AttributeError.
+
+The shared-array fix:
 
 Numba's simulator runs each CUDA thread as an OS thread and finds a block's
 shared array by the calling source line in a dict, without a lock: two threads
@@ -41,3 +49,30 @@ def install():
 
     array._npgpu_locked = True
     FakeCUDAShared.array = array
+
+
+class _LibdeviceBits:
+    """The simulator's ``libdevice``: NumPy views that reinterpret bits, as the GPU's do."""
+
+    @staticmethod
+    def int_as_float(i):
+        import numpy as np
+        return np.asarray(i).astype(np.int32).view(np.float32)[()]
+
+    @staticmethod
+    def float_as_int(f):
+        import numpy as np
+        return np.asarray(f, np.float32).view(np.int32)[()]
+
+    @staticmethod
+    def longlong_as_double(i):
+        import numpy as np
+        return np.asarray(i).astype(np.int64).view(np.float64)[()]
+
+    @staticmethod
+    def double_as_longlong(f):
+        import numpy as np
+        return np.asarray(f, np.float64).view(np.int64)[()]
+
+
+LIBDEVICE_BITS = _LibdeviceBits()

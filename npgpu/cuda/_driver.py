@@ -103,6 +103,8 @@ cuLinkAddData = _fn("cuLinkAddData", c_void_p, c_int, c_void_p, c_size_t, c_char
 cuLinkComplete = _fn("cuLinkComplete", c_void_p, POINTER(c_void_p), POINTER(c_size_t))
 cuLinkDestroy = _fn("cuLinkDestroy", c_void_p)
 cuFuncGetAttribute = _fn("cuFuncGetAttribute", POINTER(c_int), c_int, c_void_p)
+cuOccupancyMaxActiveBlocksPerMultiprocessor = _fn(
+    "cuOccupancyMaxActiveBlocksPerMultiprocessor", POINTER(c_int), c_void_p, c_int, c_size_t)
 
 # constants used by npgpu
 CU_MEMPOOL_ATTR_RELEASE_THRESHOLD = 4

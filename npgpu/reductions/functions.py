@@ -204,11 +204,20 @@ def _arg_spec(dt, largest, skip_nan):
     ident = (literal(worst, v), literal(np.iinfo(np.int64).max, _I64))
     pre = "(x, i)"
     acc = _ARG_ACC
-    if skip_nan and dt.kind in "fc":
+    nan_skipped = skip_nan and dt.kind in "fc"
+    if nan_skipped:
         pre = f"if x != x:\n    return ({ident[0]}, {ident[1]})\nreturn (x, i)"
         acc = "if x != x:\n    return (a0, a1)\n" + acc
+    screen = None
+    if dt.kind != "c":
+        # the screen of the acc path: only a strictly better x, a NaN x (argmax: the first
+        # NaN wins; a NaN state makes it True too, harmlessly) or the identity state (whose
+        # sentinel an equal first element must still replace) may change the state
+        op, neg = (">", "<=") if largest else ("<", ">=")
+        better = f"(x {op} a0)" if nan_skipped else f"(not (x {neg} a0))"
+        screen = f"{better} | (a1 == {ident[1]})"
     return ReduceSpec(("arg", largest, skip_nan), dt, (v, _I64), ident, pre, _ARG_COMB, "a1",
-                      _I64, helpers=(helper,), uses_index=True, accumulate=acc)
+                      _I64, helpers=(helper,), uses_index=True, accumulate=acc, screen=screen)
 
 
 def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):

@@ -413,13 +413,6 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
     else:
         per = m or 1
     units = nrow if mode == "inner" else -(-nrow // tx)
-    nsplit = 1
-    if mode != "fold" and not seed_first:
-        # split the reduced range only as far as it takes to fill the GPU once
-        target = max(1, RESIDENT_THREADS // block)
-        nsplit = max(1, min(-(-m // per), -(-target // units)))
-    chunk = -(-m // nsplit) if m else 1
-    nsplit = -(-m // chunk) if m else 1
 
     def kern(first, last, nk_, nr_):
         hm = has_mask and first
@@ -432,6 +425,18 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
             has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
             sim=_SIM, seed_first=seed_first, unroll=UNROLL, in_layout=lay))
 
+    nsplit = 1
+    if mode != "fold" and not seed_first:
+        # split the reduced range only as far as it takes to fill the GPU once: exactly one
+        # wave of the split kernel's blocks (a second, partial wave leaves the GPU part idle)
+        target = max(1, RESIDENT_THREADS // block)
+        nsplit = max(1, min(-(-m // per), -(-target // units)))
+        if nsplit > 1 and not _SIM:
+            occ = kern(True, False, nk, nr).blocks_per_sm(block)
+            target = _sm_count() * min(occ, 2048 // block)
+            nsplit = max(1, min(-(-m // per), -(-target // units)))
+    chunk = -(-m // nsplit) if m else 1
+    nsplit = -(-m // chunk) if m else 1
     p.block, p.nsplit, p.chunk = block, nsplit, chunk
     p.grid = max(1, min(units * nsplit, MAX_GRID))
     p.grid2 = max(1, min(units, MAX_GRID))
@@ -441,6 +446,19 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
     else:
         p.wshape = (nrow, nsplit) if mode == "inner" else (nsplit, nrow)
         p.kernels = (kern(True, False, nk, nr), kern(False, True, nk, 0))
+
+
+_SMS = {}
+
+
+def _sm_count():
+    """Multiprocessors of the current device (cached per device)."""
+    from ..cuda import runtime
+    dev = runtime.Device()
+    n = _SMS.get(dev.id)
+    if n is None:
+        n = _SMS[dev.id] = dev.multiprocessor_count
+    return n
 
 
 def _c_strides(shape, strides, itemsize):

@@ -265,7 +265,7 @@ def run_scan(spec, a, ax, out, seed_first=False):
 
 # ---- public entry points --------------------------------------------------------------------
 def _accumulate(uf, a, ax, dt, out, pre=None):
-    spec, has_ident = _um.reduce_spec(uf, dt)
+    spec, has_ident = _um.reduce_spec(uf, dt, scan=True)
     if pre is not None:
         spec = copy.copy(spec)
         spec.pre = pre(dt)

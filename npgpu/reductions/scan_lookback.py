@@ -19,11 +19,20 @@ into tiles of ``TILE = BLOCK * ITEMS`` elements, tiles numbered across rows
    its own inclusive prefix (status 2);
 4. combines the prefix into its values, transposes back and stores coalesced.
 
-Input and output are each touched once: n reads + n writes.  Statuses and
-values live in separate arrays; values are written, fenced, then flagged, and
-read back with atomics (``atomic.add`` of a neutral zero: ``-0.0`` for floats,
-which leaves every float unchanged) so no reader sees stale L1 data.  The
-combine order is always (earlier, later): correct for associative,
+Input and output are each touched once: n reads + n writes.  How a status
+travels with its value depends on the state's size:
+
+* 4-byte states (float32, int32, uint32): status and value share one uint64
+  word per tile, ``(status << 32) | value bits``.  A publish is one
+  ``atomic.exch`` of the word, a look-back read one ``atomic.or_`` of zero
+  (an L2 read that never sees stale L1 data); as the value arrives with its
+  status, neither side needs a fence: one L2 round trip per window.
+* 8-byte states: statuses (int32) and values (one array for aggregates, one
+  for inclusive prefixes) live apart; values are written, fenced, then
+  flagged, and read back with atomics (``atomic.add`` of a neutral zero:
+  ``-0.0`` for floats, which leaves every float unchanged) after a fence.
+
+The combine order is always (earlier, later): correct for associative,
 non-commutative combines too.  Nothing is combined with the identity (it only
 pads a row's last, partial tile): -0.0 sums and a row's first element stay as
 NumPy has them.
@@ -46,11 +55,14 @@ from . import template as _t
 _SIM = _backend.IS_SIM
 # BLOCK threads scan ITEMS elements each; WINDOW tile statuses are read at once by the look-back
 # (one warp on the GPU).  The simulator's tiles are tiny so that tests span many of them.
+# ITEMS4: ITEMS of 4-byte states.  Measured on the H200 (2026-12-01, scripts/exp_scan.py, f32
+# cumsum of 2^26 with the one-word status): 128 x 32 238.7 us, 128 x 16 250 us, 256 x 16 269 us,
+# 512 x 8 347 us; int64 state (int32 cumsum): 128 x 16 514 us, 256 x 16 536 us.
 if _SIM:
-    BLOCK, ITEMS, WINDOW = 8, 2, 4
+    BLOCK, ITEMS, ITEMS4, WINDOW = 8, 2, 2, 4
 else:
-    BLOCK, ITEMS, WINDOW = 256, 16, 32
-TILE = BLOCK * ITEMS
+    BLOCK, ITEMS, ITEMS4, WINDOW = 128, 16, 32, 32
+TILE = BLOCK * ITEMS            # the tile of 8-byte states (4-byte: BLOCK * ITEMS4)
 # GPU only: nanoseconds a look-back lane sleeps between re-reads of a status still 0 (0: none);
 # a tuning knob against L2 atomic traffic from spinning warps.
 SPIN_NS = 0
@@ -62,12 +74,17 @@ STATES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint6
 _INCLUSIVE_EVERY = 1
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
+_U64 = np.dtype(np.uint64)
 
 
 def applies(spec, a, ax, m, seed_first):
     """Does the look-back kernel take this scan? (contiguous axis, more than one tile)."""
     return (spec.reorderable and not seed_first and spec.k == 1 and spec.state[0] in STATES
-            and m > TILE and abs(a._strides[ax]) == a.itemsize)
+            and m > _items(spec.state[0]) * BLOCK and abs(a._strides[ax]) == a.itemsize)
+
+
+def _items(st):
+    return ITEMS4 if st.itemsize == 4 else ITEMS
 
 
 # ---- rendering -----------------------------------------------------------------------------
@@ -75,9 +92,12 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
            spin_ns=0, in_layout="A", out_layout="A"):
     """The look-back kernel.  Parameters: ``nrow, m, tpr`` (tiles per row), ``out0, in0``
     (``nk`` kept dims + the scan axis; layout "C" when the view is C-contiguous: Numba then
-    addresses without a stride multiply), ``ws`` (int32: tile counter, then one status per
-    tile), ``agg`` and ``inc`` (per tile: aggregate, inclusive prefix)."""
+    addresses without a stride multiply), then for 4-byte states ``ws`` (int32: the tile
+    counter) and ``sw`` (uint64 per tile: status << 32 | value bits), else ``ws`` (int32: tile
+    counter, then one status per tile), ``agg`` and ``inc`` (per tile: aggregate, inclusive
+    prefix)."""
     st = spec.state[0]
+    packed = st.itemsize == 4
     tn = type_name(st)
     ident = spec.identity[0]
     tile = block * items
@@ -114,7 +134,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
 
     P = ["", "    ", "        ", "            ", "                ", "                    ",
          "                        "]
-    L = ["def KERNEL(nrow, m, tpr, out0, in0, ws, agg, inc):"]
+    L = ["def KERNEL(nrow, m, tpr, out0, in0, ws, sw):" if packed
+         else "def KERNEL(nrow, m, tpr, out0, in0, ws, agg, inc):"]
     A = L.append
     A(f"{P[1]}tid = int64(cuda.threadIdx.x)")
     A(f"{P[1]}sh = cuda.shared.array({nsh}, {tn})")
@@ -202,6 +223,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
 
     # 3. publish, look back, publish
     def publish(val, flag, pad):
+        if packed:                           # one atomic write carries status and value
+            return [f"{pad}cuda.atomic.exch(sw, t, uint64({flag << 32}) | {_to_bits(st, val)})"]
         return [f"{pad}inc[t] = {val}" if flag == 2 else f"{pad}agg[t] = {val}",
                 f"{pad}cuda.threadfence()",
                 f"{pad}cuda.atomic.exch(ws, 1 + t, int32({flag}))"]
@@ -221,22 +244,36 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     A(f"{look}going = True")
     A(f"{look}while going:")
     p1, p2, p3, p4 = (look + "    " * i for i in (1, 2, 3, 4))
+    sleep = [f"        cuda.nanosleep(uint32({spin_ns}))"] if spin_ns and not sim else []
     lane_reads = [
         f"jj = jh - {window} + tid",
         "f = int32(3)",                       # 3: before the row start (an empty prefix)
         f"lv_ = {ident}",
         "if jj >= 0:",
         "    g = t - sp + jj",
-        "    f = cuda.atomic.add(ws, 1 + g, int32(0))",
-        "    while f == 0:",
-    ] + ([f"        cuda.nanosleep(uint32({spin_ns}))"] if spin_ns and not sim else []) + [
-        "        f = cuda.atomic.add(ws, 1 + g, int32(0))",
-        "    cuda.threadfence()",
-        "    if f == 2:",
-        f"        lv_ = cuda.atomic.add(inc, g, {zero})",
-        "    else:",
-        f"        lv_ = cuda.atomic.add(agg, g, {zero})",
     ]
+    if packed:
+        # status and value in one atomic read: no fence, no second round trip
+        lane_reads += [
+            "    pw_ = cuda.atomic.or_(sw, g, uint64(0))",
+            "    while (pw_ >> uint64(32)) == uint64(0):",
+        ] + sleep + [
+            "        pw_ = cuda.atomic.or_(sw, g, uint64(0))",
+            "    f = int32(pw_ >> uint64(32))",
+            f"    lv_ = {_from_bits(st, 'pw_ & uint64(0xffffffff)')}",
+        ]
+    else:
+        lane_reads += [
+            "    f = cuda.atomic.add(ws, 1 + g, int32(0))",
+            "    while f == 0:",
+        ] + sleep + [
+            "        f = cuda.atomic.add(ws, 1 + g, int32(0))",
+            "    cuda.threadfence()",
+            "    if f == 2:",
+            f"        lv_ = cuda.atomic.add(inc, g, {zero})",
+            "    else:",
+            f"        lv_ = cuda.atomic.add(agg, g, {zero})",
+        ]
     if sim:
         A(f"{p1}if tid < {window}:")
         L.extend(p2 + ln for ln in lane_reads)
@@ -316,9 +353,26 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     params = [Param("scalar", _I64) for _ in range(3)]
     params += [Param("array", out_storage, nk + 1, out_layout),
                Param("array", in_storage, nk + 1, in_layout),
-               Param("array", _I32, 1, "C"), Param("array", st, 1, "C"),
-               Param("array", st, 1, "C")]
+               Param("array", _I32, 1, "C")]
+    if packed:
+        params.append(Param("array", _U64, 1, "C"))
+    else:
+        params += [Param("array", st, 1, "C"), Param("array", st, 1, "C")]
     return KernelSource(name, text, params)
+
+
+def _to_bits(st, val):
+    """uint64 holding the 32 bits of the 4-byte state ``val`` in its low half."""
+    if st.kind == "f":
+        return f"uint64(uint32(libdevice.float_as_int({val})))"
+    return f"uint64(uint32({val}))"
+
+
+def _from_bits(st, low):
+    """The 4-byte state whose bits are the uint64 ``low`` (high half zero)."""
+    if st.kind == "f":
+        return f"libdevice.int_as_float(int32({low}))"
+    return f"{type_name(st)}({low})"
 
 
 def _shfl(kind, var, dt, tmp, pad):
@@ -368,24 +422,33 @@ def _layout(vals, nd):
 def run(spec, a, out, nk, nrow, m, in_vals, out_vals):
     """One launch scanning every row (``in_vals``/``out_vals``: the views' kernel values)."""
     st = spec.state[0]
-    tpr = -(-m // TILE)
+    items = _items(st)
+    tpr = -(-m // (BLOCK * items))
     ntile = nrow * tpr
     il, ol = _layout(in_vals, nk + 1), _layout(out_vals, nk + 1)
-    key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, BLOCK, ITEMS, WINDOW,
+    key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, BLOCK, items, WINDOW,
            _INCLUSIVE_EVERY, SPIN_NS, il, ol)
     k = compiler.get_kernel(key, lambda: render(
-        spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=BLOCK, items=ITEMS,
+        spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=BLOCK, items=items,
         window=WINDOW, sim=_SIM, inclusive_every=_INCLUSIVE_EVERY, spin_ns=SPIN_NS,
         in_layout=il, out_layout=ol))
-    # one workspace: aggregates, inclusive prefixes (8-byte aligned first), then the int32
-    # counter + statuses, which alone need zeroing
-    vb = ntile * st.itemsize
-    ws = _r.empty_array((2 * vb + 4 * (ntile + 1),), np.dtype(np.uint8))
-    p = ws._ptr
-    _zero(p + 2 * vb, 4 * (ntile + 1))
-    k(ntile, BLOCK, [nrow, m, tpr] + out_vals + in_vals
-      + _r._arr(p + 2 * vb, [ntile + 1], [4], 4)
-      + _r._arr(p, [ntile], [st.itemsize], st.itemsize)
-      + _r._arr(p + vb, [ntile], [st.itemsize], st.itemsize))
+    if st.itemsize == 4:
+        # one workspace: the status words (8-byte aligned first), then the int32 counter;
+        # all of it starts at zero (status 0: not ready)
+        ws = _r.empty_array((8 * ntile + 4,), np.dtype(np.uint8))
+        p = ws._ptr
+        _zero(p, 8 * ntile + 4)
+        bufs = _r._arr(p + 8 * ntile, [1], [4], 4) + _r._arr(p, [ntile], [8], 8)
+    else:
+        # one workspace: aggregates, inclusive prefixes (8-byte aligned first), then the int32
+        # counter + statuses, which alone need zeroing
+        vb = ntile * st.itemsize
+        ws = _r.empty_array((2 * vb + 4 * (ntile + 1),), np.dtype(np.uint8))
+        p = ws._ptr
+        _zero(p + 2 * vb, 4 * (ntile + 1))
+        bufs = (_r._arr(p + 2 * vb, [ntile + 1], [4], 4)
+                + _r._arr(p, [ntile], [st.itemsize], st.itemsize)
+                + _r._arr(p + vb, [ntile], [st.itemsize], st.itemsize))
+    k(ntile, BLOCK, [nrow, m, tpr] + out_vals + in_vals + bufs)
     del ws                                   # freed in stream order, after the kernel
     return out

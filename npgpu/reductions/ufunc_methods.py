@@ -78,12 +78,16 @@ def identity_value(uf, dt):
 _SPECS = {}
 
 
-def reduce_spec(uf, dt):
-    """ReduceSpec of ``uf.reduce`` with loop dtype ``dt`` (cached: callers copy before changing it)."""
-    key = (uf.__name__, dt)
+def reduce_spec(uf, dt, scan=False):
+    """ReduceSpec of ``uf.reduce`` with loop dtype ``dt`` (cached: callers copy before changing it).
+
+    ``scan``: the spec of a scan (``accumulate``, cumsum): sums keep their own precision there,
+    as NumPy's and PyTorch's float32 cumsum do -- every partial sum is an output in that
+    precision anyway, and a 4-byte state takes the look-back scan's one-word status."""
+    key = (uf.__name__, dt, scan)
     r = _SPECS.get(key)
     if r is None:
-        r = _SPECS[key] = _reduce_spec(uf, dt)
+        r = _SPECS[key] = _reduce_spec(uf, dt, wide=not scan)
     return r
 
 
@@ -92,10 +96,10 @@ def reduce_spec(uf, dt):
 _WIDE_SUM = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64): np.dtype(np.complex128)}
 
 
-def _reduce_spec(uf, dt):
+def _reduce_spec(uf, dt, wide=True):
     op = combine_op(uf.__name__, dt)
     cdt = compute_dtype(dt)
-    if uf.__name__ == "add":
+    if uf.__name__ == "add" and wide:
         cdt = _WIDE_SUM.get(cdt, cdt)
     ident = identity_value(uf, dt)
     reorder = reorderable(uf._np)

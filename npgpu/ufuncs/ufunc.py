@@ -62,7 +62,7 @@ class ufunc:
         self._np = np_ufunc
         self._loops = loops          # type-class key -> ScalarOp
         self._resolved = {}          # (arg keys, dtype, casting) -> (loop_in, loop_out, op)
-        self._plans = {}             # input dtypes -> (launcher, out dtype): the fast path
+        self._plans = {}             # input dtypes -> (launcher, out dtype, words args): fast path
         self._nin1 = np_ufunc.nin == 1 and np_ufunc.nout == 1
         self._nin2 = np_ufunc.nin == 2 and np_ufunc.nout == 1
         self.__doc__ = doc or np_ufunc.__doc__
@@ -125,10 +125,12 @@ class ufunc:
                         and b._c_contig and a.shape == b.shape):
                     plan = self._plans.get((a.dtype, b.dtype))
                     if plan is not None:
-                        kern, odt = plan
+                        kern, odt, wargs = plan
                         out = empty_array(a.shape, odt)
                         n = a.size
-                        if n:
+                        if wargs is not None and n >= _ew.WORDS_MIN:
+                            _ew.launch_words(wargs, kern, n, (out, a, b))
+                        elif n:
                             iso, isa, isb = odt.itemsize, a.dtype.itemsize, b.dtype.itemsize
                             g, blk = _ew._grid(n, kern)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
@@ -139,10 +141,12 @@ class ufunc:
                 if a.__class__ is ndarray and a._c_contig:
                     plan = self._plans.get(a.dtype)
                     if plan is not None:
-                        kern, odt = plan
+                        kern, odt, wargs = plan
                         out = empty_array(a.shape, odt)
                         n = a.size
-                        if n:
+                        if wargs is not None and n >= _ew.WORDS_MIN:
+                            _ew.launch_words(wargs, kern, n, (out, a))
+                        elif n:
                             iso, isa = odt.itemsize, a.dtype.itemsize
                             g, blk = _ew._grid(n, kern)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
@@ -154,7 +158,10 @@ class ufunc:
         """Remember the launcher of the all-contiguous-arrays case for these input dtypes."""
         dts = tuple(x.dtype for x in inputs)
         kern = _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, self.__name__)
-        self._plans[dts[0] if len(dts) == 1 else dts] = (kern, loop_out[0])
+        # the words kernel (large 4-byte operands) is compiled on its first use
+        wargs = ((op, dts, loop_out, loop_in, loop_out, self.__name__)
+                 if _ew.words_dtypes((*dts, *loop_out)) else None)
+        self._plans[dts[0] if len(dts) == 1 else dts] = (kern, loop_out[0], wargs)
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None, **kwargs):
