@@ -45,7 +45,7 @@ for name, h in cases:
         print(f"{name:34s} torch {tt * 1e6:8.1f} us {nbytes / tt / bw * 100:6.1f}%")
     for block, items, spin in [(256, 16, 0), (256, 8, 0), (512, 8, 0), (128, 16, 0),
                                (256, 16, 100), (512, 16, 0), (128, 32, 0)]:
-        lb.BLOCK, lb.ITEMS, lb.ITEMS4, lb.SPIN_NS = block, items, items, spin
+        lb.BLOCK, lb.ITEMS, lb.BLOCK4, lb.ITEMS4, lb.SPIN_NS = block, items, block, items, spin
         lb.TILE = block * items
         try:
             tg = t(gp_lib, lambda: gp.cumsum(x, axis=-1))

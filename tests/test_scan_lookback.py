@@ -22,7 +22,7 @@ sys.setswitchinterval(5e-4)          # cheaper simulator barriers (see test_redu
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 T = lb.TILE
-T4 = lb.BLOCK * lb.ITEMS4        # the tile of 4-byte states (float32 cumsum)
+T4 = lb.BLOCK4 * lb.ITEMS4       # the tile of 4-byte states (float32 cumsum)
 
 
 @pytest.fixture
@@ -30,6 +30,7 @@ def calls(monkeypatch):
     """Counts look-back launches (so tests know which path ran)."""
     n = [0]
     real = lb.run
+    monkeypatch.setattr(scan, "REDUCE_THEN_SCAN", frozenset())     # every state looks back
 
     def counted(*a, **k):
         n[0] += 1
@@ -327,11 +328,19 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
     look-back -- so that NPGPU_RECORD_KERNELS + ptxcheck compile it with Numba's typing."""
     n = 0
     for spec, in_dt, out_dt in _gpu_specs():
+        # the GPU's tile shapes (lb.BLOCK4 x lb.ITEMS4 for 4-byte states, else BLOCK x ITEMS)
+        block, items = (128, 32) if spec.state[0].itemsize == 4 else (256, 16)
         for nk in (0, 2):
             lay = "A" if nk == 2 else "C"         # C: contiguous rows; A: any strides
-            ks = lb.render(spec, nk=nk, in_storage=in_dt, out_storage=out_dt, block=256, items=16,
-                           window=32, sim=False, in_layout=lay, out_layout=lay)
+            ks = lb.render(spec, nk=nk, in_storage=in_dt, out_storage=out_dt, block=block,
+                           items=items, window=32, sim=False, in_layout=lay, out_layout=lay)
             assert "shfl_up_sync" in ks.source and "ballot_sync" in ks.source
+            compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
+            # phase 3 of reduce-then-scan: the same tile scan, no look-back
+            ks = lb.render(spec, nk=nk, in_storage=in_dt, out_storage=out_dt, block=block,
+                           items=items, window=32, sim=False, in_layout=lay, out_layout=lay,
+                           carry=True)
+            assert "ballot_sync" not in ks.source and "cin[t - 1]" in ks.source
             compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
             n += 1
     # the other block shape the GPU constants may take, and the spin back-off knob (an 8-byte
@@ -353,3 +362,30 @@ def test_large_scans_on_gpu():
     check(np.cumsum(np.asarray(hi), axis=-1), numpy.cumsum(hi, axis=-1))
     p = rng.uniform(0.999, 1.001, 1 << 20)
     check(np.cumprod(np.asarray(p)), numpy.cumprod(p), rtol=1e-9)
+
+
+@pytest.mark.parametrize("dt", ["f4", "f8", "i4", "u8", "f2"])
+def test_reduce_then_scan(dt, monkeypatch):
+    """Rows of many tiles as tile totals + a scan of the totals + a carried tile scan."""
+    monkeypatch.setattr(scan, "REDUCE_THEN_SCAN", frozenset({2, 4, 8}))
+    launched = [0]
+    real = lb.run_carry
+
+    def counted(*a, **k):
+        launched[0] += 1
+        return real(*a, **k)
+    monkeypatch.setattr(lb, "run_carry", counted)
+    rng = numpy.random.default_rng(31)
+    h = random_array((3, 6 * T4 + 5), dt, rng=rng)
+    d = np.asarray(h)
+    check(np.cumsum(d, axis=1), numpy.cumsum(h, axis=1), h)
+    check(np.cumsum(d[::-1, ::-1], axis=1), numpy.cumsum(h[::-1, ::-1], axis=1), h)
+    flat = random_array((40 * T4 + 1,), dt, rng=rng)  # totals of more than one tile themselves
+    check(np.cumsum(np.asarray(flat)), numpy.cumsum(flat), flat)
+    if numpy.dtype(dt).kind == "f":
+        z = numpy.full(5 * T4, -0.0, dt)             # a run of -0.0 keeps its sign
+        assert numpy.signbit(np.cumsum(np.asarray(z)).get()).all()
+        g = h.copy()
+        g[1, 2 * T4 + 3] = numpy.nan
+        check(np.nancumsum(np.asarray(g), axis=1), numpy.nancumsum(g, axis=1), numpy.nan_to_num(g))
+    assert launched[0] >= 4

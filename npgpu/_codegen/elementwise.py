@@ -468,14 +468,14 @@ def words_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
 
 def launch_words(wargs, kern, n, arrays):
     """Run the ``words`` kernel of ``words_kernel(*wargs)`` over C-contiguous ``arrays``
-    (outputs, then inputs) of ``n`` elements, or the ``contig`` launcher ``kern`` when a
-    pointer is not 8-byte aligned."""
+    (outputs, then inputs) of ``n`` elements, or the ``contig`` launcher ``kern`` (None: made
+    from ``wargs``) when a pointer is not 8-byte aligned."""
     values = [n]
     for x in arrays:
         isz = x.dtype.itemsize
         values += (0, 0, n, isz, x._ptr, n, isz)
     if any(x._ptr & 7 for x in arrays):
-        wkern = kern
+        wkern = kern or contig_kernel(*wargs)
     else:
         wkern = words_kernel(*wargs)
         nw = n >> 1

@@ -206,8 +206,13 @@ def _arg_spec(dt, largest, skip_nan):
     acc = _ARG_ACC
     nan_skipped = skip_nan and dt.kind in "fc"
     if nan_skipped:
-        pre = f"if x != x:\n    return ({ident[0]}, {ident[1]})\nreturn (x, i)"
-        acc = "if x != x:\n    return (a0, a1)\n" + acc
+        # NumPy's nanargmax/nanargmin: a NaN counts as -inf/+inf (a tie with a real -inf/+inf
+        # goes to the first), complex ones as complex(-inf/+inf, 0); all-NaN slices are
+        # refused before (see _arg)
+        inf = -np.inf if largest else np.inf
+        repl = literal(complex(inf, 0) if dt.kind == "c" else inf, v)
+        pre = f"if x != x:\n    return ({repl}, i)\nreturn (x, i)"
+        acc = f"if x != x:\n    x = {repl}\n" + acc
     screen = None
     if dt.kind != "c":
         # the screen of the acc path: only a strictly better x, a NaN x (argmax: the first
@@ -223,13 +228,12 @@ def _arg_spec(dt, largest, skip_nan):
 def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):
     a = _r.as_array(a)
     kd = False if keepdims is NoValue else keepdims
-    r = _drive(np_func, a, axis, out, kd, True,
-               lambda dt, rdt, m: _arg_spec(dt, largest, skip_nan))
-    if skip_nan and a.dtype.kind in "fc" and r.size:
-        # NumPy raises for an all-NaN slice: one scalar comes back to decide it
-        if bool(max(r) == np.iinfo(np.int64).max):
+    if skip_nan and a.dtype.kind in "fc":
+        # NumPy refuses an all-NaN slice before anything is written: one scalar comes back
+        if builtins.bool(any(all(_uf("isnan")(a), axis=axis))):
             raise ValueError("All-NaN slice encountered")
-    return r
+    return _drive(np_func, a, axis, out, kd, True,
+                  lambda dt, rdt, m: _arg_spec(dt, largest, skip_nan))
 
 
 def argmax(a, axis=None, out=None, *, keepdims=NoValue):

@@ -55,14 +55,15 @@ from . import template as _t
 _SIM = _backend.IS_SIM
 # BLOCK threads scan ITEMS elements each; WINDOW tile statuses are read at once by the look-back
 # (one warp on the GPU).  The simulator's tiles are tiny so that tests span many of them.
-# ITEMS4: ITEMS of 4-byte states.  Measured on the H200 (2026-12-01, scripts/exp_scan.py, f32
-# cumsum of 2^26 with the one-word status): 128 x 32 238.7 us, 128 x 16 250 us, 256 x 16 269 us,
-# 512 x 8 347 us; int64 state (int32 cumsum): 128 x 16 514 us, 256 x 16 536 us.
+# BLOCK4 x ITEMS4: the tile of 4-byte states.  Measured on the H200 (2026-12-01,
+# scripts/exp_reduce3.py, unsigned indices): f32 cumsum of 2^26 with the one-word status 128 x 32
+# 212 us, 128 x 16 258 us, 256 x 16 264 us (PyTorch 241 us); int64 states (int32 cumsum) run
+# best as reduce-then-scan (scan.py) with 256 x 16 tiles: 321 us, against 414 us looking back.
 if _SIM:
-    BLOCK, ITEMS, ITEMS4, WINDOW = 8, 2, 2, 4
+    BLOCK, ITEMS, BLOCK4, ITEMS4, WINDOW = 8, 2, 8, 2, 4
 else:
-    BLOCK, ITEMS, ITEMS4, WINDOW = 128, 16, 32, 32
-TILE = BLOCK * ITEMS            # the tile of 8-byte states (4-byte: BLOCK * ITEMS4)
+    BLOCK, ITEMS, BLOCK4, ITEMS4, WINDOW = 256, 16, 128, 32, 32
+TILE = BLOCK * ITEMS            # the tile of 8-byte states (4-byte: BLOCK4 * ITEMS4)
 # GPU only: nanoseconds a look-back lane sleeps between re-reads of a status still 0 (0: none);
 # a tuning knob against L2 atomic traffic from spinning warps.
 SPIN_NS = 0
@@ -80,22 +81,27 @@ _U64 = np.dtype(np.uint64)
 def applies(spec, a, ax, m, seed_first):
     """Does the look-back kernel take this scan? (contiguous axis, more than one tile)."""
     return (spec.reorderable and not seed_first and spec.k == 1 and spec.state[0] in STATES
-            and m > _items(spec.state[0]) * BLOCK and abs(a._strides[ax]) == a.itemsize)
+            and m > tile_size(spec) and abs(a._strides[ax]) == a.itemsize)
 
 
-def _items(st):
-    return ITEMS4 if st.itemsize == 4 else ITEMS
+def _shape(st):
+    """(threads, items per thread) of the tiles of state dtype ``st``."""
+    return (BLOCK4, ITEMS4) if st.itemsize == 4 else (BLOCK, ITEMS)
 
 
 # ---- rendering -----------------------------------------------------------------------------
 def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, inclusive_every=1,
-           spin_ns=0, in_layout="A", out_layout="A"):
+           spin_ns=0, in_layout="A", out_layout="A", carry=False):
     """The look-back kernel.  Parameters: ``nrow, m, tpr`` (tiles per row), ``out0, in0``
     (``nk`` kept dims + the scan axis; layout "C" when the view is C-contiguous: Numba then
     addresses without a stride multiply), then for 4-byte states ``ws`` (int32: the tile
     counter) and ``sw`` (uint64 per tile: status << 32 | value bits), else ``ws`` (int32: tile
     counter, then one status per tile), ``agg`` and ``inc`` (per tile: aggregate, inclusive
-    prefix)."""
+    prefix).
+
+    ``carry``: the same tile scan without the look-back (phase 3 of a reduce-then-scan):
+    block ``t`` scans tile ``t`` and starts from ``cin[t - 1]``, the inclusive scan of the
+    tile totals of its row; parameters ``nrow, m, tpr, out0, in0, cin``."""
     st = spec.state[0]
     packed = st.itemsize == 4
     tn = type_name(st)
@@ -115,10 +121,12 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         shift = padw.bit_length() - 1
         nsh, sb = tile + tile // padw, block + block // padw
     kd = [f"k{d}_" for d in range(nk)]
-    kidx = "".join(f"{k}, " for k in kd)
+    # unsigned indices: Numba skips its negative-index fix-up (a compare and a select on
+    # every one of the six accesses per element: 20% of the kernel's instructions)
+    kidx = "".join(f"uint64({k}), " for k in kd)
 
     def load(j):
-        x = f"in0[{kidx}{j}]"
+        x = f"in0[{kidx}uint64({j})]"
         return x if in_storage == spec.in_dtype else cast_expr(x, in_storage, spec.in_dtype)
 
     def pre(x):
@@ -134,7 +142,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
 
     P = ["", "    ", "        ", "            ", "                ", "                    ",
          "                        "]
-    L = ["def KERNEL(nrow, m, tpr, out0, in0, ws, sw):" if packed
+    L = ["def KERNEL(nrow, m, tpr, out0, in0, cin):" if carry
+         else "def KERNEL(nrow, m, tpr, out0, in0, ws, sw):" if packed
          else "def KERNEL(nrow, m, tpr, out0, in0, ws, agg, inc):"]
     A = L.append
     A(f"{P[1]}tid = int64(cuda.threadIdx.x)")
@@ -148,11 +157,14 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         A(f"{P[1]}lvs = cuda.shared.array({window}, {tn})")
     else:
         A(f"{P[1]}shw = cuda.shared.array({nw}, {tn})")
-    # 1. the tile: dynamic id, so tiles start in id order
-    A(f"{P[1]}if tid == 0:")
-    A(f"{P[2]}sht[0] = int64(cuda.atomic.add(ws, 0, int32(1)))")
-    A(f"{P[1]}cuda.syncthreads()")
-    A(f"{P[1]}t = sht[0]")
+    # 1. the tile: dynamic id, so tiles start in id order (the look-back waits on earlier ones)
+    if carry:
+        A(f"{P[1]}t = int64(cuda.blockIdx.x)")
+    else:
+        A(f"{P[1]}if tid == 0:")
+        A(f"{P[2]}sht[0] = int64(cuda.atomic.add(ws, 0, int32(1)))")
+        A(f"{P[1]}cuda.syncthreads()")
+        A(f"{P[1]}t = sht[0]")
     A(f"{P[1]}row = t // tpr")
     A(f"{P[1]}sp = t - row * tpr")
     L.extend(_t._decompose("row", kd, "out0", 0, P[1]))
@@ -164,19 +176,19 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     for k in range(items):
         A(f"{P[2]}r{k}_ = {load(f'lo + tid + {k * block}')}")
     for k in range(items):
-        A(f"{P[2]}sh[q0 + {k * sb}] = {pre(f'r{k}_')}")
+        A(f"{P[2]}sh[uint64(q0 + {k * sb})] = {pre(f'r{k}_')}")
     A(f"{P[1]}else:")
     for k in range(items):
         A(f"{P[2]}x_ = {ident}")
         A(f"{P[2]}if tid + {k * block} < n:")
         A(f"{P[3]}x_ = {pre(load(f'lo + tid + {k * block}'))}")
-        A(f"{P[2]}sh[q0 + {k * sb}] = x_")
+        A(f"{P[2]}sh[uint64(q0 + {k * sb})] = x_")
     A(f"{P[1]}cuda.syncthreads()")
     # 2b. each thread scans its ITEMS consecutive elements
     A(f"{P[1]}qb = tid * {items}" + ("" if sim else f" + ((tid * {items}) >> {shift})"))
-    A(f"{P[1]}y0_ = sh[qb]")
+    A(f"{P[1]}y0_ = sh[uint64(qb)]")
     for i in range(1, items):
-        A(f"{P[1]}y{i}_ = {comb(f'y{i - 1}_', f'sh[qb + {i}]')}")
+        A(f"{P[1]}y{i}_ = {comb(f'y{i - 1}_', f'sh[uint64(qb + {i})]')}")
     # 2c. exclusive scan of the thread totals across the block -> e_ (has_: e_ is non-empty)
     A(f"{P[1]}v = y{items - 1}_")
     if sim:
@@ -221,7 +233,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         A(f"{P[3]}e_ = shw[wid - 1]")
         A(f"{P[2]}has_ = True")
 
-    # 3. publish, look back, publish
+    # 3. publish, look back, publish (dropped again below for ``carry``)
+    mark = len(L)
     def publish(val, flag, pad):
         if packed:                           # one atomic write carries status and value
             return [f"{pad}cuda.atomic.exch(sw, t, uint64({flag << 32}) | {_to_bits(st, val)})"]
@@ -325,26 +338,31 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         L.extend(publish(comb("acc", "tot"), 2, p1))
     A(f"{p1}shp[0] = acc")
     A(f"{P[1]}cuda.syncthreads()")
+    if carry:
+        del L[mark:]
     # 4. prefix into the values, transpose back, coalesced stores
+    prefix = "cin[t - 1]" if carry else "shp[0]"
     A(f"{P[1]}if sp > 0:")
     A(f"{P[2]}if has_:")
-    A(f"{P[3]}e_ = {comb('shp[0]', 'e_')}")
+    A(f"{P[3]}e_ = {comb(prefix, 'e_')}")
     A(f"{P[2]}else:")
-    A(f"{P[3]}e_ = shp[0]")
+    A(f"{P[3]}e_ = {prefix}")
     A(f"{P[2]}has_ = True")
     A(f"{P[1]}if has_:")
     for i in range(items):
         A(f"{P[2]}y{i}_ = {comb('e_', f'y{i}_')}")
     for i in range(items):
-        A(f"{P[1]}sh[qb + {i}] = y{i}_")
+        A(f"{P[1]}sh[uint64(qb + {i})] = y{i}_")
     A(f"{P[1]}cuda.syncthreads()")
     A(f"{P[1]}if n == {tile}:")
     for k in range(items):
-        A(f"{P[2]}out0[{kidx}lo + tid + {k * block}] = {store(f'sh[q0 + {k * sb}]')}")
+        A(f"{P[2]}out0[{kidx}uint64(lo + tid + {k * block})] = "
+          f"{store(f'sh[uint64(q0 + {k * sb})]')}")
     A(f"{P[1]}else:")
     for k in range(items):
         A(f"{P[2]}if tid + {k * block} < n:")
-        A(f"{P[3]}out0[{kidx}lo + tid + {k * block}] = {store(f'sh[q0 + {k * sb}]')}")
+        A(f"{P[3]}out0[{kidx}uint64(lo + tid + {k * block})] = "
+          f"{store(f'sh[uint64(q0 + {k * sb})]')}")
 
     text = spec.device_source() + "\n\n" + "\n".join(L) + "\n"
     # named as a block scan: it is one (tests and tools group kernels by this prefix)
@@ -352,8 +370,12 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     text = text.replace("def KERNEL(", f"def {name}(")
     params = [Param("scalar", _I64) for _ in range(3)]
     params += [Param("array", out_storage, nk + 1, out_layout),
-               Param("array", in_storage, nk + 1, in_layout),
-               Param("array", _I32, 1, "C")]
+               Param("array", in_storage, nk + 1, in_layout)]
+    if carry:
+        params.append(Param("array", st, 1, "C"))
+        return KernelSource(name.replace("lookback", "carry"), text.replace(name, name.replace(
+            "lookback", "carry")), params)
+    params.append(Param("array", _I32, 1, "C"))
     if packed:
         params.append(Param("array", _U64, 1, "C"))
     else:
@@ -419,17 +441,39 @@ def _layout(vals, nd):
     return "C"
 
 
+def tile_size(spec):
+    """Elements of one tile of this spec's scans."""
+    block, items = _shape(spec.state[0])
+    return block * items
+
+
+def run_carry(spec, a, out, nk, nrow, m, in_vals, out_vals, cin):
+    """Phase 3 of a reduce-then-scan: scan every tile from ``cin`` (ndarray: inclusive scan of
+    the tile totals, (nrow, tiles per row), C-contiguous)."""
+    st = spec.state[0]
+    block, items = _shape(st)
+    tpr = -(-m // (block * items))
+    il, ol = _layout(in_vals, nk + 1), _layout(out_vals, nk + 1)
+    key = ("scan_carry", spec.full_key(), nk, a.dtype.str, out.dtype.str, block, items, il, ol)
+    k = compiler.get_kernel(key, lambda: render(
+        spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=block, items=items,
+        window=WINDOW, sim=_SIM, in_layout=il, out_layout=ol, carry=True))
+    k(nrow * tpr, block, [nrow, m, tpr] + out_vals + in_vals
+      + _r._arr(cin._ptr, [nrow * tpr], [st.itemsize], st.itemsize))
+    return out
+
+
 def run(spec, a, out, nk, nrow, m, in_vals, out_vals):
     """One launch scanning every row (``in_vals``/``out_vals``: the views' kernel values)."""
     st = spec.state[0]
-    items = _items(st)
-    tpr = -(-m // (BLOCK * items))
+    block, items = _shape(st)
+    tpr = -(-m // (block * items))
     ntile = nrow * tpr
     il, ol = _layout(in_vals, nk + 1), _layout(out_vals, nk + 1)
-    key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, BLOCK, items, WINDOW,
+    key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, block, items, WINDOW,
            _INCLUSIVE_EVERY, SPIN_NS, il, ol)
     k = compiler.get_kernel(key, lambda: render(
-        spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=BLOCK, items=items,
+        spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=block, items=items,
         window=WINDOW, sim=_SIM, inclusive_every=_INCLUSIVE_EVERY, spin_ns=SPIN_NS,
         in_layout=il, out_layout=ol))
     if st.itemsize == 4:
@@ -449,6 +493,6 @@ def run(spec, a, out, nk, nrow, m, in_vals, out_vals):
         bufs = (_r._arr(p + 2 * vb, [ntile + 1], [4], 4)
                 + _r._arr(p, [ntile], [st.itemsize], st.itemsize)
                 + _r._arr(p + vb, [ntile], [st.itemsize], st.itemsize))
-    k(ntile, BLOCK, [nrow, m, tpr] + out_vals + in_vals + bufs)
+    k(ntile, block, [nrow, m, tpr] + out_vals + in_vals + bufs)
     del ws                                   # freed in stream order, after the kernel
     return out

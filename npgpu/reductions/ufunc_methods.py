@@ -102,6 +102,10 @@ def _reduce_spec(uf, dt, wide=True):
     if uf.__name__ == "add" and wide:
         cdt = _WIDE_SUM.get(cdt, cdt)
     ident = identity_value(uf, dt)
+    if uf.__name__ == "add" and not wide and cdt.kind in "fc":
+        # a scan's identity only pads partial states (never an output): -0.0 is the exact
+        # one (x + -0.0 == x for every x, -0.0 included), so a run of -0.0 keeps its sign
+        ident = complex(-0.0, -0.0) if cdt.kind == "c" else -0.0
     reorder = reorderable(uf._np)
     ident_src = literal(ident if ident is not None else 0, cdt)
     return ReduceSpec(("ufunc", uf.__name__, op.key), dt, (cdt,), (ident_src,), "x",

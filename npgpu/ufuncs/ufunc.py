@@ -157,10 +157,12 @@ class ufunc:
     def _make_plan(self, inputs, loop_in, loop_out, op):
         """Remember the launcher of the all-contiguous-arrays case for these input dtypes."""
         dts = tuple(x.dtype for x in inputs)
-        kern = _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, self.__name__)
-        # the words kernel (large 4-byte operands) is compiled on its first use
+        # the words kernel (large 4-byte operands) is compiled on its first use; where words
+        # take every size (the simulator), so is the element kernel (misaligned views only)
         wargs = ((op, dts, loop_out, loop_in, loop_out, self.__name__)
                  if _ew.words_dtypes((*dts, *loop_out)) else None)
+        kern = (None if wargs is not None and _ew.WORDS_MIN <= 1 else
+                _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, self.__name__))
         self._plans[dts[0] if len(dts) == 1 else dts] = (kern, loop_out[0], wargs)
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
