@@ -27,7 +27,8 @@ pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 
 N1 = 808                 # 1-D length: 3 trips + tail for every thread of the inner kernel
 ROWS, COLS = 300, 3      # axis=0 -> outer kernel; .T (C copy) along axis 1 -> inner, 2 splits
-REAL = ["?", "i1", "u8", "i8", "f2", "f4", "f8"]
+# one dtype per loading/comparison class (the CI compiles every kernel a test renders)
+REAL = ["?", "i1", "u8", "f2", "f4"]
 
 
 def check(got, exp):
@@ -76,7 +77,7 @@ def test_random_ties_axes_layouts(dt):
         both(ties, fn, axis=1, keepdims=True)
 
 
-@pytest.mark.parametrize("dt", ["f2", "f4", "f8"])
+@pytest.mark.parametrize("dt", ["f2", "f8"])
 def test_nan_first_and_late(dt):
     rng = numpy.random.default_rng(5)
     base = random_array(N1, dt, rng=rng)
@@ -98,7 +99,7 @@ def test_nan_first_and_late(dt):
         both(numpy.ascontiguousarray(h.T), fn, axis=1)
 
 
-@pytest.mark.parametrize("dt", ["f2", "f4", "f8"])
+@pytest.mark.parametrize("dt", ["f4", "f8"])
 def test_all_infinite_and_signed_zero(dt):
     neg = numpy.full(N1, -numpy.inf, dt)
     pos = numpy.full(N1, numpy.inf, dt)
@@ -146,7 +147,7 @@ def test_bool():
     both(~g, "argmin")
 
 
-@pytest.mark.parametrize("dt", ["f2", "f4", "f8"])
+@pytest.mark.parametrize("dt", ["f2", "f8"])
 def test_nanarg(dt):
     rng = numpy.random.default_rng(9)
     h = rng.integers(0, 4, size=(ROWS, COLS)).astype(dt)
