@@ -518,8 +518,8 @@ def tri(N, M=None, k=0, dtype=float, *, like=None):
     k = _operator.index(k)
     out = empty_array((N, M), check_dtype(_F64 if dtype is None else dtype))
     if out.size:
-        _run(f"(x0 % {M}) <= (x0 // {M}) + x1", [_ew.INDEX, np.int64(k)], [_I64, _I64], out, _BOOL,
-             name="tri")
+        _run("(x0 % x2) <= (x0 // x2) + x1", [_ew.INDEX, np.int64(k), np.int64(M)],
+             [_I64, _I64, _I64], out, _BOOL, name="tri")
     return out
 
 
@@ -533,8 +533,10 @@ def _tri_mask(m, k, lower):
     if out.size:
         cond = "<=" if lower else ">="
         zero = "False" if a.dtype.kind == "b" else f"{_ew.type_name(_ew.compute_dtype(a.dtype))}(0)"
-        expr = f"x1 if (x0 % {mm}) {cond} ((x0 // {mm}) % {n}) + x2 else {zero}"
-        _run(expr, [_ew.INDEX, a, np.int64(k)], [_I64, a.dtype, _I64], out, name="tril" if lower else "triu")
+        # the matrix shape is a parameter, not a literal: one kernel serves every shape
+        expr = f"x1 if (x0 % x3) {cond} ((x0 // x3) % x4) + x2 else {zero}"
+        _run(expr, [_ew.INDEX, a, np.int64(k), np.int64(mm), np.int64(n)],
+             [_I64, a.dtype, _I64, _I64, _I64], out, name="tril" if lower else "triu")
     return out
 
 

@@ -394,7 +394,9 @@ def test_mean_argument_gpu_variants_are_rendered_for_the_ptx_check():
         for counted in (False, True):
             for nan_bad, root in ((False, False), (counted, True)):
                 spec = F._sq_spec(d(dt), d(rdt), counted, nan_bad, root)
-                for mode, block, tx in (("inner", 256, 1), ("outer", 256, 32)):
+                # inner only: outer GPU renderings differ from the simulator's (which CI
+                # compiles too) only in their block constants
+                for mode, block, tx in (("inner", 256, 1),):
                     for first, last in ((True, True), (True, False), (False, True)):
                         ks = template.render(spec, mode, nk=1, nr=0 if not first else 2,
                                              in_storage=d(dt), out_storage=d(rdt),
@@ -405,4 +407,4 @@ def test_mean_argument_gpu_variants_are_rendered_for_the_ptx_check():
                             assert "shfl_down_sync" in ks.source
                         compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
                         n += 1
-    assert n == 2 * 2 * 2 * 2 * 3
+    assert n == 2 * 2 * 2 * 3

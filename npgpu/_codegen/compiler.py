@@ -258,13 +258,14 @@ def _nvvm_without_fma():
 _compiling = [False]
 
 
-def compile_ptx(fn, params, cc):
-    """PTX of kernel ``fn`` for ``params`` with npgpu's options (used by the GPU path and CI)."""
+def compile_ptx(fn, params, cc, opt=True):
+    """PTX of kernel ``fn`` for ``params`` with npgpu's options (used by the GPU path and CI;
+    ``opt=False``: NVVM -opt=0, for CI's check only)."""
     from numba import cuda
     _nvvm_without_fma()
     _compiling[0] = True
     try:
-        ptx, _ = cuda.compile_ptx(fn, numba_signature(params), cc=cc,
+        ptx, _ = cuda.compile_ptx(fn, numba_signature(params), cc=cc, opt=opt,
                                   fastmath=_OPTIONS["fastmath"], lineinfo=_OPTIONS["lineinfo"])
     finally:
         _compiling[0] = False
