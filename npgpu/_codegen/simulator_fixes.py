@@ -51,28 +51,20 @@ def install():
     FakeCUDAShared.array = array
 
 
+def _reinterpret(src, dst):
+    """A function giving the bits of a ``src`` value read as ``dst`` (both NumPy dtypes)."""
+    def f(v):
+        import numpy as np
+        return np.asarray(v).astype(src).view(dst)[()]
+    return f
+
+
 class _LibdeviceBits:
     """The simulator's ``libdevice``: NumPy views that reinterpret bits, as the GPU's do."""
-
-    @staticmethod
-    def int_as_float(i):
-        import numpy as np
-        return np.asarray(i).astype(np.int32).view(np.float32)[()]
-
-    @staticmethod
-    def float_as_int(f):
-        import numpy as np
-        return np.asarray(f, np.float32).view(np.int32)[()]
-
-    @staticmethod
-    def longlong_as_double(i):
-        import numpy as np
-        return np.asarray(i).astype(np.int64).view(np.float64)[()]
-
-    @staticmethod
-    def double_as_longlong(f):
-        import numpy as np
-        return np.asarray(f, np.float64).view(np.int64)[()]
+    int_as_float = staticmethod(_reinterpret("int32", "float32"))
+    float_as_int = staticmethod(_reinterpret("float32", "int32"))
+    longlong_as_double = staticmethod(_reinterpret("int64", "float64"))
+    double_as_longlong = staticmethod(_reinterpret("float64", "int64"))
 
 
 LIBDEVICE_BITS = _LibdeviceBits()
