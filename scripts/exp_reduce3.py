@@ -8,35 +8,13 @@ import sys
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
-from _timing import CupyLib, NpgpuLib, TorchLib  # noqa: E402
-
-from npgpu._codegen import compiler  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _exp import cl, copy_bandwidth, fresh, gl, gp, timer, tl  # noqa: E402
 from npgpu.reductions import reduce as R, scan, scan_lookback as lb  # noqa: E402
 
-gl = NpgpuLib()
-gp = gl.gp
-tl = TorchLib()
-cl = CupyLib()
-
-
-def t(lib, fn):
-    return lib.time_events(fn, reps=20, warmup=3, budget_s=2.0)["time_s"]
-
-
-def fresh():
-    compiler.clear_memory_cache()
-    R.FAST.clear()
-    R._PLANS.clear()
-
-
+t = timer(20, 2.0)
 n = 1 << 28
-src, dst = gp.empty(n, np.float32), gp.empty(n, np.float32)
-bw = 2 * 4 * n / t(gl, lambda: gp.copyto(dst, src))
-del src, dst
-print(f"copy bandwidth {bw / 1e9:.0f} GB/s", flush=True)
+bw = copy_bandwidth(t)
 rng = np.random.default_rng(1)
 
 # ---- cumsum ----

@@ -106,6 +106,7 @@ def _astype_source(src, dst):
     return rand((4, 6), src)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("src", DTYPES, ids=str)
 @pytest.mark.parametrize("dst", DTYPES, ids=str)
 def test_astype_all_pairs(src, dst):

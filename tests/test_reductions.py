@@ -42,6 +42,7 @@ def host_and_dev(shape, dt, seed=0, **kw):
 
 
 # ---- sum / prod / min / max over every dtype, axis and keepdims -----------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("name", ["sum", "max", "min"])
 def test_dtype_axes_keepdims(name, dt):

@@ -389,4 +389,5 @@ def test_reduce_then_scan(dt, monkeypatch):
         g = h.copy()
         g[1, 2 * T4 + 3] = numpy.nan
         check(np.nancumsum(np.asarray(g), axis=1), numpy.nancumsum(g, axis=1), numpy.nan_to_num(g))
-    assert launched[0] >= 4
+    # rows and the flat case (and on the simulator the totals of the flat case too)
+    assert launched[0] >= 3

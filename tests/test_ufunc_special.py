@@ -30,6 +30,7 @@ def _float_cases():
     return out
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("name,sig", _float_cases(),
                          ids=[f"{n}-{t.replace('->', '_')}" for n, t in _float_cases()])
 def test_float_special_values(name, sig):
@@ -66,6 +67,7 @@ _INT_BINARY = ["add", "subtract", "multiply", "floor_divide", "remainder", "fmod
                "less", "equal", "greater_equal"]
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("ch", list(_INTS))
 @pytest.mark.parametrize("name", _INT_BINARY)
 def test_int_extremes_binary(name, ch):
@@ -75,6 +77,7 @@ def test_int_extremes_binary(name, ch):
     check(name, getattr(npgpu, name)(npgpu.asarray(a), npgpu.asarray(b)), _np(name, a, b))
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("ch", list(_INTS))
 @pytest.mark.parametrize("name", ["negative", "absolute", "sign", "square", "invert",
                                   "bitwise_count", "reciprocal", "positive", "isnan", "logical_not"])

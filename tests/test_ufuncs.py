@@ -32,6 +32,7 @@ def _run(name, sig, layout, rng, shape=(4, 6)):
     check(name, got, expected)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("name,sig,layout", _CASES,
                          ids=[f"{n}-{t.replace('->', '_')}-{lay}" for n, t, lay in _CASES])
 def test_loop(name, sig, layout, rng):

@@ -45,6 +45,9 @@ else:
     INNER_BLOCK, OUTER_BLOCK, OUTER_BLOCK_SMALL, OUTER_TX, FOLD_BLOCK = 256, 1024, 256, 32, 128
     MAX_GRID, RESIDENT_THREADS, MIN_CHUNK, MIN_OUTER_ROWS = 1 << 20, 132 * 2048, 8192, 64
 UNROLL = 8                   # loads in flight per thread in the reduction loops
+# inner reductions of 4-byte elements load uint64 words (two elements a load) from this many
+# reduced elements; the simulator takes words at every size, so CI runs them
+WORDS_MIN = 2 if _SIM else 1 << 15
 SHORT_REDUCED = 16           # reduced extents up to this run one thread per output
 
 
@@ -207,7 +210,7 @@ _PLANS = {}
 class _Plan:
     """Everything about one reduction call that depends only on shapes, strides and dtypes."""
     __slots__ = ("nrow", "m", "in_shape", "in_str", "mk_str", "o_shape", "o_str", "block",
-                 "nsplit", "chunk", "grid", "grid2", "wshape", "kernels")
+                 "nsplit", "chunk", "grid", "grid2", "wshape", "kernels", "words")
 
 
 def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_args=(),
@@ -227,7 +230,7 @@ def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_arg
 
 
 def _get_plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
-    key = (spec.full_key(), a.shape, a._strides, a.dtype, axes, keepdims, out.shape,
+    key = (spec.full_key(), a.shape, a._strides, a.dtype, a._ptr & 7, axes, keepdims, out.shape,
            out._strides, out.dtype, None if mask is None else (mask.shape, mask._strides),
            has_init, seed_first)
     p = _PLANS.get(key)
@@ -250,7 +253,7 @@ def _scalars(p, spec, post_args, initial):
 
 def _execute(p, state, scal, a, out, mask):
     """Launch a (non-empty) plan: one pass, or two through a workspace of ``state`` dtypes."""
-    in_vals = _arr(a._ptr, p.in_shape, p.in_str, a.itemsize)
+    in_vals = _arr(a._ptr, p.in_shape, p.in_str, a.itemsize) + _word_vals(p, a._ptr)
     mk_vals = _arr(mask._ptr, p.in_shape, p.mk_str, 1) if mask is not None else []
     out_vals = _arr(out._ptr, p.o_shape, p.o_str, out.itemsize)
     if p.wshape is None:
@@ -265,6 +268,14 @@ def _execute(p, state, scal, a, out, mask):
     scal2 = [p.nrow, p.nsplit, 1, p.nsplit, p.m] + scal[5:]
     p.kernels[1](p.grid2, p.block, scal2 + out_vals + ws_vals)
     del ws
+
+
+def _word_vals(p, ptr):
+    """Kernel values of the uint64 view of the input a ``words`` plan reads (else none)."""
+    if not p.words:
+        return []
+    shape = p.in_shape[:-1] + [p.in_shape[-1] // 2]
+    return _arr(ptr, shape, p.in_str[:-1] + [8], 8)
 
 
 # ---- the fast path: repeated small calls ------------------------------------------------------
@@ -289,7 +300,7 @@ def fast_lookup(tag, a, axis, keepdims, extra):
         for x in axis:
             if x.__class__ is not int:
                 return None, None
-    key = (tag, a.dtype, a.shape, a._strides, axis, keepdims, extra)
+    key = (tag, a.dtype, a.shape, a._strides, a._ptr & 7, axis, keepdims, extra)
     try:
         return key, FAST.get(key)
     except TypeError:                    # unhashable argument (an array dtype=, ddof=)
@@ -332,6 +343,15 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
     head = tuple(scal) + (0, 0, _prod(p.o_shape), dt.itemsize)
     mid = (*p.o_shape, *p.o_str, 0, 0, _prod(p.in_shape), a.itemsize)
     tail = (*p.in_shape, *p.in_str)
+    if p.words:
+        wv = _word_vals(p, 0)
+
+        def one_pass(a):
+            out = fresh()
+            kern(grid, block, head + (out._ptr,) + mid + (a._ptr,) + tail
+                 + tuple(wv[:4]) + (a._ptr,) + tuple(wv[5:]))
+            return out
+        return one_pass
 
     def one_pass(a):
         out = fresh()
@@ -406,6 +426,10 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
                 seed_first):
     """Fill in ``p``'s splits, grids and kernels for blocks of ``block`` threads."""
     in_layout = "C" if _c_strides(p.in_shape, p.in_str, a.itemsize) else "A"
+    # 4-byte elements read as uint64 words: needs 8-byte aligned rows (one row, or even rows)
+    p.words = (mode == "inner" and not has_mask and nr == 1 and in_layout == "C"
+               and a.dtype.kind in "fiu" and a.itemsize == 4 and not a._ptr & 7
+               and (nk == 0 or m % 2 == 0) and m >= max(2, WORDS_MIN))
     if mode == "inner":
         per = MIN_CHUNK
     elif mode == "outer":
@@ -417,13 +441,14 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
     def kern(first, last, nk_, nr_):
         hm = has_mask and first
         lay = in_layout if first else "A"
+        wd = p.words and first
         key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
                out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first,
-               UNROLL, lay)
+               UNROLL, lay, wd)
         return compiler.get_kernel(key, lambda: _t.render(
             spec, mode, nk=nk_, nr=nr_, in_storage=a.dtype, out_storage=out.dtype,
             has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
-            sim=_SIM, seed_first=seed_first, unroll=UNROLL, in_layout=lay))
+            sim=_SIM, seed_first=seed_first, unroll=UNROLL, in_layout=lay, words=wd))
 
     nsplit = 1
     if mode != "fold" and not seed_first:

@@ -64,9 +64,12 @@ if _SIM:
 else:
     BLOCK, ITEMS, BLOCK4, ITEMS4, WINDOW = 256, 16, 128, 32, 32
 TILE = BLOCK * ITEMS            # the tile of 8-byte states (4-byte: BLOCK4 * ITEMS4)
-# GPU only: nanoseconds a look-back lane sleeps between re-reads of a status still 0 (0: none);
-# a tuning knob against L2 atomic traffic from spinning warps.
-SPIN_NS = 0
+# GPU only: nanoseconds a look-back lane sleeps between re-reads of a status still 0 (0: none),
+# against L2 atomic traffic from spinning warps.  H200, f32 cumsum of 2^26 (scripts/exp_s4.py,
+# 3 interleaved rounds): 0 ns 208.7/212.3/274.5 us (runs of 253 us in other calls), 200 ns
+# 209.0/209.4/212.1 us.  (ld.global.cv reads in place of the atomic: 203.7-208.0 us with a
+# 100 ns sleep -- and wrong sums without one, LLVM drops a spin loop with no side effect.)
+SPIN_NS = 0 if _SIM else 200
 STATES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64,
                                          np.float32, np.float64))
 # Test hook: tiles publish their inclusive prefix only when ``tile % _INCLUSIVE_EVERY == 0``

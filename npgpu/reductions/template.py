@@ -37,9 +37,10 @@ import hashlib
 import numpy as np
 
 from .._codegen.compiler import KernelSource, Param
-from .._codegen.elementwise import cast_expr, compute_dtype, type_name
+from .._codegen.elementwise import _from_word, cast_expr, compute_dtype, type_name
 
 _I64 = np.dtype(np.int64)
+_U64 = np.dtype(np.uint64)
 _F64 = np.dtype(np.float64)
 
 
@@ -208,7 +209,7 @@ def _decompose(var, dims, shape_src, first_dim, pad):
 
 def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, first, last,
            block, tx=1, sim=False, seed_first=False, unroll=4, interleave=True,
-           in_layout="A"):
+           in_layout="A", words=False):
     """Render one reduction kernel.
 
     mode 'inner' | 'outer' | 'fold'; nk/nr: kept and reduced dims of the input view
@@ -218,10 +219,16 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     in_layout: "C" when the input view is C-contiguous (Numba then knows the strides: no
     multiply per load), else "A";
     interleave: the inner splits of a row interleave block by block (reductions) instead of
-    taking contiguous ``chunk``-element tiles (the tile totals of scans).  Parameters, in
-    order: ``nrow, m, nsplit, chunk, mtot,
-    q.., [init], outputs.., inputs.., [mask]``.
+    taking contiguous ``chunk``-element tiles (the tile totals of scans);
+    words: (inner, first pass, one reduced dim, C layout, 4-byte input, no mask) the loop
+    loads uint64 words of the rows -- two elements a load -- from a uint64 view ``inw``
+    (kept dims + ``m // 2`` words) of the same memory; an odd last element of a row (one
+    row only: longer rows are even for the view to exist) is loaded by thread 0 of split 0.
+    Parameters, in order: ``nrow, m, nsplit, chunk, mtot,
+    q.., [init], outputs.., inputs.., [inw], [mask]``.
     """
+    if words:
+        assert mode == "inner" and first and not has_mask and nr == 1 and interleave
     k = spec.k
     st = spec.state
     ty = block // tx if mode != "inner" else 1
@@ -230,7 +237,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     outs = ["out0"] if last else _names("sout", k)
     qs = _names("q", len(spec.post_params))
     scal = ["nrow", "m", "nsplit", "chunk", "mtot"] + qs + (["init"] if has_init else [])
-    arrays = outs + ins + (["mk"] if has_mask else [])
+    arrays = outs + ins + (["inw"] if words else []) + (["mk"] if has_mask else [])
     L = [f"def KERNEL({', '.join(scal + arrays)}):"]
     P = "    "
     kd = [f"k{d}_" for d in range(nk)]
@@ -272,46 +279,74 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     use_acc = spec.accumulate is not None and first and not has_mask
 
     def unrolled(step, pad):
-        """A loop taking ``unroll`` elements ``step`` apart per trip (``step``: a number or a
-        variable's name): every load issued before any combine (loads in flight), then a
-        pairwise tree of combines into S, or the spec's in-order ``red_acc`` when it has one
-        (argmax: cheaper than the general combine), behind one test of the whole trip with
-        the spec's ``screen`` when it has one."""
+        """A loop taking ``unroll`` elements (words: ``unroll`` words) ``step`` apart per trip
+        (``step``: a number or a variable's name): every load issued before any combine
+        (loads in flight), then a pairwise tree of combines into S, or the spec's in-order
+        ``red_acc`` when it has one (argmax: cheaper than the general combine), behind one
+        test of the whole trip with the spec's ``screen`` when it has one."""
         inner = pad + P
 
         def at(u):
             return "j" if u == 0 else f"j + {u} * {step}"
         lines = [f"{pad}while {at(unroll - 1)} < hi:"]
-        Ts = []
+        vals = []                        # (input value, its element index), in index order
         for u in range(unroll):
-            if use_acc:
+            if words:
+                lines += _word_load(at(u), u, inner)
+                vals += [(f"x_{u}a", f"2 * ({at(u)})"), (f"x_{u}b", f"2 * ({at(u)}) + 1")]
+            elif use_acc:
                 lines += _raw_load(at(u), u, inner)
+                vals.append((f"x_{u}", at(u)))
             else:
                 ld, T = load(at(u), u, inner)
                 lines += ld
-                Ts.append(T)
-        if use_acc:
-            acc_pad = inner
-            if spec.screen is not None:
-                # bitwise | of the U tests: one branch per trip, none per element
-                may = " | ".join(f"red_may({', '.join([f'x_{u}'] + S)})" for u in range(unroll))
-                lines.append(f"{inner}ch_ = {may}")
-                lines.append(f"{inner}if ch_:")
-                acc_pad = inner + P
-            for u in range(unroll):
-                lines.append(f"{acc_pad}{', '.join(S)} = red_acc_t({', '.join(S)}, x_{u}, {at(u)})")
-        else:
-            level = 0
-            while len(Ts) > 1:
-                nxt = []
-                for q in range(0, len(Ts), 2):
-                    D = [f"p{level}_{q}_{c}" for c in range(k)]
-                    lines += comb(D, Ts[q], Ts[q + 1], inner)
-                    nxt.append(D)
-                Ts = nxt
-                level += 1
-            lines += comb(S, S, Ts[0], inner)
+                vals.append((T, None))
+        lines += _consume(vals, inner)
         lines.append(f"{inner}j += {unroll} * {step}")
+        return lines
+
+    def _consume(vals, pad):
+        """Lines folding loaded ``vals`` into S: in order through ``red_acc`` (behind the
+        screen), or as pre-mapped states by a pairwise tree."""
+        lines = []
+        if use_acc:
+            acc_pad = pad
+            if spec.screen is not None and len(vals) > 1:
+                # bitwise | of the tests: one branch per trip, none per element
+                may = " | ".join(f"red_may({', '.join([x] + S)})" for x, _ in vals)
+                lines.append(f"{pad}ch_ = {may}")
+                lines.append(f"{pad}if ch_:")
+                acc_pad = pad + P
+            for x, i in vals:
+                lines.append(f"{acc_pad}{', '.join(S)} = red_acc_t({', '.join(S)}, {x}, {i})")
+            return lines
+        Ts = []
+        for q, (x, i) in enumerate(vals):
+            if i is None:
+                Ts.append(x)
+                continue
+            T = [f"t{c}_v{q}" for c in range(k)]
+            lines.append(f"{pad}{', '.join(T)} = red_pre_t({x}, {i})")
+            Ts.append(T)
+        level = 0
+        while len(Ts) > 1:
+            nxt = []
+            for q in range(0, len(Ts), 2):
+                D = [f"p{level}_{q}_{c}" for c in range(k)]
+                lines += comb(D, Ts[q], Ts[q + 1], pad)
+                nxt.append(D)
+            Ts = nxt
+            level += 1
+        lines += comb(S, S, Ts[0], pad)
+        return lines
+
+    def _word_load(w, tag, pad):
+        """Lines loading word ``w`` of the row (elements 2w, 2w + 1) as x_{tag}a, x_{tag}b."""
+        lines = [f"{pad}w_{tag} = inw[{_uindex(kd + [w])}]"]
+        for h, s in ((0, "a"), (1, "b")):
+            x = _from_word(f"w_{tag}", h, in_storage)
+            x = cast_expr(x, in_storage, spec.in_dtype) if in_storage != spec.in_dtype else x
+            lines.append(f"{pad}x_{tag}{s} = {x}")
         return lines
 
     def _raw_load(j, tag, pad):
@@ -357,7 +392,11 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         # the splits of a row interleave (split sp takes blocks sp, sp + nsplit, ... of
         # ``block`` elements): all blocks stream through neighbouring memory together, which
         # the H200 reads at full bandwidth (contiguous chunks per split: 85%, measured)
-        if interleave:
+        if words:
+            L.append(f"{P2}hi = m >> 1")
+            L.append(f"{P2}stp = nsplit * {block}")
+            L.append(f"{P2}j = sp * {block} + tid")
+        elif interleave:
             L.append(f"{P2}hi = m")
             L.append(f"{P2}stp = nsplit * {block}")
             L.append(f"{P2}j = sp * {block} + tid")
@@ -370,10 +409,20 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         P3 = P * 3
         L += unrolled("stp", P2)
         L.append(f"{P2}while j < hi:")
-        ld, T = load("j", "e", P3)
-        L += ld
-        L += comb(S, S, T, P3)
+        if words:
+            L += _word_load("j", "e", P3)
+            L += _consume([("x_ea", "2 * j"), ("x_eb", "2 * j + 1")], P3)
+        else:
+            ld, T = load("j", "e", P3)
+            L += ld
+            L += comb(S, S, T, P3)
         L.append(f"{P3}j += stp")
+        if words:
+            # the odd last element: after every other one of split 0's thread 0 (in order)
+            L.append(f"{P2}if m & 1 and sp == 0 and tid == 0:")
+            ld, T = load("m - 1", "o", P3)
+            L += ld
+            L += comb(S, S, T, P3)
         L += _block_reduce(spec, S, block, sim, P2, comb)
         L.append(f"{P2}if tid == 0:")
         L += finish(P3)
@@ -445,6 +494,8 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         params.append(Param("array", in_storage, max(nk + nr, 1), in_layout))
     else:
         params += [Param("array", s, 2, "C") for s in st]
+    if words:
+        params.append(Param("array", _U64, nk + 1, "C"))
     if has_mask:
         params.append(Param("array", np.bool_, max(nk + nr, 1), "A"))
     return KernelSource(name, text, params)
