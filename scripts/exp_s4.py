@@ -52,27 +52,24 @@ if "reduce" in want:
               f"cupy {pct(4 * n, t(cl, lambda: cl.cp.sum(xc)))}   "
               f"sum1 cupy {pct(4 * n, t(cl, lambda: cl.cp.sum(xc2, axis=1)))}", flush=True)
     del xt, xc
-    wmin = R.WORDS_MIN
-    state = {}
-    for words, unroll in [(True, 8), (True, 4), (False, 8)]:
-        R.WORDS_MIN, R.UNROLL = (wmin if words else 1 << 62), unroll
-        R._PLANS, R.FAST = {}, {}
-        ok = int(gp.argmax(x).get()) == int(np.argmax(h))
-        ok &= np.allclose(gp.sum(x2[:64], axis=1).get(), m2[:64].sum(axis=1), rtol=1e-4)
-        gp.sum(x), gp.sum(x2, axis=1)
-        state[(words, unroll)] = (R._PLANS, R.FAST, ok)
+    print("argmax f32 2^28, words: launch bounds' min blocks per SM", flush=True)
+    want_i = int(np.argmax(h))
 
-    for name, f in [("argmax", lambda: gp.argmax(x)), ("sum", lambda: gp.sum(x)),
-                    ("sum(axis=1)", lambda: gp.sum(x2, axis=1))]:
-        print(f"{name}: (words, unroll)", flush=True)
+    def run_arg(mb):
+        R.SCREEN_MIN_BLOCKS = mb
+        R._PLANS.clear()
+        R.FAST.clear()
+        ok = int(gp.argmax(x).get()) == want_i
+        return t(gl, lambda: gp.argmax(x)), f"ok={ok}"
+    rounds([None, 5, 6], run_arg)
+    R.SCREEN_MIN_BLOCKS = None
+    R._PLANS.clear()
+    R.FAST.clear()
+    ts = t(gl, lambda: gp.sum(x))
+    t1 = t(gl, lambda: gp.sum(x2, axis=1))
+    print(f"sum {pct(4 * n, ts)}   sum(axis=1) {pct(4 * n, t1)}", flush=True)
+    del x, x2, xc2, m2
 
-        def run(v):
-            R._PLANS, R.FAST, ok = state[v]
-            return t(gl, f), f"ok={ok}"
-        rounds(list(state), run)
-    R.WORDS_MIN, R.UNROLL = wmin, 8
-    R._PLANS, R.FAST = {}, {}
-    del x, x2, xc2
 
 if "scan" in want:
     nc = 1 << 26
@@ -85,12 +82,19 @@ if "scan" in want:
     del xt
 
     def run(v):
-        lb.READ, lb.SPIN_NS, (lb.BLOCK4, lb.ITEMS4) = v[0], v[1], v[2]
+        lb.BLOCK_IDS, lb.MIN_BLOCKS4, lb.SPIN_NS = v
         tg = t(gl, lambda: gp.cumsum(x))
         ok = np.allclose(gp.cumsum(x).get()[:200000], ref, rtol=1e-4)
+        ok &= np.allclose(gp.cumsum(x).get()[-1], ref_last, rtol=1e-3)
         return tg, f"ok={ok} {pct(8 * nc, tg)}"
-    print("cumsum f32 2^26: (read, spin ns, tile)", flush=True)
-    rounds([("atomic", 0, (128, 32)), ("ldcv", 0, (128, 32)), ("ldcv", 100, (128, 32)),
-            ("ldcv", 400, (128, 32)), ("atomic", 200, (128, 32)), ("ldcv", 0, (256, 32)),
-            ("ldcv", 100, (256, 32))], run)
-    lb.READ, lb.SPIN_NS, lb.BLOCK4, lb.ITEMS4 = "atomic", 0, 128, 32
+    ref_last = np.sum(h.astype(np.float64))
+    print("cumsum f32 2^26, 128 x 32 tiles: (tile = blockIdx.x, min blocks per SM, spin ns)",
+          flush=True)
+    rounds([(False, None, 200), (True, None, 200), (True, 10, 200), (True, 12, 200),
+            (True, 10, 0), (False, 10, 200)], run)
+    spec, _ = um.reduce_spec(gp.add, np.dtype(np.float32), scan=True)
+    out = gp.empty(nc, np.float32)
+    vals, ovals = R._arr(x._ptr, [nc], [4], 4), R._arr(out._ptr, [nc], [4], 4)
+    cin = gp.zeros(nc // 4096, np.float32)
+    tc = t(gl, lambda: lb.run_carry(spec, x, out, 0, 1, nc, vals, ovals, cin))
+    print(f"tile work alone (carry kernel) {pct(8 * nc, tc)}", flush=True)

@@ -155,3 +155,20 @@ def test_tiled_layout_for_transposed_operands(shape, rng):
     if min(shape) > 1:     # (3, 1) collapses to 1-D: no tile needed
         assert any("cuda.shared.array" in s for n, s in npgpu.kernel_sources().items()
                    if n.startswith("add_"))
+
+
+def test_launch_bounds_are_part_of_a_kernels_identity(tmp_path, monkeypatch):
+    """Launch bounds change the cubin: they enter the digest, the disk key and the record
+    CI's PTX check compiles from."""
+    from npgpu._codegen.compiler import KernelSource, Param, _disk_key
+    params = [Param("array", np.dtype("f4"), 1, "C")]
+    src = "def k_bounds(a):\n    a[0] = float32(1)\n"
+    plain, bound = KernelSource("k_bounds", src, params), KernelSource("k_bounds", src, params,
+                                                                       (128, 10))
+    assert plain.launch_bounds is None and bound.launch_bounds == (128, 10)
+    assert plain.digest() != bound.digest()
+    assert _disk_key(plain, "90", {}) != _disk_key(bound, "90", {})
+    monkeypatch.setattr(compiler, "_RECORD", str(tmp_path))
+    compiler._record(bound)
+    meta = json.loads((tmp_path / (bound.digest() + ".json")).read_text())
+    assert meta["launch_bounds"] == [128, 10]

@@ -335,21 +335,24 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
         block, items = (128, 32) if spec.state[0].itemsize == 4 else (256, 16)
         for nk, carry in ((0, False), (2, True)) if q % 2 else ((0, False),):
             lay = "A" if nk == 2 else "C"         # C: contiguous rows; A: any strides
+            packed = spec.state[0].itemsize == 4    # the GPU spin; the launch-bounds knob
             ks = lb.render(spec, nk=nk, in_storage=in_dt, out_storage=out_dt, block=block,
                            items=items, window=32, sim=False, in_layout=lay, out_layout=lay,
-                           carry=carry)
+                           carry=carry, spin_ns=200 if packed else 0,
+                           min_blocks=10 if packed else None)
+            assert ks.launch_bounds == ((block, 10) if packed else None)
             if carry:                             # phase 3 of reduce-then-scan: no look-back
                 assert "ballot_sync" not in ks.source and "cin[t - 1]" in ks.source
             else:
                 assert "shfl_up_sync" in ks.source and "ballot_sync" in ks.source
             compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
             n += 1
-    # the other block shape the GPU constants may take, and the spin back-off knob (an 8-byte
-    # and a packed 4-byte state)
+    # the other block shape the GPU constants may take, the spin back-off knob and tile ids
+    # from the atomic counter (an 8-byte and a packed 4-byte state)
     for spec in (_gpu_specs()[0][0], _add32_spec()):
         ks = lb.render(spec, nk=0, in_storage=numpy.dtype("f4"), out_storage=numpy.dtype("f4"),
-                       block=512, items=8, window=32, sim=False, spin_ns=100)
-        assert "nanosleep" in ks.source
+                       block=512, items=8, window=32, sim=False, spin_ns=100, block_ids=False)
+        assert "nanosleep" in ks.source and "cuda.atomic.add(ws, 0" in ks.source
         compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
     assert n == len(_gpu_specs()) + len(_gpu_specs()) // 2
 

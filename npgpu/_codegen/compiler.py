@@ -57,17 +57,23 @@ class Param:
 
 
 class KernelSource:
-    """Source of one kernel function named ``name``, and its parameters in order."""
+    """Source of one kernel function named ``name``, and its parameters in order.
 
-    def __init__(self, name, source, params):
+    launch_bounds: None, or ``(max threads per block, min blocks per SM)``: NVVM's launch
+    bounds, which make ptxas fit the registers to that many resident blocks."""
+
+    def __init__(self, name, source, params, launch_bounds=None):
         self.name = name
         self.source = source
         self.params = tuple(params)
+        self.launch_bounds = tuple(launch_bounds) if launch_bounds else None
 
     def digest(self):
         h = hashlib.sha256()
         h.update(self.source.encode())
         h.update(repr([p.key() for p in self.params]).encode())
+        if self.launch_bounds:
+            h.update(repr(self.launch_bounds).encode())
         return h.hexdigest()[:32]
 
 
@@ -174,7 +180,8 @@ def _toolchain_tag():
 
 def _disk_key(ks, cc, options):
     h = hashlib.sha256()
-    for part in (ks.source, repr([p.key() for p in ks.params]), cc, repr(options), _toolchain_tag()):
+    for part in (ks.source, repr([p.key() for p in ks.params]), cc, repr(options), _toolchain_tag(),
+                 repr(ks.launch_bounds) if ks.launch_bounds else ""):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:40]
@@ -258,7 +265,7 @@ def _nvvm_without_fma():
 _compiling = [False]
 
 
-def compile_ptx(fn, params, cc, opt=True):
+def compile_ptx(fn, params, cc, opt=True, launch_bounds=None):
     """PTX of kernel ``fn`` for ``params`` with npgpu's options (used by the GPU path and CI;
     ``opt=False``: NVVM -opt=0, for CI's check only)."""
     from numba import cuda
@@ -266,7 +273,8 @@ def compile_ptx(fn, params, cc, opt=True):
     _compiling[0] = True
     try:
         ptx, _ = cuda.compile_ptx(fn, numba_signature(params), cc=cc, opt=opt,
-                                  fastmath=_OPTIONS["fastmath"], lineinfo=_OPTIONS["lineinfo"])
+                                  fastmath=_OPTIONS["fastmath"], lineinfo=_OPTIONS["lineinfo"],
+                                  launch_bounds=launch_bounds)
     finally:
         _compiling[0] = False
     return ptx
@@ -275,7 +283,8 @@ def compile_ptx(fn, params, cc, opt=True):
 def _record(ks):
     os.makedirs(_RECORD, exist_ok=True)
     meta = {"name": ks.name, "source": ks.source,
-            "params": [[p.kind, p.dtype.str, p.ndim, p.layout] for p in ks.params]}
+            "params": [[p.kind, p.dtype.str, p.ndim, p.layout] for p in ks.params],
+            "launch_bounds": ks.launch_bounds}
     path = os.path.join(_RECORD, ks.digest() + ".json")
     if not os.path.exists(path):
         _atomic_write(path, json.dumps(meta).encode())
@@ -294,7 +303,7 @@ def _compile_gpu(ks):
         stats["disk_hits"] += 1
     else:
         fn = python_function(ks)    # only a miss pays for importing Numba's compiler
-        ptx = compile_ptx(fn, ks.params, cc)
+        ptx = compile_ptx(fn, ks.params, cc, launch_bounds=ks.launch_bounds)
         entry = None
         for line in ptx.splitlines():
             if ".entry" in line:

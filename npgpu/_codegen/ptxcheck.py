@@ -35,11 +35,11 @@ def _compile_one(path):
     with open(path) as f:
         meta = json.load(f)
     params = [Param(k, d, n, lay) for k, d, n, lay in meta["params"]]
-    ks = KernelSource(meta["name"], meta["source"], params)
+    ks = KernelSource(meta["name"], meta["source"], params, meta.get("launch_bounds"))
     try:
         # NVVM at -opt=0: the check is Numba's typing and lowering and NVVM's acceptance of the
         # IR; every GPU run compiles the same source at -O3.  Saves ~16% of CI's compile time.
-        compile_ptx(python_function(ks), params, (9, 0), opt=False)
+        compile_ptx(python_function(ks), params, (9, 0), opt=False, launch_bounds=ks.launch_bounds)
         return path, None
     except Exception as e:  # report every failure, keep going
         return path, f"{type(e).__name__}: {e}"

@@ -48,6 +48,10 @@ UNROLL = 8                   # loads in flight per thread in the reduction loops
 # inner reductions of 4-byte elements load uint64 words (two elements a load) from this many
 # reduced elements; the simulator takes words at every size, so CI runs them
 WORDS_MIN = 2 if _SIM else 1 << 15
+# GPU launch bounds' blocks per SM for words kernels with a screen (argmin/argmax), or None
+# (ptxas's choice: 54 registers, 4 blocks of 256 threads).  H200, argmax of 2^28 f32
+# (scripts/exp_s4.py): None 268.6 us, 5 blocks (48 registers) 273.3 us, 6 (40 + spills) 375 us.
+SCREEN_MIN_BLOCKS = None
 SHORT_REDUCED = 16           # reduced extents up to this run one thread per output
 
 
@@ -442,13 +446,15 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
         hm = has_mask and first
         lay = in_layout if first else "A"
         wd = p.words and first
+        mb = SCREEN_MIN_BLOCKS if wd and spec.screen is not None else None
         key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
                out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first,
-               UNROLL, lay, wd)
+               UNROLL, lay, wd, mb)
         return compiler.get_kernel(key, lambda: _t.render(
             spec, mode, nk=nk_, nr=nr_, in_storage=a.dtype, out_storage=out.dtype,
             has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
-            sim=_SIM, seed_first=seed_first, unroll=UNROLL, in_layout=lay, words=wd))
+            sim=_SIM, seed_first=seed_first, unroll=UNROLL, in_layout=lay, words=wd,
+            min_blocks=mb))
 
     nsplit = 1
     if mode != "fold" and not seed_first:

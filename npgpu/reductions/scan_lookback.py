@@ -5,8 +5,9 @@ decoupled look-back"; this is npgpu's own rendering of it.)  Each row is cut
 into tiles of ``TILE = BLOCK * ITEMS`` elements, tiles numbered across rows
 (a tile never spans two rows).  Every block:
 
-1. takes the next tile id from an atomic counter (``ws[0]``), so tiles start in
-   id order and a block only ever waits on tiles whose blocks already run;
+1. takes tile ``blockIdx.x`` (the GPU dispatches blocks in index order, so a block
+   only ever waits on tiles whose blocks already run; ``BLOCK_IDS = False``: the
+   next id of an atomic counter ``ws[0]`` instead);
 2. loads its tile coalesced (thread ``t`` reads ``t + k * BLOCK``, every load
    issued before any is used), transposes it through shared memory so each
    thread scans ``ITEMS`` consecutive elements, then scans the thread totals
@@ -70,6 +71,15 @@ TILE = BLOCK * ITEMS            # the tile of 8-byte states (4-byte: BLOCK4 * IT
 # 209.0/209.4/212.1 us.  (ld.global.cv reads in place of the atomic: 203.7-208.0 us with a
 # 100 ns sleep -- and wrong sums without one, LLVM drops a spin loop with no side effect.)
 SPIN_NS = 0 if _SIM else 200
+# Tile ids: True -- tile = blockIdx.x, as CUB's scans do (the GPU dispatches blocks in index
+# order, so every tile a block waits on belongs to a block that already runs); False -- from an
+# atomic counter (one more L2 round trip before a block's loads).  H200, f32 cumsum of 2^26
+# (scripts/exp_s4.py, medians of 3 interleaved rounds): blockIdx.x 195.5 us, counter 202.5 us.
+BLOCK_IDS = True
+# GPU only: launch bounds of the 4-byte tile kernel, (BLOCK4, MIN_BLOCKS4): ptxas fits its
+# registers to MIN_BLOCKS4 resident blocks per SM.  None (ptxas's choice, 64 registers: 8 blocks)
+# measured best: 10 blocks (48 registers) 228.7 us, 12 (40 + spills) 284.8 us, None 195.5 us.
+MIN_BLOCKS4 = None
 STATES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64,
                                          np.float32, np.float64))
 # Test hook: tiles publish their inclusive prefix only when ``tile % _INCLUSIVE_EVERY == 0``
@@ -94,13 +104,17 @@ def _shape(st):
 
 # ---- rendering -----------------------------------------------------------------------------
 def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, inclusive_every=1,
-           spin_ns=0, in_layout="A", out_layout="A", carry=False):
+           spin_ns=0, in_layout="A", out_layout="A", carry=False, block_ids=True,
+           min_blocks=None):
     """The look-back kernel.  Parameters: ``nrow, m, tpr`` (tiles per row), ``out0, in0``
     (``nk`` kept dims + the scan axis; layout "C" when the view is C-contiguous: Numba then
     addresses without a stride multiply), then for 4-byte states ``ws`` (int32: the tile
     counter) and ``sw`` (uint64 per tile: status << 32 | value bits), else ``ws`` (int32: tile
     counter, then one status per tile), ``agg`` and ``inc`` (per tile: aggregate, inclusive
     prefix).
+
+    ``block_ids``: tile = blockIdx.x (else the next id of the counter ``ws[0]``);
+    ``min_blocks``: launch bounds (``block``, ``min_blocks``) for ptxas.
 
     ``carry``: the same tile scan without the look-back (phase 3 of a reduce-then-scan):
     block ``t`` scans tile ``t`` and starts from ``cin[t - 1]``, the inclusive scan of the
@@ -161,7 +175,7 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     else:
         A(f"{P[1]}shw = cuda.shared.array({nw}, {tn})")
     # 1. the tile: dynamic id, so tiles start in id order (the look-back waits on earlier ones)
-    if carry:
+    if carry or block_ids:
         A(f"{P[1]}t = int64(cuda.blockIdx.x)")
     else:
         A(f"{P[1]}if tid == 0:")
@@ -374,16 +388,17 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     params = [Param("scalar", _I64) for _ in range(3)]
     params += [Param("array", out_storage, nk + 1, out_layout),
                Param("array", in_storage, nk + 1, in_layout)]
+    bounds = (block, min_blocks) if min_blocks and not sim else None
     if carry:
         params.append(Param("array", st, 1, "C"))
         return KernelSource(name.replace("lookback", "carry"), text.replace(name, name.replace(
-            "lookback", "carry")), params)
+            "lookback", "carry")), params, bounds)
     params.append(Param("array", _I32, 1, "C"))
     if packed:
         params.append(Param("array", _U64, 1, "C"))
     else:
         params += [Param("array", st, 1, "C"), Param("array", st, 1, "C")]
-    return KernelSource(name, text, params)
+    return KernelSource(name, text, params, bounds)
 
 
 def _to_bits(st, val):
@@ -473,12 +488,13 @@ def run(spec, a, out, nk, nrow, m, in_vals, out_vals):
     tpr = -(-m // (block * items))
     ntile = nrow * tpr
     il, ol = _layout(in_vals, nk + 1), _layout(out_vals, nk + 1)
+    mb = MIN_BLOCKS4 if st.itemsize == 4 else None
     key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, block, items, WINDOW,
-           _INCLUSIVE_EVERY, SPIN_NS, il, ol)
+           _INCLUSIVE_EVERY, SPIN_NS, il, ol, BLOCK_IDS, mb)
     k = compiler.get_kernel(key, lambda: render(
         spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=block, items=items,
         window=WINDOW, sim=_SIM, inclusive_every=_INCLUSIVE_EVERY, spin_ns=SPIN_NS,
-        in_layout=il, out_layout=ol))
+        in_layout=il, out_layout=ol, block_ids=BLOCK_IDS, min_blocks=mb))
     if st.itemsize == 4:
         # one workspace: the status words (8-byte aligned first), then the int32 counter;
         # all of it starts at zero (status 0: not ready)

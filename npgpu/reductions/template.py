@@ -209,7 +209,7 @@ def _decompose(var, dims, shape_src, first_dim, pad):
 
 def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, first, last,
            block, tx=1, sim=False, seed_first=False, unroll=4, interleave=True,
-           in_layout="A", words=False):
+           in_layout="A", words=False, min_blocks=None):
     """Render one reduction kernel.
 
     mode 'inner' | 'outer' | 'fold'; nk/nr: kept and reduced dims of the input view
@@ -224,6 +224,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     loads uint64 words of the rows -- two elements a load -- from a uint64 view ``inw``
     (kept dims + ``m // 2`` words) of the same memory; an odd last element of a row (one
     row only: longer rows are even for the view to exist) is loaded by thread 0 of split 0.
+    min_blocks: GPU launch bounds (``block``, ``min_blocks``) for ptxas (None: its choice).
     Parameters, in order: ``nrow, m, nsplit, chunk, mtot,
     q.., [init], outputs.., inputs.., [inw], [mask]``.
     """
@@ -498,7 +499,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         params.append(Param("array", _U64, nk + 1, "C"))
     if has_mask:
         params.append(Param("array", np.bool_, max(nk + nr, 1), "A"))
-    return KernelSource(name, text, params)
+    return KernelSource(name, text, params, (block, min_blocks) if min_blocks and not sim else None)
 
 
 def _shared_tree(S, k, n, lane, stride, pad, comb):
