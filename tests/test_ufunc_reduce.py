@@ -61,9 +61,10 @@ def test_reduce_every_binary_ufunc(name):
     for q, dt in enumerate(reduce_types(name)):
         h = data(dt, (3, 5), 1)
         d = np.asarray(h)
-        # every dtype's combine once, the axes in turn across dtypes (each axis is a kernel per
-        # dtype; the mapping of axes is the shared planner's, tested on its own elsewhere)
-        for axis in (axes[q % 3], axes[(q + 1) % 3]) if q else axes:
+        # every axis for the first dtype, then every dtype's combine once with the axes in turn
+        # (each axis is a kernel per dtype; the mapping of axes is the shared planner's, tested
+        # on its own elsewhere)
+        for axis in (axes[q % 3],) if q else axes:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 exp = npuf.reduce(h, axis=axis)
