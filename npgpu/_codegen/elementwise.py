@@ -234,7 +234,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                     for h, at in enumerate(ats):
                         out.append(f"            w{i}_{h} = in{i}w[{at}]")
                         for half in range(2):
-                            srcs[2 * h + half][i] = _from_word(f"w{i}_{h}", half, st)
+                            srcs[2 * h + half][i] = from_word(f"w{i}_{h}", half, st)
             comps = []
             for u in range(len(srcs)):
                 ld, comp, _ = element(None, u, 12, sources=srcs[u])
@@ -357,7 +357,9 @@ _WORD_TO = {"f": "uint64(uint32(libdevice.float_as_int({})))", "i": "uint64(uint
             "u": "uint64({})"}
 
 
-def _from_word(word, half, dt):
+def from_word(word, half, dt):
+    """Source of the 4-byte ``dt`` value in the low (``half`` 0) or high half of uint64 ``word``
+    (the elementwise ``words`` layout and the reductions' word loads)."""
     bits = f"({word} & uint64(0xffffffff))" if half == 0 else f"({word} >> uint64(32))"
     return _WORD_FROM[dt.kind].format(bits)
 

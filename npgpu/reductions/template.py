@@ -37,7 +37,7 @@ import hashlib
 import numpy as np
 
 from .._codegen.compiler import KernelSource, Param
-from .._codegen.elementwise import _from_word, cast_expr, compute_dtype, type_name
+from .._codegen.elementwise import from_word, cast_expr, compute_dtype, type_name
 
 _I64 = np.dtype(np.int64)
 _U64 = np.dtype(np.uint64)
@@ -345,7 +345,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         """Lines loading word ``w`` of the row (elements 2w, 2w + 1) as x_{tag}a, x_{tag}b."""
         lines = [f"{pad}w_{tag} = inw[{_uindex(kd + [w])}]"]
         for h, s in ((0, "a"), (1, "b")):
-            x = _from_word(f"w_{tag}", h, in_storage)
+            x = from_word(f"w_{tag}", h, in_storage)
             x = cast_expr(x, in_storage, spec.in_dtype) if in_storage != spec.in_dtype else x
             lines.append(f"{pad}x_{tag}{s} = {x}")
         return lines
