@@ -38,3 +38,10 @@ def copy_bandwidth(t, n=1 << 28):
     del src, dst
     print(f"copy bandwidth {bw / 1e9:.0f} GB/s", flush=True)
     return bw
+
+
+def cumsum_cases(rng):
+    """(name, host array) of the cumsum experiments: 1-D float32, rows of float32, int32."""
+    return [("cumsum f32 2^26", rng.random(1 << 26, dtype=np.float32)),
+            ("cumsum f32 (64, 2^20)", rng.random((64, 1 << 20), dtype=np.float32)),
+            ("cumsum i32 2^26", rng.integers(0, 9, 1 << 26, dtype=np.int32))]

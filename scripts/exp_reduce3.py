@@ -9,7 +9,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _exp import cl, copy_bandwidth, fresh, gl, gp, timer, tl  # noqa: E402
+from _exp import cl, copy_bandwidth, cumsum_cases, fresh, gl, gp, timer, tl  # noqa: E402
 from npgpu.reductions import reduce as R, scan, scan_lookback as lb  # noqa: E402
 
 t = timer(20, 2.0)
@@ -18,10 +18,7 @@ bw = copy_bandwidth(t)
 rng = np.random.default_rng(1)
 
 # ---- cumsum ----
-cases = [("cumsum f32 2^26", rng.random(1 << 26, dtype=np.float32)),
-         ("cumsum f32 (64, 2^20)", rng.random((64, 1 << 20), dtype=np.float32)),
-         ("cumsum i32 2^26", rng.integers(0, 9, 1 << 26, dtype=np.int32))]
-for name, h in cases:
+for name, h in cumsum_cases(rng):
     x = gp.asarray(h)
     nbytes = 2 * h.nbytes if h.dtype != np.int32 else 3 * h.nbytes
     ref = np.cumsum(h[..., :100000].astype(np.float64), axis=-1)

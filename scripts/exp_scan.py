@@ -7,48 +7,26 @@ import sys
 
 import numpy as np
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, ROOT)
-sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
-from _timing import NpgpuLib, TorchLib  # noqa: E402
-
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _exp import copy_bandwidth, cumsum_cases, gl, gp, timer, tl  # noqa: E402
 from npgpu.reductions import scan_lookback as lb  # noqa: E402
 
-gp_lib = NpgpuLib()
-gp = gp_lib.gp
-try:
-    tl = TorchLib()
-except Exception:
-    tl = None
-
-
-def t(lib, fn):
-    return lib.time_events(fn, reps=20, warmup=3, budget_s=3.0)["time_s"]
-
-
-n = 1 << 28
-src, dst = gp.empty(n, np.float32), gp.empty(n, np.float32)
-bw = 2 * 4 * n / t(gp_lib, lambda: gp.copyto(dst, src))
-del src, dst
-print(f"copy bandwidth {bw / 1e9:.0f} GB/s")
+t = timer(20, 3.0)
+bw = copy_bandwidth(t)
 rng = np.random.default_rng(1)
-cases = [("cumsum f32 2^26", rng.random(1 << 26, dtype=np.float32)),
-         ("cumsum f32 (64, 2^20) axis -1", rng.random((64, 1 << 20), dtype=np.float32)),
-         ("cumsum i32 2^26", rng.integers(0, 9, 1 << 26, dtype=np.int32))]
-for name, h in cases:
+for name, h in cumsum_cases(rng):
     x = gp.asarray(h)
     ref = np.cumsum(h[..., :100000].astype(np.float64), axis=-1)
     nbytes = 2 * h.nbytes if h.dtype != np.int32 else h.nbytes + 2 * h.nbytes
-    if tl is not None:
-        xt = tl.put(h)
-        tt = t(tl, lambda: tl.torch.cumsum(xt, -1))
-        print(f"{name:34s} torch {tt * 1e6:8.1f} us {nbytes / tt / bw * 100:6.1f}%")
+    xt = tl.put(h)
+    tt = t(tl, lambda: tl.torch.cumsum(xt, -1))
+    print(f"{name:34s} torch {tt * 1e6:8.1f} us {nbytes / tt / bw * 100:6.1f}%")
     for block, items, spin in [(256, 16, 0), (256, 8, 0), (512, 8, 0), (128, 16, 0),
                                (256, 16, 100), (512, 16, 0), (128, 32, 0)]:
         lb.BLOCK, lb.ITEMS, lb.BLOCK4, lb.ITEMS4, lb.SPIN_NS = block, items, block, items, spin
         lb.TILE = block * items
         try:
-            tg = t(gp_lib, lambda: gp.cumsum(x, axis=-1))
+            tg = t(gl, lambda: gp.cumsum(x, axis=-1))
             got = gp.cumsum(x, axis=-1).get()[..., :100000]
             ok = np.allclose(got, ref, rtol=1e-5)
             print(f"{name:34s} npgpu block={block} items={items} spin={spin}: {tg * 1e6:8.1f} us "
