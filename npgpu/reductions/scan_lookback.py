@@ -174,7 +174,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         A(f"{P[1]}lvs = cuda.shared.array({window}, {tn})")
     else:
         A(f"{P[1]}shw = cuda.shared.array({nw}, {tn})")
-    # 1. the tile: dynamic id, so tiles start in id order (the look-back waits on earlier ones)
+    # 1. the tile: blockIdx.x, or the counter's next id (either way a block waits only on
+    # tiles of blocks that started before it)
     if carry or block_ids:
         A(f"{P[1]}t = int64(cuda.blockIdx.x)")
     else:
