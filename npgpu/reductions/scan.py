@@ -50,10 +50,7 @@ REDUCE_THEN_SCAN = frozenset() if _SIM else frozenset({8})
 def _load(spec, first, in_storage, idx, nk):
     if not first:
         return f"sin0[{idx}]"
-    x = f"in0[{idx}]"
-    if in_storage != spec.in_dtype:
-        x = cast_expr(x, in_storage, spec.in_dtype)
-    return f"red_pre_t({x}, int64(0))"
+    return f"red_pre_t({_t.as_input(spec, f'in0[{idx}]', in_storage)}, int64(0))"
 
 
 def _store(spec, val, out_storage):

@@ -143,8 +143,7 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     kidx = "".join(f"uint64({k}), " for k in kd)
 
     def load(j):
-        x = f"in0[{kidx}uint64({j})]"
-        return x if in_storage == spec.in_dtype else cast_expr(x, in_storage, spec.in_dtype)
+        return _t.as_input(spec, f"in0[{kidx}uint64({j})]", in_storage)
 
     def pre(x):
         return f"red_pre_t({x}, int64(0))"

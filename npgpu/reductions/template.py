@@ -113,6 +113,11 @@ class ReduceSpec:
         return "\n".join(parts)
 
 
+def as_input(spec, x, in_storage):
+    """Source of the loaded ``in_storage`` value ``x`` as the value ``red_pre`` takes."""
+    return x if in_storage == spec.in_dtype else cast_expr(x, in_storage, spec.in_dtype)
+
+
 def _dev(name, args, body):
     if "return" not in body:
         body = f"return {body}"
@@ -258,8 +263,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
             rdt = [f"{r}{tag}" for r in rd]
             lines += _decompose(j, rdt, "in0", nk, pad)
             idx = _uindex(kd + rdt) if mode == "inner" else _index(kd + rdt)
-            x = f"in0[{idx}]"
-            x = cast_expr(x, in_storage, spec.in_dtype) if in_storage != spec.in_dtype else x
+            x = as_input(spec, f"in0[{idx}]", in_storage)
             if has_mask and mode == "fold":
                 # a fold skips masked-out elements (non-reorderable ufuncs have no identity)
                 lines.append(f"{pad}mk_ = mk[{idx}]")
@@ -345,8 +349,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         """Lines loading word ``w`` of the row (elements 2w, 2w + 1) as x_{tag}a, x_{tag}b."""
         lines = [f"{pad}w_{tag} = inw[{_uindex(kd + [w])}]"]
         for h, s in ((0, "a"), (1, "b")):
-            x = from_word(f"w_{tag}", h, in_storage)
-            x = cast_expr(x, in_storage, spec.in_dtype) if in_storage != spec.in_dtype else x
+            x = as_input(spec, from_word(f"w_{tag}", h, in_storage), in_storage)
             lines.append(f"{pad}x_{tag}{s} = {x}")
         return lines
 
@@ -355,9 +358,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         rdt = [f"{r}{tag}" for r in rd]
         lines = _decompose(j, rdt, "in0", nk, pad)
         idx = _uindex(kd + rdt) if mode == "inner" else _index(kd + rdt)
-        x = f"in0[{idx}]"
-        x = cast_expr(x, in_storage, spec.in_dtype) if in_storage != spec.in_dtype else x
-        return lines + [f"{pad}x_{tag} = {x}"]
+        return lines + [f"{pad}x_{tag} = {as_input(spec, f'in0[{idx}]', in_storage)}"]
 
     def finish(pad):
         """Lines storing the state S of the current row (final value or partial state)."""

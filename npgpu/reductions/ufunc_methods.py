@@ -12,7 +12,7 @@ from .._codegen.elementwise import compute_dtype
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from . import reduce as _r
-from .template import ReduceSpec, literal
+from .template import ReduceSpec, as_input, literal
 
 # Identities for reorderable ufuncs NumPy gives none: values every element beats.
 _SENTINEL = {
@@ -167,10 +167,7 @@ def _render_reduceat(spec, nk, in_storage, out_storage):
     kidx = "".join(f"{k}, " for k in kd)
 
     def load(j):
-        x = f"in0[{kidx}{j}]"
-        if in_storage != spec.in_dtype:
-            x = cast_expr(x, in_storage, spec.in_dtype)
-        return f"red_pre_t({x}, int64(0))"
+        return f"red_pre_t({as_input(spec, f'in0[{kidx}{j}]', in_storage)}, int64(0))"
 
     od = spec.out_dtype
     store = cast_expr(cast_expr("red_post(s, int64(0))", compute_dtype(od), od), od, out_storage)
