@@ -45,3 +45,16 @@ def cumsum_cases(rng):
     return [("cumsum f32 2^26", rng.random(1 << 26, dtype=np.float32)),
             ("cumsum f32 (64, 2^20)", rng.random((64, 1 << 20), dtype=np.float32)),
             ("cumsum i32 2^26", rng.integers(0, 9, 1 << 26, dtype=np.int32))]
+
+
+def carry_time(t, x):
+    """Device seconds of the look-back scan's tile work alone on float32 ``x`` (1-D): the carry
+    kernel of reduce-then-scan, from zero tile carries (its sums are not checked)."""
+    from npgpu.reductions import scan_lookback as lb
+    from npgpu.reductions import ufunc_methods as um
+    n = x.size
+    spec, _ = um.reduce_spec(gp.add, np.dtype(np.float32), scan=True)
+    out = gp.empty(n, np.float32)
+    vals, ovals = R._arr(x._ptr, [n], [4], 4), R._arr(out._ptr, [n], [4], 4)
+    cin = gp.zeros(-(-n // lb.tile_size(spec)), np.float32)
+    return t(gl, lambda: lb.run_carry(spec, x, out, 0, 1, n, vals, ovals, cin))

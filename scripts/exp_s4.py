@@ -10,9 +10,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _exp import cl, copy_bandwidth, gl, gp, timer, tl  # noqa: E402
+from _exp import carry_time, cl, copy_bandwidth, gl, gp, timer, tl  # noqa: E402
 from npgpu.reductions import reduce as R, scan_lookback as lb  # noqa: E402
-from npgpu.reductions import ufunc_methods as um  # noqa: E402
 
 want = set(sys.argv[1:]) or {"reduce", "scan"}
 t = timer(30, 1.0)
@@ -92,9 +91,4 @@ if "scan" in want:
           flush=True)
     rounds([(False, None, 200), (True, None, 200), (True, 10, 200), (True, 12, 200),
             (True, 10, 0), (False, 10, 200)], run)
-    spec, _ = um.reduce_spec(gp.add, np.dtype(np.float32), scan=True)
-    out = gp.empty(nc, np.float32)
-    vals, ovals = R._arr(x._ptr, [nc], [4], 4), R._arr(out._ptr, [nc], [4], 4)
-    cin = gp.zeros(nc // 4096, np.float32)
-    tc = t(gl, lambda: lb.run_carry(spec, x, out, 0, 1, nc, vals, ovals, cin))
-    print(f"tile work alone (carry kernel) {pct(8 * nc, tc)}", flush=True)
+    print(f"tile work alone (carry kernel) {pct(8 * nc, carry_time(t, x))}", flush=True)

@@ -91,12 +91,15 @@ def test_misaligned_views_and_the_fast_path(rng):
 
 
 def test_gpu_rendering_is_recorded_for_the_ptx_check():
-    """The GPU's rendering of a words kernel (warp shuffles, 256 threads), for CI's PTX check."""
+    """The GPU's rendering of a words kernel (warp shuffles, 256 threads, the GPU's unroll of
+    screened words kernels), for CI's PTX check."""
     f4 = numpy.dtype("f4")
     ks = T.render(F._arg_spec(f4, True, False), "inner", nk=1, nr=1, in_storage=f4,
                   out_storage=numpy.dtype("i8"), has_mask=False, has_init=False, first=True,
-                  last=True, block=256, sim=False, unroll=8, in_layout="C", words=True)
+                  last=True, block=256, sim=False, unroll=4, in_layout="C", words=True)
     assert "inw[" in ks.source and "shfl_down_sync" in ks.source
+    # the screened accumulate walks a running index (no per-load index held across the loads)
+    assert ks.source.count("i_ += 2 * stp") == 3 and "i_ = 2 * j" in ks.source
     compiler.get_kernel(("gpu-variant", ks.digest()), lambda: ks)
 
 

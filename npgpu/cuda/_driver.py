@@ -116,6 +116,8 @@ CU_EVENT_DEFAULT = 0
 CU_EVENT_DISABLE_TIMING = 2
 CU_STREAM_NON_BLOCKING = 1
 CU_JIT_INPUT_PTX = 1
+CU_JIT_ERROR_LOG_BUFFER = 5
+CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6
 CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT = 16
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75
 CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76
@@ -123,16 +125,26 @@ CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9
 
 
 def link_ptx_to_cubin(ptx: bytes) -> bytes:
-    """Assemble one PTX module into a cubin with the driver's linker."""
+    """Assemble one PTX module into a cubin with the driver's linker (a failure carries the
+    linker's error log)."""
     state = c_void_p()
-    check(cuLinkCreate(0, None, None, byref(state)), "cuLinkCreate")
+    log = ctypes.create_string_buffer(8192)
+    opts = (ctypes.c_int * 2)(CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES)
+    vals = (c_void_p * 2)(ctypes.cast(log, c_void_p), c_void_p(len(log)))
+    check(cuLinkCreate(2, opts, vals, byref(state)), "cuLinkCreate")
     try:
         buf = ctypes.create_string_buffer(ptx)
-        check(cuLinkAddData(state, CU_JIT_INPUT_PTX, ctypes.cast(buf, c_void_p), len(ptx),
-                            b"npgpu.ptx", 0, None, None), "cuLinkAddData")
-        out = c_void_p()
-        size = c_size_t()
-        check(cuLinkComplete(state, byref(out), byref(size)), "cuLinkComplete")
+        what = "cuLinkAddData"
+        rc = cuLinkAddData(state, CU_JIT_INPUT_PTX, ctypes.cast(buf, c_void_p), len(ptx),
+                           b"npgpu.ptx", 0, None, None)
+        if rc == 0:
+            out = c_void_p()
+            size = c_size_t()
+            what = "cuLinkComplete"
+            rc = cuLinkComplete(state, byref(out), byref(size))
+        if rc:
+            text = log.value.decode(errors="replace").strip()
+            check(rc, what + (f" (linker log: {text})" if text else ""))
         return ctypes.string_at(out, size.value)
     finally:
         cuLinkDestroy(state)

@@ -52,9 +52,14 @@ UNROLL = 2 if _SIM else 8
 # reduced elements; the simulator takes words at every size, so CI runs them
 WORDS_MIN = 2 if _SIM else 1 << 15
 # GPU launch bounds' blocks per SM for words kernels with a screen (argmin/argmax), or None
-# (ptxas's choice: 54 registers, 4 blocks of 256 threads).  H200, argmax of 2^28 f32
-# (scripts/exp_s4.py): None 268.6 us, 5 blocks (48 registers) 273.3 us, 6 (40 + spills) 375 us.
+# (ptxas's choice).  H200, argmax of 2^28 f32, 8 loads a trip: scripts/exp_s4.py (54 registers
+# then) None 268.6 us, 5 blocks 273.3 us, 6 (40 + spills) 375 us; scripts/exp_s5.py (46
+# registers, running index) None 273.9 us, 6 blocks 275.7 us.
 SCREEN_MIN_BLOCKS = None
+# loads in flight per thread of the words kernels with a screen (argmin/argmax).  H200, argmax
+# of 2^28 f32 (scripts/exp_s5.py, medians of 3 interleaved rounds; CuPy 271.9 us): 4 loads
+# (36 registers, 7 blocks of 256 per SM) 271.9 us, 8 (46 registers) 273.9 us, 16 276.8 us
+SCREEN_UNROLL = UNROLL if _SIM else 4
 SHORT_REDUCED = 16           # reduced extents up to this run one thread per output
 
 
@@ -449,14 +454,16 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
         hm = has_mask and first
         lay = in_layout if first else "A"
         wd = p.words and first
-        mb = SCREEN_MIN_BLOCKS if wd and spec.screen is not None else None
+        screened = wd and spec.screen is not None
+        mb = SCREEN_MIN_BLOCKS if screened else None
+        unroll = SCREEN_UNROLL if screened else UNROLL
         key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
                out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first,
-               UNROLL, lay, wd, mb)
+               unroll, lay, wd, mb)
         return compiler.get_kernel(key, lambda: _t.render(
             spec, mode, nk=nk_, nr=nr_, in_storage=a.dtype, out_storage=out.dtype,
             has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
-            sim=_SIM, seed_first=seed_first, unroll=UNROLL, in_layout=lay, words=wd,
+            sim=_SIM, seed_first=seed_first, unroll=unroll, in_layout=lay, words=wd,
             min_blocks=mb))
 
     nsplit = 1

@@ -80,6 +80,11 @@ BLOCK_IDS = True
 # registers to MIN_BLOCKS4 resident blocks per SM.  None (ptxas's choice, 64 registers: 8 blocks)
 # measured best: 10 blocks (48 registers) 228.7 us, 12 (40 + spills) 284.8 us, None 195.5 us.
 MIN_BLOCKS4 = None
+# Tried on the H200 (f32 cumsum of 2^26, scripts/exp_s5.py, medians of 3 interleaved rounds; this
+# kernel 195-201 us in the same calls) and left out: each lane reading 2/4/8 statuses a round
+# (one round trip covers 64-256 tiles) 246/343/476 us; a first round of 16/8/4/2 tiles 195-200
+# us (runs of 226-233 us either way); thread scans in place in shared memory (32 registers)
+# 244 us; persistent blocks loading the next tile during the look-back 218-277 us.
 STATES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64,
                                          np.float32, np.float64))
 # Test hook: tiles publish their inclusive prefix only when ``tile % _INCLUSIVE_EVERY == 0``
