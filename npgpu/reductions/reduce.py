@@ -356,12 +356,14 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
     mid = (*p.o_shape, *p.o_str, 0, 0, _prod(p.in_shape), a.itemsize)
     tail = (*p.in_shape, *p.in_str)
     if p.words:
+        # the uint64 view's values on either side of its data pointer (slot 4 of ``_arr``),
+        # built once: a call only adds the input's pointer
         wv = _word_vals(p, 0)
+        w_head, w_tail = tail + tuple(wv[:4]), tuple(wv[5:])
 
         def one_pass(a):
             out = fresh()
-            kern(grid, block, head + (out._ptr,) + mid + (a._ptr,) + tail
-                 + tuple(wv[:4]) + (a._ptr,) + tuple(wv[5:]))
+            kern(grid, block, head + (out._ptr,) + mid + (a._ptr,) + w_head + (a._ptr,) + w_tail)
             return out
         return one_pass
 
