@@ -10,6 +10,8 @@ Three ways of timing a zero-argument callable ``fn``:
   * ``Lib.time_events`` -- device time between two CUDA events recorded
     around each single call; warm-up calls first, then the median of the
     repetitions.  (NumPy's ``Lib`` uses ``time.perf_counter`` instead.)
+    ``time_interleaved`` does the same for several libraries at once, in
+    rounds that take turns, so all of them sample the same minutes.
   * ``Lib.time_per_call`` -- for tiny, host-overhead-bound ops: synchronize,
     run ``n`` calls back to back, synchronize, divide by ``n``.
 Both return a ``dict`` (seconds per call, number of repetitions, spread).
@@ -76,18 +78,25 @@ class Lib:
         used up ``budget_s`` seconds, so one slow case cannot stall the run.
         """
         _warm_up(fn, warmup, budget_s, self.sync)
-        start, end = self.events()
         samples = []
         wall0 = time.perf_counter()
         while len(samples) < reps:
+            samples += self.event_samples(fn, 1)
+            if len(samples) >= min_reps and time.perf_counter() - wall0 > budget_s:
+                break
+        return _summary(samples)
+
+    def event_samples(self, fn, n):
+        """Device seconds of each of ``n`` single ``fn()`` calls, bracketed by CUDA events."""
+        start, end = self.events()
+        out = []
+        for _ in range(n):
             start.record()
             fn()
             end.record()
             end.synchronize()
-            samples.append(self.elapsed_s(start, end))
-            if len(samples) >= min_reps and time.perf_counter() - wall0 > budget_s:
-                break
-        return _summary(samples)
+            out.append(self.elapsed_s(start, end))
+        return out
 
     def time_per_call(self, fn, n, warmup, rounds=3):
         """Host time per call of ``fn`` averaged over ``n`` back-to-back calls.
@@ -108,6 +117,44 @@ class Lib:
         out = _summary(samples)
         out["calls"] = n
         return out
+
+
+def time_interleaved(entries, reps, rounds, warmup, budget_s, min_reps=5):
+    """Median device time of one call for each ``name: (lib, fn)`` of ``entries``, the
+    libraries' calls interleaved: ``rounds`` rounds, each timing every library's ``fn`` for
+    ``reps // rounds`` calls in turn (after one untimed call).  The device's speed drifts by several % over a minute
+    (clocks, memory placement); interleaving lets every library sample the same minutes, so
+    the ratios between them do not carry that drift.  Stops after the round in which the
+    timed calls passed ``budget_s`` per library (once every library has ``min_reps``).
+
+    Returns ``name: summary`` (or ``{"error": ...}`` for a library whose ``fn`` raised)."""
+    out, live = {}, dict(entries)
+    for name, (lib, fn) in list(live.items()):
+        try:
+            _warm_up(fn, warmup, budget_s, lib.sync)
+        except Exception as e:
+            out[name] = {"error": f"{type(e).__name__}: {e}".strip()}
+            del live[name]
+    per = max(1, reps // rounds)
+    samples = {name: [] for name in live}
+    wall0 = time.perf_counter()
+    for _ in range(rounds):
+        for name, (lib, fn) in list(live.items()):
+            try:
+                # one untimed call first: the turn's first call pays for the other libraries'
+                # traces in the caches (host and device), which none of them would in a loop
+                fn()
+                samples[name] += lib.event_samples(fn, per)
+            except Exception as e:
+                out[name] = {"error": f"{type(e).__name__}: {e}".strip()}
+                del live[name], samples[name]
+        done = all(len(s) >= min_reps for s in samples.values())
+        if done and time.perf_counter() - wall0 > budget_s * max(1, len(live)):
+            break
+    for name, s in samples.items():
+        out[name] = _summary(s)
+        out[name]["rounds"] = len(s) // per
+    return out
 
 
 class NumpyLib(Lib):

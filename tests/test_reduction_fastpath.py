@@ -81,6 +81,25 @@ def test_repeat_calls_follow_the_data(name, kw, no_slow_path):
         check(r, np_ref(name, x, **kw))
 
 
+@pytest.mark.parametrize("name,kw", [("sum", {}), ("argmax", {}), ("var", {"ddof": 1}),
+                                     ("nanmean", {}), ("max", {}), ("sum", {"axis": 0})])
+def test_long_row_repeats_replay_both_passes(name, kw, no_slow_path):
+    """Rows long enough to be split run two passes through a workspace; the replay launches
+    both and follows the data (3000 elements: split on the simulator as on the GPU)."""
+    x = random_array((3000,), numpy.float32, RNG)
+    a = np.asarray(x)
+    check(getattr(np, name)(a, **kw), np_ref(name, x, **kw), rtol=1e-4)
+    for _ in range(2):
+        x = random_array((3000,), numpy.float32, RNG)
+        x[17] = numpy.nan if name.startswith("nan") else x[17]
+        a[...] = np.asarray(x)
+        with no_slow_path():
+            before = compiler.stats["launches"]
+            r = getattr(np, name)(a, **kw)
+            assert compiler.stats["launches"] - before == 2
+        check(r, np_ref(name, x, **kw), rtol=1e-4)
+
+
 def test_tiny_repeat_is_one_launch_and_a_fresh_result():
     x = random_array((5,), numpy.float64, RNG)
     a = np.asarray(x)
@@ -408,3 +427,67 @@ def test_mean_argument_gpu_variants_are_rendered_for_the_ptx_check():
                         compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
                         n += 1
     assert n == 2 * 2 * 2 * 3
+
+
+# ---- scans: cumsum & co replay their first call --------------------------------------------
+SCANS = [("cumsum", {}), ("cumprod", {}), ("nancumsum", {}), ("nancumprod", {}),
+         ("cumsum", {"axis": 0}), ("cumsum", {"axis": -1}), ("cumsum", {"dtype": numpy.float64}),
+         ("cumprod", {"axis": 1, "dtype": numpy.float32})]
+
+
+@pytest.mark.parametrize("name,kw", SCANS, ids=[f"{n}-{k}" for n, k in SCANS])
+@pytest.mark.parametrize("view", ["c", "rev", "T"])
+def test_scan_repeats_follow_the_data(name, kw, view, no_slow_path):
+    """A repeat call (same dtype, shape, strides, axis, dtype=) skips the dry run and the
+    layout work, launches what the first call launched, and scans the new data.  (4, 40):
+    axis -1 and axis None take the look-back scan (several tiles on the simulator), axis 0 a
+    column scan; the reversed and transposed views scan strided memory or copy for axis=None."""
+    from npgpu.reductions import scan_lookback as lb
+    def data():                                   # near one: 160-long products stay finite
+        return (RNG.uniform(0.8, 1.25, (4, 40)) * RNG.choice([-1, 1], (4, 40))).astype("f4")
+    base = data()
+    if name.startswith("nan"):
+        base[1, 3] = base[2, 30] = numpy.nan
+    d = np.asarray(base)
+    pick = {"c": lambda z: z, "rev": lambda z: z[:, ::-1], "T": lambda z: z.T}[view]
+    if view == "T" and kw.get("axis") == 1:
+        kw = dict(kw, axis=0)
+    a, x = pick(d), pick(base)
+    check(getattr(np, name)(a, **kw), np_ref(name, x, **kw), rtol=1e-4)
+    launches = compiler.stats["launches"]
+    getattr(np, name)(a, **kw)
+    per_call = compiler.stats["launches"] - launches
+    for _ in range(2):
+        base = data()
+        d[...] = np.asarray(base)
+        x = pick(base)
+        with no_slow_path():
+            before = compiler.stats["launches"]
+            r = getattr(np, name)(a, **kw)
+            assert compiler.stats["launches"] - before == per_call
+        check(r, np_ref(name, x, **kw), rtol=1e-4)
+    assert lb.tile_size(_spec_f4()) < 40          # the look-back path ran above
+
+
+def _spec_f4():
+    from npgpu.reductions import ufunc_methods as um
+    return um.reduce_spec(np.add, numpy.dtype("f4"), scan=True)[0]
+
+
+def test_scan_replay_results_are_fresh_and_out_bypasses():
+    x = random_array((50,), numpy.float32, RNG)
+    a = np.asarray(x)
+    r1 = np.cumsum(a)
+    r2 = np.cumsum(a)
+    assert r1 is not r2 and r1._mem is not r2._mem
+    r2[...] = 0                                  # a replayed result is a normal array
+    check(r1, numpy.cumsum(x), rtol=1e-5)
+    o = np.empty((50,), numpy.float32)
+    for key in [k for k in _r.FAST if k[0] == ("scan", numpy.cumsum)]:
+        _poison(key)
+    try:
+        assert np.cumsum(a, out=o) is o          # out= never replays
+        check(o, numpy.cumsum(x), rtol=1e-5)
+    finally:
+        for key in [k for k in _r.FAST if k[0] == ("scan", numpy.cumsum)]:
+            del _r.FAST[key]

@@ -25,6 +25,14 @@ T = lb.TILE
 T4 = lb.BLOCK4 * lb.ITEMS4       # the tile of 4-byte states (float32 cumsum)
 
 
+@pytest.fixture(autouse=True)
+def no_replays(monkeypatch):
+    """An empty fast-path cache per test: tests here change the scan's knobs and count its
+    launches, which a replay of an earlier test's call would bypass."""
+    from npgpu.reductions import reduce as R
+    monkeypatch.setattr(R, "FAST", {})
+
+
 @pytest.fixture
 def calls(monkeypatch):
     """Counts look-back launches (so tests know which path ran)."""
@@ -43,6 +51,14 @@ def calls(monkeypatch):
 def publish(request, monkeypatch):
     """How often tiles publish their inclusive prefix (row starts always do)."""
     monkeypatch.setattr(lb, "_INCLUSIVE_EVERY", request.param)
+    return request.param
+
+
+@pytest.fixture(params=[(1, False), (2, True)], ids=["atomic", "relaxed_x2"])
+def reads(request, monkeypatch):
+    """4-byte states: statuses per look-back lane a round, relaxed loads/stores or atomics."""
+    monkeypatch.setattr(lb, "LANE_READS", request.param[0])
+    monkeypatch.setattr(lb, "RELAXED", request.param[1])
     return request.param
 
 
@@ -88,7 +104,7 @@ def _scan32(h):
 
 
 @pytest.mark.parametrize("dt", ["i4", "u4"])
-def test_packed_integer_states(dt, publish, calls):
+def test_packed_integer_states(dt, publish, reads, calls):
     # full-range values: negative int32 and uint32 with the high bit set round-trip through the
     # word's low half (sums wrap as NumPy's do)
     h = full_range_random((3, 5 * T + 3), dt, numpy.random.default_rng(20))
@@ -103,7 +119,7 @@ def test_packed_integer_states(dt, publish, calls):
     assert calls[0] == 3
 
 
-def test_packed_float32_states(publish, calls):
+def test_packed_float32_states(publish, reads, calls):
     rng = numpy.random.default_rng(21)
     h = full_range_random((3, 5 * T + 3), "f4", rng)
     h[1, 7] = h[2, 3 * T + 1] = numpy.nan
@@ -132,6 +148,29 @@ def test_packed_float32_keeps_negative_zero(publish):
     assert r.dtype == numpy.float32 and numpy.signbit(r).all()
 
 
+@pytest.mark.parametrize("dt", ["f4", "f8"])
+def test_trace_records_each_tiles_timeline(dt, reads):
+    """The tracing rendering scans as the plain one and stamps every tile: start <= aggregate
+    <= inclusive <= stores, and every tile but a row start looks back at least one round."""
+    from npgpu.reductions import reduce as R
+    from npgpu.reductions import ufunc_methods as um
+    spec = um.reduce_spec(UFUNCS["add"], numpy.dtype(dt), scan=True)[0]
+    n = 6 * lb.tile_size(spec) + 3
+    h = numpy.random.default_rng(23).uniform(-1, 1, n).astype(dt)
+    x, out = np.asarray(h), np.empty(n, dt)
+    ntile = -(-n // lb.tile_size(spec))
+    tr = np.zeros(8 * ntile, numpy.int64)
+    isz = numpy.dtype(dt).itemsize
+    lb.run(spec, x, out, 0, 1, n, R._arr(x._ptr, [n], [isz], isz),
+           R._arr(out._ptr, [n], [isz], isz), trace=tr)
+    check(out, numpy.cumsum(h.astype(numpy.float64)).astype(dt), h)
+    a = tr.get().reshape(ntile, 8)
+    assert (a[:, 0] > 0).all()
+    assert (a[:, 0] <= a[:, 1]).all() and (a[:, 1] <= a[:, 2]).all()
+    assert (a[:, 2] <= a[:, 4]).all()
+    assert (a[1:, 3] >= 1).all() and a[0, 3] == 0
+
+
 def test_state_size_picks_the_status_protocol():
     from npgpu.reductions import ufunc_methods as um
     d = numpy.dtype
@@ -143,11 +182,48 @@ def test_state_size_picks_the_status_protocol():
             kw = dict(block=8, items=2, window=4) if sim else dict(block=256, items=16, window=32)
             ks = lb.render(spec, nk=0, in_storage=d(dt), out_storage=d(dt), sim=sim, **kw)
             src = ks.source[ks.source.rfind("def scan_block_lookback"):]
-            # packed: one exch publishes, one atomic or_ reads, no fence on either side
+            # packed: one exch publishes, one atomic or_ reads, no fence on either side; the
+            # words carry the call's epoch (a scalar parameter after them)
             assert ("atomic.or_(sw" in src) == packed
             assert ("threadfence" in src) == (not packed)
-            assert [p.dtype for p in ks.params[5:]] == (
-                [d("i4"), d("u8")] if packed else [d("i4"), d(dt), d(dt)])
+            assert ("!= uint64(ep)" in src) == packed
+            assert [(p.kind, p.dtype) for p in ks.params[5:]] == (
+                [("array", d("i4")), ("array", d("u8")), ("scalar", d("i8"))] if packed
+                else [("array", d("i4")), ("array", d(dt)), ("array", d(dt))])
+
+
+def test_status_words_are_reused_by_epoch(monkeypatch, calls):
+    """4-byte states keep one status buffer per stream: later calls find the words of earlier
+    ones (a stale epoch reads as unpublished), a longer scan grows the buffer, another stream
+    has its own, and an epoch about to overflow its bits re-zeroes the buffer."""
+    from npgpu.cuda import Stream
+    rng = numpy.random.default_rng(24)
+    hs = [rng.integers(-1000, 1000, n).astype(numpy.int32) for n in (3 * T4 + 5, 5 * T4, 2 * T4 + 1)]
+    key = (lb._tls.device, lb.runtime.current_stream_handle())
+    for rep in range(2):
+        for h in hs:
+            check(np.cumsum(np.asarray(h), dtype=numpy.int32), numpy.cumsum(h, dtype=numpy.int32))
+    mem, cap, ep = lb._words[key]
+    assert cap >= 5 and ep >= 6           # one buffer, grown to the longest scan's 5 tiles
+    if np.backend() == "cuda":           # (the simulator's streams are all one: handle 0)
+        # a stream of its own: its own buffer and epochs; dropped with the stream
+        s = Stream(non_blocking=True)
+        with s:
+            h = hs[0]
+            check(np.cumsum(np.asarray(h), dtype=numpy.int32), numpy.cumsum(h, dtype=numpy.int32))
+            skey = (lb._tls.device, s.ptr)
+            assert skey in lb._words and lb._words[skey][2] == 1
+        s.synchronize()
+        del s
+        import gc
+        gc.collect()
+        assert skey not in lb._words
+    # the epoch's last value: the next call starts over on a zeroed buffer
+    monkeypatch.setattr(lb, "EPOCH_BITS", 3)
+    for _ in range(9):
+        check(np.cumsum(np.asarray(hs[1]), dtype=numpy.int32), numpy.cumsum(hs[1], dtype=numpy.int32))
+        assert 1 <= lb._words[key][2] <= 7
+    assert lb._words[key][0] is not mem
 
 
 @pytest.mark.parametrize("shape", [(3, 4 * T + 7), (2, 3, 2 * T + 1), (4, 2 * T), (5, T + 1)])
@@ -354,6 +430,13 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
                        block=512, items=8, window=32, sim=False, spin_ns=100, block_ids=False)
         assert "nanosleep" in ks.source and "cuda.atomic.add(ws, 0" in ks.source
         compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
+    # relaxed status words, 4 reads a lane a round, and the tracing rendering (ptx intrinsics)
+    ks = lb.render(_add32_spec(), nk=0, in_storage=numpy.dtype("f4"),
+                   out_storage=numpy.dtype("f4"), block=128, items=32, window=32, sim=False,
+                   spin_ns=200, lane_reads=4, relaxed=True, trace=True, min_blocks=8)
+    assert "ptx.load_relaxed(sw" in ks.source and "ptx.store_relaxed(sw" in ks.source
+    assert "ptx.globaltimer()" in ks.source and "pw3_" in ks.source
+    compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
     assert n == len(_gpu_specs()) + len(_gpu_specs()) // 2
 
 

@@ -90,15 +90,17 @@ def numba_signature(params):
 
 
 def source_namespace():
-    """Globals every generated kernel sees: ``cuda``, ``math``, ``cmath``, ``libdevice`` and
-    numba's scalar types."""
+    """Globals every generated kernel sees: ``cuda``, ``math``, ``cmath``, ``libdevice``,
+    ``ptx`` (:mod:`.ptx`) and numba's scalar types."""
     import cmath
     import math
 
     from numba import cuda
     from numba.cuda import types as nt
 
-    ns = {"cuda": cuda, "math": math, "cmath": cmath, "np": np}
+    from . import ptx
+
+    ns = {"cuda": cuda, "math": math, "cmath": cmath, "np": np, "ptx": ptx}
     for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                  "float16", "float32", "float64", "complex64", "complex128", "boolean"):
         ns[name] = getattr(nt, name)

@@ -273,7 +273,17 @@ _live_pools = weakref.WeakSet()
 _destroyed_streams = set()
 
 
+_stream_listeners = []
+
+
+def on_stream_destroyed(fn):
+    """Call ``fn(handle)`` whenever a stream is destroyed (caches keyed by stream drop it)."""
+    _stream_listeners.append(fn)
+
+
 def stream_destroyed(handle):
+    for fn in _stream_listeners:
+        fn(handle)
     for pool in list(_live_pools):
         pool._cache.release_stream(handle)
     _destroyed_streams.add(handle)

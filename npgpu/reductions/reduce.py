@@ -321,55 +321,79 @@ def fast_lookup(tag, a, axis, keepdims, extra):
 
 def remember(key, spec, a, axes, keepdims, res, post_args=(), seed_first=False):
     """Store the replay of the call that just reduced ``a`` into the fresh array ``res``."""
-    if key is None:
-        return
+    if key is not None:
+        remember_replay(key, _replay(spec, a, axes, keepdims, res, post_args, seed_first))
+
+
+def remember_replay(key, replay):
+    """Store ``replay`` (``replay(a)`` -> the call's result) under ``key`` of fast_lookup."""
     if len(FAST) > 4096:                 # many distinct calls: start over rather than grow
         FAST.clear()
-    FAST[key] = _replay(spec, a, axes, keepdims, res, post_args, seed_first)
+    FAST[key] = replay
+
+
+def result_factory(res):
+    """``fresh()``: a new array like the fresh C-ordered result ``res`` -- empty_array's result
+    for its shape, without the layout arithmetic (~1 us)."""
+    shape, dt = res.shape, res.dtype
+    strides, flags = res._strides, (True, res._f_contig)
+    nbytes = _prod(shape) * dt.itemsize
+
+    def fresh():
+        mem = _memory.alloc(nbytes)
+        return _new_array(mem, mem.ptr, shape, strides, dt, None, flags)
+    return fresh
 
 
 def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
-    shape, dt = res.shape, res.dtype
-    strides, fc = res._strides, res._f_contig
-    nbytes = _prod(shape) * dt.itemsize
-    flags = (True, fc)
-
-    def fresh():
-        # empty_array's result for this shape, without its layout arithmetic (~1 us)
-        mem = _memory.alloc(nbytes)
-        return _new_array(mem, mem.ptr, shape, strides, dt, None, flags)
-
+    dt = res.dtype
+    fresh = result_factory(res)
     p = _get_plan(spec, a, axes, res, keepdims, None, False, seed_first)
     if p is False:
         return lambda a: fresh()
     scal = _scalars(p, spec, post_args, None)
-    if p.wshape is not None:             # long rows: two passes (not the small-call case)
-        state = spec.state
+    kern, grid, block = p.kernels[0], p.grid, p.block
+    # every argument value but the data pointers (slot 4 of each ``_arr``), built once
+    head = tuple(scal) + (0, 0, _prod(p.o_shape), dt.itemsize)
+    in_head = (0, 0, _prod(p.in_shape), a.itemsize)
+    mid = (*p.o_shape, *p.o_str) + in_head
+    tail = (*p.in_shape, *p.in_str)
+    if p.words:                          # the uint64 view of the input: its pointer again
+        wv = _word_vals(p, 0)
+        tail += tuple(wv[:4])
+        w_tail = tuple(wv[5:])
+
+        def ins(ptr):
+            return (ptr,) + tail + (ptr,) + w_tail
+    else:
+        def ins(ptr):
+            return (ptr,) + tail
+    if p.wshape is not None:             # long rows: two passes through a workspace
+        # pass 1 is launched before the result is allocated: under the device's timer, only
+        # the host work before the first launch adds to the call's time
+        wdt = [np.dtype(s) for s in spec.state]
+        wn = [_prod(p.wshape) * w.itemsize for w in wdt]
+        wstr = [_layout.c_strides(p.wshape, w.itemsize) for w in wdt]
+        wv = [(0, 0, _prod(p.wshape), w.itemsize) for w in wdt]
+        w_rest = [(*p.wshape, *st) for st in wstr]
+        kern2, grid2 = p.kernels[1], p.grid2
+        head2 = (p.nrow, p.nsplit, 1, p.nsplit, p.m, *scal[5:], 0, 0, _prod(p.o_shape),
+                 dt.itemsize)
 
         def two_pass(a):
+            ws = [_memory.alloc(n) for n in wn]
+            wvals = ()
+            for w, v, r in zip(ws, wv, w_rest):
+                wvals += v + (w.ptr,) + r
+            kern(grid, block, tuple(scal) + wvals + in_head + ins(a._ptr))
             out = fresh()
-            _execute(p, state, scal, a, out, None)
+            kern2(grid2, block, head2 + (out._ptr,) + mid[:-4] + wvals)
             return out
         return two_pass
-    kern, grid, block = p.kernels[0], p.grid, p.block
-    head = tuple(scal) + (0, 0, _prod(p.o_shape), dt.itemsize)
-    mid = (*p.o_shape, *p.o_str, 0, 0, _prod(p.in_shape), a.itemsize)
-    tail = (*p.in_shape, *p.in_str)
-    if p.words:
-        # the uint64 view's values on either side of its data pointer (slot 4 of ``_arr``),
-        # built once: a call only adds the input's pointer
-        wv = _word_vals(p, 0)
-        w_head, w_tail = tail + tuple(wv[:4]), tuple(wv[5:])
-
-        def one_pass(a):
-            out = fresh()
-            kern(grid, block, head + (out._ptr,) + mid + (a._ptr,) + w_head + (a._ptr,) + w_tail)
-            return out
-        return one_pass
 
     def one_pass(a):
         out = fresh()
-        kern(grid, block, head + (out._ptr,) + mid + (a._ptr,) + tail)
+        kern(grid, block, head + (out._ptr,) + mid + ins(a._ptr))
         return out
     return one_pass
 

@@ -197,8 +197,9 @@ def _finish(spec, L, prefix, first, last, has_carry, nk, in_storage, out_storage
 
 
 # ---- planning ------------------------------------------------------------------------------
-def run_scan(spec, a, ax, out, seed_first=False):
-    """Inclusive scan of ``a`` along axis ``ax`` into ``out`` (same shape)."""
+def run_scan(spec, a, ax, out, seed_first=False, plan=None):
+    """Inclusive scan of ``a`` along axis ``ax`` into ``out`` (same shape).  ``plan``: a list
+    the look-back path appends its repeatable launch to (:func:`.scan_lookback.run`)."""
     if out.size == 0:
         return out
     nd = a.ndim
@@ -228,7 +229,7 @@ def run_scan(spec, a, ax, out, seed_first=False):
     if _lb.applies(spec, a, ax, m, seed_first):
         if spec.state[0].itemsize in REDUCE_THEN_SCAN:
             return _reduce_then_scan(spec, a, out, nk, nrow, m, in_vals, out_vals)
-        return _lb.run(spec, a, out, nk, nrow, m, in_vals, out_vals)
+        return _lb.run(spec, a, out, nk, nrow, m, in_vals, out_vals, plan=plan)
 
     def kern(first, last, has_carry, shift, nk_):
         key = ("scan_block", spec.full_key(), nk_, a.dtype.str, out.dtype.str, first, last,
@@ -298,7 +299,7 @@ def _reduce_then_scan(spec, a, out, nk, nrow, m, in_vals, out_vals):
 
 
 # ---- public entry points --------------------------------------------------------------------
-def _accumulate(uf, a, ax, dt, out, pre=None):
+def _accumulate(uf, a, ax, dt, out, pre=None, plan=None):
     spec, has_ident = _um.reduce_spec(uf, dt, scan=True)
     if pre is not None:
         spec = copy.copy(spec)
@@ -308,15 +309,26 @@ def _accumulate(uf, a, ax, dt, out, pre=None):
     target = out
     if _copy.may_overlap(out, a) and not _copy.same_elements(out, a, out.shape):
         target = _r.empty_array(out.shape, out.dtype)
-    run_scan(spec, a, ax, target, seed_first=seed_first or not spec.reorderable)
+    run_scan(spec, a, ax, target, seed_first=seed_first or not spec.reorderable, plan=plan)
     if target is not out:
         _copy.copy_into(out, target)
     return out
 
 
 def cumulative(name, a, axis, dtype, out, np_func, pre=None):
-    """cumsum & co: NumPy's dtype and argument checks by a dry run, then one scan."""
+    """cumsum & co: NumPy's dtype and argument checks by a dry run, then one scan.
+
+    Fast path: a call without ``out=`` whose input dtype, shape, strides, axis and dtype= were
+    seen before replays the first call (:func:`_replay`): no dry run, no spec, no layout work;
+    a look-back scan only allocates, zeroes its statuses and launches."""
     from .functions import _uf
+    key = None
+    if out is None:
+        # (keyed by np_func: cumsum and nancumsum share the ufunc name)
+        key, f = _r.fast_lookup(("scan", np_func), a, axis, False, dtype)
+        if f is not None:
+            return f(a)
+    a0 = a
     a = _r.as_array(a)
     kw = {"axis": axis}
     if dtype is not None:
@@ -334,7 +346,35 @@ def cumulative(name, a, axis, dtype, out, np_func, pre=None):
     r = _r.prepare_out(out, a.shape, dt)
     if r.size == 0:
         return r
-    return _accumulate(_uf(name), a, ax, dt, r, pre)
+    plan = [] if key is not None else None
+    _accumulate(_uf(name), a, ax, dt, r, pre, plan)
+    if key is not None:
+        _r.remember_replay(key, _replay(_uf(name), a0, a, ax, dt, r, pre, plan))
+    return r
+
+
+def _replay(uf, a0, a, ax, dt, res, pre, plan):
+    """Repeat of the call that scanned ``a`` (``a0`` as given, ``a`` reshaped for axis=None)
+    into the fresh ``res``, for inputs of ``a0``'s dtype, shape and strides."""
+    fresh = _r.result_factory(res)
+    if plan and a._ptr == a0._ptr:
+        # the look-back scan of ``a0``'s own memory: only its launch is repeated
+        launch = plan[0]
+
+        def look_back(x):
+            out = fresh()
+            launch(x._ptr, out._ptr)
+            return out
+        return look_back
+    flat = a is not a0
+
+    def again(x):
+        if flat:
+            x = x.reshape(-1) if x.ndim else x.reshape(1)
+        out = fresh()
+        _accumulate(uf, x, ax, dt, out, pre)
+        return out
+    return again
 
 
 def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):

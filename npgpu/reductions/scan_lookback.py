@@ -24,14 +24,18 @@ Input and output are each touched once: n reads + n writes.  How a status
 travels with its value depends on the state's size:
 
 * 4-byte states (float32, int32, uint32): status and value share one uint64
-  word per tile, ``(status << 32) | value bits``.  A publish is one
-  ``atomic.exch`` of the word, a look-back read one ``atomic.or_`` of zero
-  (an L2 read that never sees stale L1 data); as the value arrives with its
-  status, neither side needs a fence: one L2 round trip per window.
+  word per tile, ``(epoch << 34) | (status << 32) | value bits``.  A publish
+  is one ``atomic.exch`` of the word, a look-back read one ``atomic.or_`` of
+  zero (an L2 read that never sees stale L1 data); as the value arrives with
+  its status, neither side needs a fence: one L2 round trip per window.  The
+  words live in one buffer per stream, kept across calls; the epoch (the
+  call's number on that stream) makes an earlier call's word read as not yet
+  published, so a scan is one launch with no memset (:func:`_status_words`).
 * 8-byte states: statuses (int32) and values (one array for aggregates, one
-  for inclusive prefixes) live apart; values are written, fenced, then
-  flagged, and read back with atomics (``atomic.add`` of a neutral zero:
-  ``-0.0`` for floats, which leaves every float unchanged) after a fence.
+  for inclusive prefixes) live apart, in a workspace whose statuses are zeroed
+  before the launch; values are written, fenced, then flagged, and read back
+  with atomics (``atomic.add`` of a neutral zero: ``-0.0`` for floats, which
+  leaves every float unchanged) after a fence.
 
 The combine order is always (earlier, later): correct for associative,
 non-commutative combines too.  Nothing is combined with the identity (it only
@@ -43,6 +47,7 @@ Takes single-component, reorderable states of the dtypes atomics support
 """
 import ctypes
 import hashlib
+import threading
 
 import numpy as np
 
@@ -50,6 +55,9 @@ from .. import _backend
 from .._codegen import compiler
 from .._codegen.compiler import KernelSource, Param
 from .._codegen.elementwise import cast_expr, compute_dtype, type_name
+from ..cuda import memory as _memory
+from ..cuda import runtime
+from ..cuda.runtime import _tls
 from . import reduce as _r
 from . import template as _t
 
@@ -77,14 +85,26 @@ SPIN_NS = 0 if _SIM else 200
 # (scripts/exp_s4.py, medians of 3 interleaved rounds): blockIdx.x 195.5 us, counter 202.5 us.
 BLOCK_IDS = True
 # GPU only: launch bounds of the 4-byte tile kernel, (BLOCK4, MIN_BLOCKS4): ptxas fits its
-# registers to MIN_BLOCKS4 resident blocks per SM.  None (ptxas's choice, 64 registers: 8 blocks)
-# measured best: 10 blocks (48 registers) 228.7 us, 12 (40 + spills) 284.8 us, None 195.5 us.
-MIN_BLOCKS4 = None
-# Tried on the H200 (f32 cumsum of 2^26, scripts/exp_s5.py, medians of 3 interleaved rounds; this
-# kernel 195-201 us in the same calls) and left out: each lane reading 2/4/8 statuses a round
+# registers to MIN_BLOCKS4 resident blocks per SM.  H200, f32 cumsum of 2^26 with epoch-tagged
+# statuses (scripts/exp_s6.py, medians of 3 interleaved rounds, whole calls): None (ptxas's
+# choice, 80 registers: 6 blocks) 163.8 us, 7 (72 registers) 158.3 us, 8 (64) 168.2 us.
+# (Session 4, before epochs: 10 blocks (48 registers) and 12 (40 + spills) measured slower.)
+MIN_BLOCKS4 = 7
+# Tried on the H200 and left out (session 6, scripts/exp_s6.py, whole calls after the fast path,
+# before epochs; this kernel 169-172 us): 2/3/4 statuses per lane a round, all in flight at once
+# (LANE_READS) 187/207/216 us; relaxed loads and stores of the status words in place of atomics
+# (RELAXED) 213 us; spinning lanes sleeping 100/400 ns 172/173 us.  Session 6's trace (``trace``
+# rendering): a tile's life is ~2.6 us load and scan, ~3.3 us look-back (2-3 rounds: the nearest
+# inclusive prefix lies 33-96 tiles back), 0.5 us stores; ~760 tiles in flight.
+# Session 5 (f32 cumsum of 2^26, scripts/exp_s5.py, medians of 3 interleaved rounds; this
+# kernel 195-201 us in the same calls, ~40 us of which was host work and the memset) left out: each lane reading 2/4/8 statuses a round
 # (one round trip covers 64-256 tiles) 246/343/476 us; a first round of 16/8/4/2 tiles 195-200
 # us (runs of 226-233 us either way); thread scans in place in shared memory (32 registers)
 # 244 us; persistent blocks loading the next tile during the look-back 218-277 us.
+# 4-byte states: statuses each look-back lane reads a round (all in flight at once), and whether
+# status words are read/published with relaxed loads/stores (ptx.py) rather than atomics.
+LANE_READS = 1
+RELAXED = False
 STATES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint64,
                                          np.float32, np.float64))
 # Test hook: tiles publish their inclusive prefix only when ``tile % _INCLUSIVE_EVERY == 0``
@@ -110,16 +130,24 @@ def _shape(st):
 # ---- rendering -----------------------------------------------------------------------------
 def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, inclusive_every=1,
            spin_ns=0, in_layout="A", out_layout="A", carry=False, block_ids=True,
-           min_blocks=None):
+           min_blocks=None, lane_reads=1, relaxed=False, trace=False):
     """The look-back kernel.  Parameters: ``nrow, m, tpr`` (tiles per row), ``out0, in0``
     (``nk`` kept dims + the scan axis; layout "C" when the view is C-contiguous: Numba then
     addresses without a stride multiply), then for 4-byte states ``ws`` (int32: the tile
-    counter) and ``sw`` (uint64 per tile: status << 32 | value bits), else ``ws`` (int32: tile
+    counter), ``sw`` (uint64 per tile: epoch << 34 | status << 32 | value bits) and ``ep``
+    (the call's epoch), else ``ws`` (int32: tile
     counter, then one status per tile), ``agg`` and ``inc`` (per tile: aggregate, inclusive
     prefix).
 
     ``block_ids``: tile = blockIdx.x (else the next id of the counter ``ws[0]``);
     ``min_blocks``: launch bounds (``block``, ``min_blocks``) for ptxas.
+
+    4-byte states only: ``lane_reads``: statuses each look-back lane reads a round, all issued
+    before any is waited on (a round covers ``window * lane_reads`` tiles); ``relaxed``: status
+    words are read and published with ``ld``/``st.relaxed.gpu`` (:mod:`.._codegen.ptx`) instead
+    of atomics.  ``trace``: one more parameter ``tr`` (int64, 8 per tile) where thread 0 records
+    ``%globaltimer`` at the tile's start, aggregate publish, inclusive publish and after its
+    stores (slots 0, 1, 2, 4) and the look-back's rounds (slot 3) -- a diagnostic rendering.
 
     ``carry``: the same tile scan without the look-back (phase 3 of a reduce-then-scan):
     block ``t`` scans tile ``t`` and starts from ``cin[t - 1]``, the inclusive scan of the
@@ -129,6 +157,9 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     tn = type_name(st)
     ident = spec.identity[0]
     tile = block * items
+    kr = lane_reads if packed else 1
+    assert (packed or not relaxed) and not (carry and trace)
+    span = window * kr                   # tiles one look-back round covers
     zero = f"{tn}(-0.0)" if st.kind == "f" else f"{tn}(0)"
     if not sim:
         assert block % 32 == 0 and block <= 1024 and window == 32
@@ -164,8 +195,9 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     P = ["", "    ", "        ", "            ", "                ", "                    ",
          "                        "]
     L = ["def KERNEL(nrow, m, tpr, out0, in0, cin):" if carry
-         else "def KERNEL(nrow, m, tpr, out0, in0, ws, sw):" if packed
-         else "def KERNEL(nrow, m, tpr, out0, in0, ws, agg, inc):"]
+         else "def KERNEL(nrow, m, tpr, out0, in0, ws, sw, ep%s):" if packed
+         else "def KERNEL(nrow, m, tpr, out0, in0, ws, agg, inc%s):"]
+    L[0] = L[0].replace("%s", ", tr" if trace else "")
     A = L.append
     A(f"{P[1]}tid = int64(cuda.threadIdx.x)")
     A(f"{P[1]}sh = cuda.shared.array({nsh}, {tn})")
@@ -174,8 +206,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     if sim:
         A(f"{P[1]}sa = cuda.shared.array({block}, {tn})")
         A(f"{P[1]}sb = cuda.shared.array({block}, {tn})")
-        A(f"{P[1]}lf = cuda.shared.array({window}, int32)")
-        A(f"{P[1]}lvs = cuda.shared.array({window}, {tn})")
+        A(f"{P[1]}lf = cuda.shared.array({span}, int32)")
+        A(f"{P[1]}lvs = cuda.shared.array({span}, {tn})")
     else:
         A(f"{P[1]}shw = cuda.shared.array({nw}, {tn})")
     # 1. the tile: blockIdx.x, or the counter's next id (either way a block waits only on
@@ -187,6 +219,9 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         A(f"{P[2]}sht[0] = int64(cuda.atomic.add(ws, 0, int32(1)))")
         A(f"{P[1]}cuda.syncthreads()")
         A(f"{P[1]}t = sht[0]")
+    if trace:
+        A(f"{P[1]}if tid == 0:")
+        A(f"{P[2]}tr[t * 8] = int64(ptx.globaltimer())")
     A(f"{P[1]}row = t // tpr")
     A(f"{P[1]}sp = t - row * tpr")
     L.extend(_t._decompose("row", kd, "out0", 0, P[1]))
@@ -257,19 +292,32 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
 
     # 3. publish, look back, publish (dropped again below for ``carry``)
     mark = len(L)
+
+    def read(g):                              # one status word (4-byte states)
+        return f"ptx.load_relaxed(sw, {g})" if relaxed else f"cuda.atomic.or_(sw, {g}, uint64(0))"
+
     def publish(val, flag, pad):
-        if packed:                           # one atomic write carries status and value
-            return [f"{pad}cuda.atomic.exch(sw, t, uint64({flag << 32}) | {_to_bits(st, val)})"]
+        if packed:                           # one write carries status and value
+            # the call's epoch above the status: (ep << 34) | (flag << 32) | value bits
+            word = f"(uint64(ep) << uint64(34)) | uint64({flag << 32}) | {_to_bits(st, val)}"
+            return [f"{pad}ptx.store_relaxed(sw, t, {word})" if relaxed
+                    else f"{pad}cuda.atomic.exch(sw, t, {word})"]
         return [f"{pad}inc[t] = {val}" if flag == 2 else f"{pad}agg[t] = {val}",
                 f"{pad}cuda.threadfence()",
                 f"{pad}cuda.atomic.exch(ws, 1 + t, int32({flag}))"]
 
+    def stamp(slot, pad, val="int64(ptx.globaltimer())"):
+        return [f"{pad}tr[t * 8 + {slot}] = {val}"] if trace else []
+
     A(f"{P[1]}if sp == 0:")
     A(f"{P[2]}if tid == 0:")
+    L.extend(stamp(1, P[3]))
     L.extend(publish("tot", 2, P[3]))
+    L.extend(stamp(2, P[3]))
     A(f"{P[1]}else:")
     A(f"{P[2]}if tid == 0:")
     L.extend(publish("tot", 1, P[3]))
+    L.extend(stamp(1, P[3]))
     look = P[3] if not sim else P[2]
     if not sim:
         A(f"{P[2]}if tid < 32:")          # warp 0 looks back; the other warps wait below
@@ -277,79 +325,116 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     A(f"{look}first = True")
     A(f"{look}jh = sp")
     A(f"{look}going = True")
+    if trace:
+        A(f"{look}nround = int64(0)")
     A(f"{look}while going:")
     p1, p2, p3, p4 = (look + "    " * i for i in (1, 2, 3, 4))
-    sleep = [f"        cuda.nanosleep(uint32({spin_ns}))"] if spin_ns and not sim else []
-    lane_reads = [
-        f"jj = jh - {window} + tid",
-        "f = int32(3)",                       # 3: before the row start (an empty prefix)
-        f"lv_ = {ident}",
-        "if jj >= 0:",
-        "    g = t - sp + jj",
-    ]
+    sleep = [f"cuda.nanosleep(uint32({spin_ns}))"] if spin_ns and not sim else []
     if packed:
-        # status and value in one atomic read: no fence, no second round trip
-        lane_reads += [
-            "    pw_ = cuda.atomic.or_(sw, g, uint64(0))",
-            "    while (pw_ >> uint64(32)) == uint64(0):",
-        ] + sleep + [
-            "        pw_ = cuda.atomic.or_(sw, g, uint64(0))",
-            "    f = int32(pw_ >> uint64(32))",
-            f"    lv_ = {_from_bits(st, 'pw_ & uint64(0xffffffff)')}",
-        ]
+        # status and value in one read: no fence, no second round trip.  The ``kr`` reads of
+        # a lane are all issued before any is waited on (one round trip for the round); a
+        # lane before the row start reads the row's first status and ignores it (f = 3).
+        def lane_reads_lines(jj, k):
+            g = f"t - sp + max({jj}, int64(0))"
+            return [f"pw{k}_ = {read(g)}",
+                    ], [
+                    f"f{k} = int32(3)",              # 3: before the row start (an empty prefix)
+                    f"lv{k}_ = {ident}",
+                    f"if {jj} >= 0:",
+                    f"    while (pw{k}_ >> uint64(34)) != uint64(ep):",   # not yet published
+                    ] + [f"        {x}" for x in sleep] + [
+                    f"        pw{k}_ = {read(f't - sp + {jj}')}",
+                    f"    f{k} = int32((pw{k}_ >> uint64(32)) & uint64(3))",
+                    f"    lv{k}_ = {_from_bits(st, f'pw{k}_ & uint64(0xffffffff)')}"]
     else:
-        lane_reads += [
-            "    f = cuda.atomic.add(ws, 1 + g, int32(0))",
-            "    while f == 0:",
-        ] + sleep + [
-            "        f = cuda.atomic.add(ws, 1 + g, int32(0))",
+        lane_unpacked = [
+            "f0 = int32(3)",                       # 3: before the row start (an empty prefix)
+            f"lv0_ = {ident}",
+            "if jj0 >= 0:",
+            "    g = t - sp + jj0",
+            "    f0 = cuda.atomic.add(ws, 1 + g, int32(0))",
+            "    while f0 == 0:",
+        ] + [f"        {x}" for x in sleep] + [
+            "        f0 = cuda.atomic.add(ws, 1 + g, int32(0))",
             "    cuda.threadfence()",
-            "    if f == 2:",
-            f"        lv_ = cuda.atomic.add(inc, g, {zero})",
+            "    if f0 == 2:",
+            f"        lv0_ = cuda.atomic.add(inc, g, {zero})",
             "    else:",
-            f"        lv_ = cuda.atomic.add(agg, g, {zero})",
+            f"        lv0_ = cuda.atomic.add(agg, g, {zero})",
         ]
     if sim:
-        A(f"{p1}if tid < {window}:")
-        L.extend(p2 + ln for ln in lane_reads)
-        A(f"{p2}lf[tid] = f")
-        A(f"{p2}lvs[tid] = lv_")
+        # one lane per status of the round (``span`` lanes)
+        assert span <= block
+        A(f"{p1}if tid < {span}:")
+        A(f"{p2}jj0 = jh - {span} + tid")
+        if packed:
+            issue, wait = lane_reads_lines("jj0", 0)
+            L.extend(p2 + ln for ln in issue + wait)
+        else:
+            L.extend(p2 + ln for ln in lane_unpacked)
+        A(f"{p2}lf[tid] = f0")
+        A(f"{p2}lvs[tid] = lv0_")
         A(f"{p1}cuda.syncthreads()")
         # the nearest lane holding an inclusive prefix (the simulator's ballot), then an
-        # in-order fold of the window from there
+        # in-order fold of the round from there
         A(f"{p1}lo_ = int64(-1)")
         A(f"{p1}l_ = int64(0)")
-        A(f"{p1}while l_ < {window}:")
+        A(f"{p1}while l_ < {span}:")
         A(f"{p2}if lf[l_] >= 2:")
         A(f"{p3}lo_ = l_")
         A(f"{p2}l_ += 1")
-        A(f"{p1}if lo_ >= 0 and jh - {window} + lo_ < 0:")
+        A(f"{p1}if lo_ >= 0 and jh - {span} + lo_ < 0:")
         A(f"{p2}lo_ += 1")                   # the row start: nothing to combine there
-        A(f"{p1}w_ = lvs[{window - 1}]")
-        A(f"{p1}l_ = int64({window - 2})")
+        A(f"{p1}w_ = lvs[{span - 1}]")
+        A(f"{p1}l_ = int64({span - 2})")
         A(f"{p1}while l_ >= max(lo_, int64(0)):")
         A(f"{p2}w_ = {comb('lvs[l_]', 'w_')}")
         A(f"{p2}l_ -= 1")
         A(f"{p1}going = lo_ < 0")
     else:
-        L.extend(p1 + ln for ln in lane_reads)
-        A(f"{p1}bal = cuda.ballot_sync(0xffffffff, f >= 2)")
-        A(f"{p1}lo_ = int64(0)")
-        A(f"{p1}if bal != 0:")
-        A(f"{p2}lo_ = int64(31) - int64(cuda.clz(bal))")
-        A(f"{p2}if jh - {window} + lo_ < 0:")
-        A(f"{p3}lo_ += 1")                   # the row start: nothing to combine there
-        # in-order scan of lanes lo_..31 (lanes below lo_ are older than the prefix: unused)
-        L.extend(_warp_scan("lv_", st, "tid", "lo_", p1))
-        A(f"{p1}off = 31")
-        L.extend(_shfl("idx", "lv_", st, "w_", p1))
-        A(f"{p1}going = bal == 0")
+        # lane l's k-th read is tile jh - span + 32 k + l: each read instruction of the warp
+        # covers 32 consecutive statuses; the round folds newest group first
+        if packed:
+            waits = []
+            for k in range(kr):
+                A(f"{p1}jj{k} = jh - {span - 32 * k} + tid")
+            for k in range(kr):
+                issue, wait = lane_reads_lines(f"jj{k}", k)
+                L.extend(p1 + ln for ln in issue)
+                waits += wait
+            L.extend(p1 + ln for ln in waits)
+        else:
+            A(f"{p1}jj0 = jh - {span} + tid")
+            L.extend(p1 + ln for ln in lane_unpacked)
+        A(f"{p1}more = True")
+        A(f"{p1}w_ = {ident}")
+        for k in reversed(range(kr)):
+            q1, q2, q3 = (p1 + "    " * i for i in (1, 2, 3))
+            A(f"{p1}if more:")
+            A(f"{q1}bal = cuda.ballot_sync(0xffffffff, f{k} >= 2)")
+            A(f"{q1}lo_ = int64(0)")
+            A(f"{q1}if bal != 0:")
+            A(f"{q2}lo_ = int64(31) - int64(cuda.clz(bal))")
+            A(f"{q2}if jh - {span - 32 * k} + lo_ < 0:")
+            A(f"{q3}lo_ += 1")                   # the row start: nothing to combine there
+            # in-order scan of lanes lo_..31 (lanes below lo_ are older than the prefix)
+            L.extend(_warp_scan(f"lv{k}_", st, "tid", "lo_", q1))
+            A(f"{q1}off = 31")
+            L.extend(_shfl("idx", f"lv{k}_", st, "s_", q1))
+            if k == kr - 1:
+                A(f"{q1}w_ = s_")
+            else:
+                A(f"{q1}w_ = {comb('s_', 'w_')}")
+            A(f"{q1}more = bal == 0")
+        A(f"{p1}going = more")
     A(f"{p1}if first:")
     A(f"{p2}acc = w_")
     A(f"{p1}else:")
     A(f"{p2}acc = {comb('w_', 'acc')}")
     A(f"{p1}first = False")
-    A(f"{p1}jh -= {window}")
+    A(f"{p1}jh -= {span}")
+    if trace:
+        A(f"{p1}nround += 1")
     if sim:
         A(f"{p1}cuda.syncthreads()")
     A(f"{look}if tid == 0:")
@@ -358,6 +443,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         L.extend(publish(comb("acc", "tot"), 2, p2))
     else:
         L.extend(publish(comb("acc", "tot"), 2, p1))
+    L.extend(stamp(2, p1))
+    L.extend(stamp(3, p1, "nround"))
     A(f"{p1}shp[0] = acc")
     A(f"{P[1]}cuda.syncthreads()")
     if carry:
@@ -385,6 +472,9 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         A(f"{P[2]}if tid + {k * block} < n:")
         A(f"{P[3]}out0[{kidx}uint64(lo + tid + {k * block})] = "
           f"{store(f'sh[uint64(q0 + {k * sb})]')}")
+    if trace:
+        A(f"{P[1]}if tid == 0:")
+        L.extend(stamp(4, P[2]))
 
     text = spec.device_source() + "\n\n" + "\n".join(L) + "\n"
     # named as a block scan: it is one (tests and tools group kernels by this prefix)
@@ -400,9 +490,11 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
             "lookback", "carry")), params, bounds)
     params.append(Param("array", _I32, 1, "C"))
     if packed:
-        params.append(Param("array", _U64, 1, "C"))
+        params += [Param("array", _U64, 1, "C"), Param("scalar", _I64)]
     else:
         params += [Param("array", st, 1, "C"), Param("array", st, 1, "C")]
+    if trace:
+        params.append(Param("array", _I64, 1, "C"))
     return KernelSource(name, text, params, bounds)
 
 
@@ -442,6 +534,42 @@ def _warp_scan(var, dt, lane, first_lane, pad):
     return L
 
 
+# ---- status words of 4-byte states: one buffer per stream, tagged by epoch -----------------
+# A word is (epoch << 34) | (status << 32) | value bits, the epoch being the call's number on its
+# stream.  A word left by an earlier call has an older epoch and reads as "not yet published",
+# so the words need no zeroing between calls and a scan is one launch, no memset (measured on
+# the H200: the memset and its host work were 15 us of a 172 us f32 cumsum of 2^26).  Calls on
+# one stream run in order, so one buffer per (device, stream) serves them all; it is zeroed when
+# allocated or grown, and again when the epoch would pass EPOCH_BITS.
+EPOCH_BITS = 30
+_words = {}                      # (device, stream handle) -> [Memory, tiles, last epoch]
+_words_lock = threading.Lock()
+
+
+def _status_words(ntile):
+    """(pointer, epoch) of ``ntile`` status words for a scan on the current stream."""
+    key = (_tls.device, runtime.current_stream_handle())
+    with _words_lock:
+        e = _words.get(key)
+        if e is None or e[1] < ntile or e[2] >= (1 << EPOCH_BITS) - 1:
+            cap = ntile if e is None else max(ntile, e[1])
+            mem = _memory.alloc(8 * cap)     # the old buffer is freed in stream order
+            _zero(mem.ptr, 8 * cap)
+            e = _words[key] = [mem, cap, 0]
+        e[2] += 1
+        return e[0].ptr, e[2]
+
+
+def _forget_stream(handle):
+    """A destroyed stream's buffers go (the driver may hand its handle to a new stream)."""
+    with _words_lock:
+        for key in [k for k in _words if k[1] == handle]:
+            del _words[key]
+
+
+_memory.on_stream_destroyed(_forget_stream)
+
+
 # ---- launching -----------------------------------------------------------------------------
 def _zero(ptr, nbytes):
     """Zero the statuses on the current stream (no host round trip)."""
@@ -449,7 +577,6 @@ def _zero(ptr, nbytes):
         ctypes.memset(ptr, 0, nbytes)        # simulated device memory is host memory
         return
     from ..cuda import _driver as drv
-    from ..cuda import runtime
     drv.check(drv.cuMemsetD8Async(ptr, 0, nbytes, runtime.current_stream_handle() or None),
               "cuMemsetD8Async")
 
@@ -486,37 +613,60 @@ def run_carry(spec, a, out, nk, nrow, m, in_vals, out_vals, cin):
     return out
 
 
-def run(spec, a, out, nk, nrow, m, in_vals, out_vals):
-    """One launch scanning every row (``in_vals``/``out_vals``: the views' kernel values)."""
+def run(spec, a, out, nk, nrow, m, in_vals, out_vals, trace=None, plan=None):
+    """One launch scanning every row (``in_vals``/``out_vals``: the views' kernel values).
+    ``trace``: an int64 ndarray of 8 per tile: run the tracing rendering into it.  ``plan``: a
+    list to append this scan's ``launch(in_ptr, out_ptr)`` to, which repeats it for other
+    arrays of the same layout (the fast path of :func:`.scan.cumulative`)."""
     st = spec.state[0]
     block, items = _shape(st)
     tpr = -(-m // (block * items))
     ntile = nrow * tpr
     il, ol = _layout(in_vals, nk + 1), _layout(out_vals, nk + 1)
-    mb = MIN_BLOCKS4 if st.itemsize == 4 else None
+    packed = st.itemsize == 4
+    mb = MIN_BLOCKS4 if packed else None
+    kr, rx = (LANE_READS, RELAXED) if packed else (1, False)
     key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, block, items, WINDOW,
-           _INCLUSIVE_EVERY, SPIN_NS, il, ol, BLOCK_IDS, mb)
+           _INCLUSIVE_EVERY, SPIN_NS, il, ol, BLOCK_IDS, mb, kr, rx, trace is not None)
     k = compiler.get_kernel(key, lambda: render(
         spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=block, items=items,
         window=WINDOW, sim=_SIM, inclusive_every=_INCLUSIVE_EVERY, spin_ns=SPIN_NS,
-        in_layout=il, out_layout=ol, block_ids=BLOCK_IDS, min_blocks=mb))
-    if st.itemsize == 4:
-        # one workspace: the status words (8-byte aligned first), then the int32 counter;
-        # all of it starts at zero (status 0: not ready)
-        ws = _r.empty_array((8 * ntile + 4,), np.dtype(np.uint8))
-        p = ws._ptr
-        _zero(p, 8 * ntile + 4)
-        bufs = _r._arr(p + 8 * ntile, [1], [4], 4) + _r._arr(p, [ntile], [8], 8)
+        in_layout=il, out_layout=ol, block_ids=BLOCK_IDS, min_blocks=mb, lane_reads=kr,
+        relaxed=rx, trace=trace is not None))
+    if packed:
+        # the stream's status words, tagged with this call's epoch (no zeroing), and the
+        # int32 tile counter (zeroed; only the counter's tile ids read it: else any int32)
+        nws, zoff = (0, 0) if BLOCK_IDS else (4, 0)
+
+        def bufs(p):
+            sw, ep = _status_words(ntile)
+            return (_r._arr(p or sw, [1], [4], 4) + _r._arr(sw, [ntile], [8], 8)) + [ep]
     else:
         # one workspace: aggregates, inclusive prefixes (8-byte aligned first), then the int32
         # counter + statuses, which alone need zeroing
         vb = ntile * st.itemsize
-        ws = _r.empty_array((2 * vb + 4 * (ntile + 1),), np.dtype(np.uint8))
-        p = ws._ptr
-        _zero(p + 2 * vb, 4 * (ntile + 1))
-        bufs = (_r._arr(p + 2 * vb, [ntile + 1], [4], 4)
-                + _r._arr(p, [ntile], [st.itemsize], st.itemsize)
-                + _r._arr(p + vb, [ntile], [st.itemsize], st.itemsize))
-    k(ntile, block, [nrow, m, tpr] + out_vals + in_vals + bufs)
-    del ws                                   # freed in stream order, after the kernel
+        nws, zoff = 2 * vb + 4 * (ntile + 1), 2 * vb
+
+        def bufs(p):
+            return (_r._arr(p + 2 * vb, [ntile + 1], [4], 4)
+                    + _r._arr(p, [ntile], [st.itemsize], st.itemsize)
+                    + _r._arr(p + vb, [ntile], [st.itemsize], st.itemsize))
+    tr = [] if trace is None else _r._arr(trace._ptr, [trace.size], [8], 8)
+    assert trace is None or (trace.dtype == _I64 and trace.size >= 8 * ntile)
+    # the argument values around the two data pointers (slot 4 of each view's values)
+    head = (nrow, m, tpr, *out_vals[:4])
+    mid = (*out_vals[5:], *in_vals[:4])
+    tail = tuple(in_vals[5:])
+
+    def launch(in_ptr, out_ptr):
+        if nws:
+            ws = _memory.alloc(nws)          # freed in stream order, after the kernel
+            _zero(ws.ptr + zoff, nws - zoff)
+            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(ws.ptr), *tr))
+        else:
+            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(0), *tr))
+
+    launch(in_vals[4], out_vals[4])
+    if plan is not None:
+        plan.append(launch)
     return out
