@@ -320,7 +320,7 @@ def cumulative(name, a, axis, dtype, out, np_func, pre=None):
 
     Fast path: a call without ``out=`` whose input dtype, shape, strides, axis and dtype= were
     seen before replays the first call (:func:`_replay`): no dry run, no spec, no layout work;
-    a look-back scan only allocates, zeroes its statuses and launches."""
+    a look-back scan only allocates its result and launches."""
     from .functions import _uf
     key = None
     if out is None:

@@ -335,17 +335,18 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         # a lane are all issued before any is waited on (one round trip for the round); a
         # lane before the row start reads the row's first status and ignores it (f = 3).
         def lane_reads_lines(jj, k):
-            g = f"t - sp + max({jj}, int64(0))"
-            return [f"pw{k}_ = {read(g)}",
-                    ], [
-                    f"f{k} = int32(3)",              # 3: before the row start (an empty prefix)
+            """(issue, wait): the lines reading lane status ``k`` (tile ``jj`` of the row), and
+            those waiting for it to be published and unpacking it into ``f{k}``, ``lv{k}_``."""
+            issue = [f"pw{k}_ = {read(f't - sp + max({jj}, int64(0))')}"]
+            wait = [f"f{k} = int32(3)",              # 3: before the row start (an empty prefix)
                     f"lv{k}_ = {ident}",
                     f"if {jj} >= 0:",
-                    f"    while (pw{k}_ >> uint64(34)) != uint64(ep):",   # not yet published
-                    ] + [f"        {x}" for x in sleep] + [
-                    f"        pw{k}_ = {read(f't - sp + {jj}')}",
-                    f"    f{k} = int32((pw{k}_ >> uint64(32)) & uint64(3))",
-                    f"    lv{k}_ = {_from_bits(st, f'pw{k}_ & uint64(0xffffffff)')}"]
+                    f"    while (pw{k}_ >> uint64(34)) != uint64(ep):"]    # not yet published
+            wait += [f"        {x}" for x in sleep]
+            wait += [f"        pw{k}_ = {read(f't - sp + {jj}')}",
+                     f"    f{k} = int32((pw{k}_ >> uint64(32)) & uint64(3))",
+                     f"    lv{k}_ = {_from_bits(st, f'pw{k}_ & uint64(0xffffffff)')}"]
+            return issue, wait
     else:
         lane_unpacked = [
             "f0 = int32(3)",                       # 3: before the row start (an empty prefix)
