@@ -1,9 +1,9 @@
-"""The selectable cuSOLVER routes (NPGPU_CHOLESKY_ALGO, NPGPU_SVD_ALGO) on the simulator.
+"""The selectable cuSOLVER routes (NPGPU_CHOLESKY_ALGO, NPGPU_SVD_ALGO), on both backends.
 
-As in test_linalg_decomp's call-path tests, the library entry points are replaced by NumPy
-stand-ins that read and write the raw column-major addresses npgpu passes (simulator memory
-is host memory), so the pointer/triangle/layout handling of each route is checked here; the
-routes' numerics are the GPU suite's and scripts/exp_linalg.py's business."""
+The library modules are wrapped by a recorder (test_linalg_libs.Recorder: nvmath's bindings
+on the GPU, the host stand-ins of npgpu.linalg._sim on the simulator), so each route's
+calls, triangles, dtypes and layouts are checked along with the results; the routes'
+numerics at scale are the GPU suite's and the linalg_routes experiment's business."""
 import numpy as np
 import pytest
 
@@ -13,97 +13,31 @@ from npgpu.linalg import _solver
 
 import test_linalg_decomp as base
 from test_linalg_decomp import FLOATS, hpd, rand, tol
+from test_linalg_libs import record_libs
 
-pytestmark = pytest.mark.skipif(not base.SIM, reason="replaces cuSOLVER/cuBLAS by host references: "
-                                                     "simulator memory only")
-_mat, _put_info = base._mat, base._put_info
+PRE = {"f": "s", "d": "d", "F": "c", "D": "z"}
+_TYPED = {v: np.dtype(k) for k, v in PRE.items()}
 
 
-class AlgoLibs(base.RefLibs):
-    """RefLibs plus the upper Xpotrf, the typed <t>potrf, Xgesvdp and the gesvdj knobs."""
+def _calls(rec):
+    """The computing calls: (name, args)."""
+    keep = set(rec.names())
+    return [(n, a) for n, a in rec.calls if n in keep]
 
-    def __init__(self):
-        super().__init__()
-        for pre, c in zip("sdcz", "fdFD"):
-            dt = np.dtype(c)
-            setattr(self, pre + "potrf", self._legacy_potrf(dt))
-            setattr(self, pre + "potrf_buffer_size", lambda *a: 3)
-            setattr(self, pre + "gesvdj", self._typed(dt, getattr(self, pre + "gesvdj")))
-        self.knobs = []
-        self.dtypes = []            # the dtype each SVD routine was called with
 
-    def _typed(self, dt, fn):
-        def wrapped(*args):
-            self.dtypes.append(dt)
-            return fn(*args)
-        return wrapped
-
-    def xgesvd(self, h, params, jobu, jobvt, m, n, t, *rest):
-        self.dtypes.append(self.types[t])
-        return super().xgesvd(h, params, jobu, jobvt, m, n, t, *rest)
-
-    def _factor(self, x, n, upper, info):
-        """Cholesky of the Hermitian matrix given by one triangle of column-major ``x``."""
-        tri = np.triu if upper else np.tril
-        herm = tri(x) + np.conj(tri(x, 1 if upper else -1)).T
-        try:
-            f = np.linalg.cholesky(herm, upper=upper)
-        except np.linalg.LinAlgError:
-            _put_info(info, 1)
-            x[...] = np.nan
-            return
-        idx = np.triu_indices(n) if upper else np.tril_indices(n)
-        x[idx] = f[idx]
-        _put_info(info, 0)
-
-    def xpotrf(self, h, params, uplo, n, t, a, lda, ct, work, dsz, hw, hsz, info):
-        upper = uplo == int(self.FillMode.UPPER)
-        assert upper or uplo == int(self.FillMode.LOWER)
-        self.calls.append(("potrf", n, "U" if upper else "L"))
-        self._factor(_mat(a, self.types[t], n, n, lda), n, upper, info)
-
-    def _legacy_potrf(self, dt):
-        def potrf(h, uplo, n, a, lda, work, lwork, info):
-            assert uplo == int(self.FillMode.LOWER) and lwork == 3 and work
-            self.calls.append(("legacy_potrf", n, dt.char))
-            self._factor(_mat(a, dt, n, n, lda), n, False, info)
-        return potrf
-
-    def xgesvdj_set_tolerance(self, params, tol):
-        self.knobs.append(("tol", params, tol))
-
-    def xgesvdj_set_max_sweeps(self, params, sweeps):
-        self.knobs.append(("sweeps", params, sweeps))
-
-    def create_gesvdj_info(self):
-        return 11 + len(self.knobs)
-
-    def xgesvdp_buffer_size(self, h, params, jobz, econ, m, n, t, a, lda, ts, s, tu, u, ldu, tv, v,
-                            ldv, ct):
-        return 16, 8
-
-    def xgesvdp(self, h, params, jobz, econ, m, n, t, a, lda, ts, s, tu, u, ldu, tv, v, ldv, ct,
-                work, dsz, hw, hsz, info):
-        dt = self.types[t]
-        assert m >= n and econ == 1 and lda == m and ldu == m and ldv == n
-        assert tu == tv == ct == t and self.types[ts] == np.dtype(dt.char.lower())
-        assert u and v and work and hw and (dsz, hsz) == (16, 8)
-        self.calls.append(("gesvdp", m, n, jobz, dt.char))
-        self.dtypes.append(dt)
-        uu, ss, vh = np.linalg.svd(_mat(a, dt, m, n, lda), full_matrices=False)
-        _mat(s, np.dtype(dt.char.lower()), n, 1, n)[:, 0] = ss
-        if jobz == 1:       # VECTOR; NOVECTOR leaves U and V alone
-            _mat(u, dt, m, n, ldu)[...] = uu
-            _mat(v, dt, n, n, ldv)[...] = np.conj(vh).T      # V, not V^H
-        _put_info(info, 0)
-        return 0.0
+def _svd_dtype(name, args):
+    """The dtype an SVD call computed in (typed name prefix, or the data type argument)."""
+    from npgpu.linalg._sim import dtype_of
+    return _TYPED[name[0]] if name.endswith("gesvdj") else dtype_of(args[6])
 
 
 @pytest.fixture
 def libs(monkeypatch):
+    from npgpu.linalg import products
     for var in ("NPGPU_CHOLESKY_ALGO", "NPGPU_SVD_ALGO", "NPGPU_SVDJ_TOL", "NPGPU_SVDJ_SWEEPS"):
         monkeypatch.delenv(var, raising=False)
-    yield from base.install_fake_libs(monkeypatch, AlgoLibs())
+    yield record_libs(monkeypatch)
+    products.clear_plans()
 
 
 @pytest.mark.parametrize("dt", FLOATS)
@@ -113,15 +47,20 @@ def test_cholesky_algos(libs, monkeypatch, dt, algo):
     monkeypatch.setattr(_solver, "BLOCK", 5)
     monkeypatch.setenv("NPGPU_CHOLESKY_ALGO", algo)
     a = hpd((2, 13, 13), dt)
+    lower, upper_ = int(libs.FillMode.LOWER), int(libs.FillMode.UPPER)
     for upper in (False, True):
         libs.calls.clear()
         got = gp.linalg.cholesky(gp.asarray(a), upper=upper).get()
         np.testing.assert_allclose(got, np.linalg.cholesky(a, upper=upper), **tol(dt))
-        want = {"blocked": ("potrf", 5, "L"), "xpotrf_lower": ("potrf", 13, "L"),
-                "xpotrf_upper": ("potrf", 13, "U"),
-                "dpotrf": ("legacy_potrf", 13, np.dtype(dt).char)}[algo]
-        assert libs.calls[0] == want
-        assert len(libs.calls) == (14 if algo == "blocked" else 2)
+        calls = _calls(libs)
+        name, args = calls[0]
+        # (name, uplo, order): Xpotrf's args are (h, params, uplo, n, ..), <t>potrf's (h, uplo, n, ..)
+        first = (name, args[2], args[3]) if name == "xpotrf" else (name, args[1], args[2])
+        want = {"blocked": ("xpotrf", lower, 5), "xpotrf_lower": ("xpotrf", lower, 13),
+                "xpotrf_upper": ("xpotrf", upper_, 13),
+                "dpotrf": (PRE[np.dtype(dt).char] + "potrf", lower, 13)}[algo]
+        assert first == want
+        assert len(calls) == (14 if algo == "blocked" else 2)
     # non-contiguous input, and a single matrix
     b = hpd((13, 13), dt)
     np.testing.assert_allclose(gp.linalg.cholesky(gp.asarray(b.T.copy()).T).get(),
@@ -168,6 +107,11 @@ def _check_svd(a, u, s, vh, full, dt):
 WIDE = {"f": "d", "F": "D", "d": "d", "D": "D"}
 
 
+def _name(algo, char):
+    """The library entry point of an SVD route computing in dtype ``char``."""
+    return {"gesvd": "xgesvd", "gesvdp": "xgesvdp", "gesvdj": PRE[char] + "gesvdj"}[algo]
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("algo", decomp.SVD_ALGOS)
 def test_svd_algos(libs, monkeypatch, dt, algo):
@@ -178,58 +122,67 @@ def test_svd_algos(libs, monkeypatch, dt, algo):
     for shape in [(6, 4), (4, 6), (2, 5, 5), (2, 3, 7)]:
         a = rand(shape, dt)
         square = shape[-1] == shape[-2]
+        want = WIDE[dt.char] if algo.endswith("64") else dt.char
         for full in (True, False):
             libs.calls.clear()
-            libs.dtypes.clear()
             u, s, vh = (x.get() for x in gp.linalg.svd(gp.asarray(a), full_matrices=full))
             _check_svd(a, u, s, vh, full, dt)
-            names = {c[0] for c in libs.calls}
             base_algo = algo.rstrip("64")
             if base_algo == "gesvdp" and full and not square:
                 base_algo = "gesvd"                  # full U/V^H of a non-square matrix
-            assert names == {base_algo}, (names, algo, shape, full)
+            calls = _calls(libs)
+            assert {n for n, _ in calls} == {_name(base_algo, want)}, (calls, algo, shape, full)
             if base_algo == "gesvdp":
-                assert all(c[3] == 1 for c in libs.calls)    # VECTOR
+                assert all(args[2] == 1 for _, args in calls)    # VECTOR
             # the 64 routes compute float32/complex64 in float64/complex128
-            want = WIDE[dt.char] if algo.endswith("64") else dt.char
-            assert libs.dtypes and {d.char for d in libs.dtypes} == {want}
+            assert {_svd_dtype(n, args).char for n, args in calls} == {want}
         libs.calls.clear()
         sv = gp.linalg.svdvals(gp.asarray(a)).get()
         assert sv.dtype == np.linalg.svd(a)[1].dtype
         np.testing.assert_allclose(sv, np.linalg.svd(a)[1], **tol(dt))
-        names = {c[0] for c in libs.calls}
-        assert names == {algo.rstrip("64")}
+        calls = _calls(libs)
+        assert {n for n, _ in calls} == {_name(algo.rstrip("64"), want)}
         if algo == "gesvdp":
-            assert all(c[3] == 0 for c in libs.calls)        # NOVECTOR
+            assert all(args[2] == 0 for _, args in calls)        # NOVECTOR
 
 
 def test_gesvdj_knobs(libs, monkeypatch):
     monkeypatch.setenv("NPGPU_SVD_ALGO", "gesvdj")
     a = gp.asarray(rand((5, 4)))
+
+    def knobs():
+        return [(n[len("xgesvdj_set_"):], args[1]) for n, args in libs.calls
+                if n.startswith("xgesvdj_set_")]
+
     gp.linalg.svd(a)
-    assert libs.knobs == []                             # unset: cuSOLVER's defaults
+    assert knobs() == []                                # unset: cuSOLVER's defaults
     monkeypatch.setenv("NPGPU_SVDJ_TOL", "1e-7")
     monkeypatch.setenv("NPGPU_SVDJ_SWEEPS", "100")
     gp.linalg.svd(a)
-    assert [(k, v) for k, _, v in libs.knobs] == [("tol", 1e-7), ("sweeps", 100)]
+    assert knobs() == [("tolerance", 1e-7), ("max_sweeps", 100)]
     gp.linalg.svd(a)                                    # the same settings: params reused
-    assert len(libs.knobs) == 2
+    assert len(knobs()) == 2
     monkeypatch.setenv("NPGPU_SVDJ_TOL", "0")
     monkeypatch.delenv("NPGPU_SVDJ_SWEEPS")
     gp.linalg.svd(a)
-    assert [(k, v) for k, _, v in libs.knobs[2:]] == [("tol", 0.0)]
+    assert knobs()[2:] == [("tolerance", 0.0)]
 
 
+@pytest.mark.skipif(not base.SIM, reason="injects a non-converged info flag in host memory "
+                                          "(simulator memory)")
 def test_gesvdj_nonconverged_falls_back(libs, monkeypatch):
+    from npgpu.linalg import _handles
     monkeypatch.setenv("NPGPU_SVD_ALGO", "gesvdj")
-    libs.nonconverge = True
+    fault = base.NonConverging(_handles.cusolver_module())
+    fault.on = True
+    monkeypatch.setattr(_handles, "cusolver_module", lambda: fault)
     a = rand((6, 4), np.complex64)
     for full in (True, False):
         libs.calls.clear()
         u, s, vh = (x.get() for x in gp.linalg.svd(gp.asarray(a), full_matrices=full))
         _check_svd(a, u, s, vh, full, np.complex64)
-        assert {c[0] for c in libs.calls} == {"gesvdj", "gesvd"}
+        assert set(libs.names()) == {"cgesvdj", "xgesvd"}
     libs.calls.clear()
     np.testing.assert_allclose(gp.linalg.svdvals(gp.asarray(a)).get(), np.linalg.svd(a)[1],
                                **tol(np.complex64))
-    assert {c[0] for c in libs.calls} == {"gesvdj", "gesvd"}
+    assert set(libs.names()) == {"cgesvdj", "xgesvd"}

@@ -1,14 +1,19 @@
 """Products (matmul/dot/vdot/inner/outer/tensordot/kron/trace/cross/vec*/multi_dot/matrix_power)
-against NumPy: every dtype through the generated kernel on the simulator; cuBLAS on the GPU."""
+against NumPy: float types on cuBLAS (on the simulator its host stand-in, the same call path),
+integers and bool on the generated kernel (and floats there too through the float-kernel knob)."""
 import numpy as np
 import pytest
 
 import npgpu
 import npgpu as gp
 from npgpu._codegen import compiler
+from npgpu.linalg import products as _products
+
+from test_linalg_libs import lib_calls  # noqa: F401  (fixture)
 
 ON_GPU = npgpu.backend() == "cuda"
-GPU = pytest.mark.skipif(npgpu.backend() != "cuda", reason="needs a real CUDA device (cuBLAS)")
+# TF32 rounding is the GPU's tensor cores' (the stand-in computes true float32 either way)
+GPU = pytest.mark.skipif(npgpu.backend() != "cuda", reason="measures TF32 rounding on a real GPU")
 rng = np.random.default_rng(1234)
 
 ALL = [np.bool_, np.int8, np.uint8, np.int16, np.int32, np.int64, np.uint64,
@@ -57,9 +62,33 @@ def test_matmul_every_dtype(dt):
     else:
         want = a @ b
     check(gp.asarray(a) @ gp.asarray(b), want)
-    if not ON_GPU or np.dtype(dt).kind in "biu":
-        # the generated kernel ran (on the GPU, float types go to cuBLAS instead)
+    # integers and bool: the generated kernel; float types: one library call, no kernel
+    assert (compiler.stats["launches"] > before) == (np.dtype(dt).kind in "biu")
+
+
+@pytest.fixture
+def float_kernel():
+    prev = _products.use_float_kernel(True)
+    yield
+    _products.use_float_kernel(prev)
+
+
+@pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64, np.complex128])
+def test_float_products_on_the_generated_kernel(float_kernel, dt):
+    # the knob routes float products to the tiled kernel (its float code stays tested)
+    cases = [((5, 6), (6, 3)), ((2, 3, 4), (4, 5)), ((4,), (4, 3)), ((3, 1, 2, 3), (2, 3, 2))]
+    for sa, sb in cases:
+        a, b = rand(sa, dt), rand(sb, dt)
+        want = (a.astype(np.float32) @ b.astype(np.float32)).astype(dt) if np.dtype(dt) == np.float16 \
+            else a @ b
+        before = compiler.stats["launches"]
+        check(gp.asarray(a) @ gp.asarray(b), want)
         assert compiler.stats["launches"] > before
+    a = rand((6, 5), dt)
+    A = gp.asarray(a)
+    if np.dtype(dt) != np.float16:
+        check(A[::-1, ::2].T @ A[:, :4], a[::-1, ::2].T @ a[:, :4])
+        check(gp.tensordot(A, A, axes=([0], [0])), np.tensordot(a, a, axes=([0], [0])))
 
 
 @pytest.mark.parametrize("dt", [np.int8, np.uint8, np.int16])
@@ -251,104 +280,29 @@ def test_matrix_transpose():
     np.testing.assert_array_equal(gp.matrix_transpose(gp.asarray(a)).get(), np.matrix_transpose(a))
 
 
-# ---- the cuBLAS call path on the simulator, against a NumPy reference BLAS -----------------------
-# The library path's host side (op flags, leading dimensions, batch strides, operand order,
-# the plan caches of _gemm and matmul) runs here against a column-major reference BLAS that
-# reads and writes the raw addresses it is given (simulator memory is host memory).
-class RefBLAS:
-    """The few nvmath.bindings.cublas entry points npgpu's GEMM uses, computed with NumPy."""
-
-    def __init__(self):
-        from nvmath.bindings import cublas as real
-        self.Math, self.ComputeType, self.GemmAlgo = real.Math, real.ComputeType, real.GemmAlgo
-        self.calls = []
-
-    def create(self):
-        return 7
-
-    def set_stream(self, h, s):
-        self.calls.append(("set_stream", s))
-
-    def set_math_mode(self, h, m):
-        self.calls.append(("set_math_mode", m))
-
-    @staticmethod
-    def _mat(ptr, dt, rows, cols, ld):
-        import ctypes
-        isz = dt.itemsize
-        nbytes = ((cols - 1) * ld + rows) * isz
-        buf = np.frombuffer((ctypes.c_char * nbytes).from_address(ptr), dt)
-        return np.lib.stride_tricks.as_strided(buf, (rows, cols), (isz, ld * isz))
-
-    def _op(self, op, ptr, dt, rows, cols, ld):
-        if op == 0:
-            return self._mat(ptr, dt, rows, cols, ld)
-        x = self._mat(ptr, dt, cols, rows, ld).T
-        return np.conj(x) if op == 2 else x
-
-    def _gemm(self, name, dt, sdt, ta, tb, m, n, k, al, pa, lda, sa, pb, ldb, sb, be, pc, ldc, sc, nb):
-        self.calls.append((name, ta, tb, m, n, k, lda, ldb, ldc, sa, sb, sc, nb))
-        alpha = self._mat(al, sdt, 1, 1, 1)[0, 0]
-        beta = self._mat(be, sdt, 1, 1, 1)[0, 0]
-        assert beta == 0
-        isz = dt.itemsize
-        for i in range(nb):
-            a = self._op(ta, pa + i * sa * isz, dt, m, k, lda).astype(np.complex128 if dt.kind == "c" else np.float64)
-            b = self._op(tb, pb + i * sb * isz, dt, k, n, ldb).astype(a.dtype)
-            c = self._mat(pc + i * sc * isz, dt, m, n, ldc)
-            c[...] = (alpha * (a @ b)).astype(dt)
-
-    def _typed(name, code):
-        dt = np.dtype(code)
-
-        def plain(self, h, ta, tb, m, n, k, al, pa, lda, pb, ldb, be, pc, ldc):
-            self._gemm(name, dt, dt, ta, tb, m, n, k, al, pa, lda, 0, pb, ldb, 0, be, pc, ldc, 0, 1)
-
-        def batched(self, h, ta, tb, m, n, k, al, pa, lda, sa, pb, ldb, sb, be, pc, ldc, sc, nb):
-            self._gemm(name + "_strided_batched", dt, dt, ta, tb, m, n, k, al, pa, lda, sa, pb, ldb, sb,
-                       be, pc, ldc, sc, nb)
-        return plain, batched
-
-    sgemm, sgemm_strided_batched = _typed("sgemm", "f4")
-    dgemm, dgemm_strided_batched = _typed("dgemm", "f8")
-    cgemm, cgemm_strided_batched = _typed("cgemm", "c8")
-    zgemm, zgemm_strided_batched = _typed("zgemm", "c16")
-
-    def gemm_ex(self, h, ta, tb, m, n, k, al, pa, t1, lda, pb, t2, ldb, be, pc, t3, ldc, ct, algo):
-        self._gemm("gemm_ex", np.dtype("f2"), np.dtype("f4"), ta, tb, m, n, k, al, pa, lda, 0, pb, ldb,
-                   0, be, pc, ldc, 0, 1)
-
-    def gemm_strided_batched_ex(self, h, ta, tb, m, n, k, al, pa, t1, lda, sa, pb, t2, ldb, sb, be, pc,
-                                t3, ldc, sc, nb, ct, algo):
-        self._gemm("gemm_strided_batched_ex", np.dtype("f2"), np.dtype("f4"), ta, tb, m, n, k, al, pa,
-                   lda, sa, pb, ldb, sb, be, pc, ldc, sc, nb)
+# ---- the cuBLAS call path (both backends: the recorder wraps nvmath's cublas or the stand-in) ---
+# The library path's host side -- op flags, leading dimensions, batch strides, operand order,
+# the plan caches of _gemm and matmul -- as the calls it makes.
+def _gemm_calls(rec):
+    """GEMM calls as (name, transa, transb, m, n, k, lda, ldb, ldc, stride a, b, c, count)."""
+    out = []
+    for name, a in rec.calls:
+        if "gemm" not in name:
+            continue
+        ex = name.endswith("_ex")
+        if "strided_batched" in name:
+            lda, sa, ldb, sb, ldc, sc, nb = ((a[9], a[10], a[13], a[14], a[18], a[19], a[20]) if ex
+                                             else (a[8], a[9], a[11], a[12], a[15], a[16], a[17]))
+        else:
+            lda, ldb, ldc = (a[9], a[12], a[16]) if ex else (a[8], a[10], a[13])
+            sa = sb = sc = 0
+            nb = 1
+        out.append((name,) + tuple(a[1:6]) + (lda, ldb, ldc, sa, sb, sc, nb))
+    return out
 
 
-@pytest.fixture
-def ref_blas(monkeypatch):
-    """Route float products through the cuBLAS call path, into RefBLAS."""
-    from npgpu.linalg import _gemm, _handles, products
-    ref = RefBLAS()
-
-    def reset():
-        products.clear_plans()
-        _handles._h.cublas.clear()
-        _handles._h.last = None
-
-    reset()
-    monkeypatch.setattr(_handles, "cublas_module", lambda: ref)
-    monkeypatch.setattr(_gemm, "uses_library", lambda dt: dt in _gemm._LIB)
-    yield ref
-    reset()
-
-
-def _gemm_calls(ref):
-    return [c for c in ref.calls if "gemm" in c[0]]
-
-
-@pytest.mark.skipif(ON_GPU, reason="replaces cuBLAS by a host reference: simulator memory only")
 @pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64, np.complex128])
-def test_library_path_against_reference_blas(ref_blas, dt):
+def test_library_path(lib_calls, dt):
     cases = [((4, 4), (4, 4)), ((5,), (5, 3)), ((3, 5), (5,)), ((6,), (6,)), ((2, 3, 4), (4, 5)),
              ((3, 1, 4, 2), (5, 2, 3)), ((1, 5), (5, 1))]
     for sa, sb in cases:
@@ -372,36 +326,37 @@ def test_library_path_against_reference_blas(ref_blas, dt):
     assert r is out
     np.testing.assert_allclose(out.get().astype(np.complex128), (a.T @ a).astype(np.complex128),
                                **tol(np.float16 if np.dtype(dt) == np.float16 else dt))
-    assert _gemm_calls(ref_blas)
+    assert _gemm_calls(lib_calls)
 
 
-@pytest.mark.skipif(ON_GPU, reason="replaces cuBLAS by a host reference: simulator memory only")
-def test_batched_product_is_one_strided_batched_call(ref_blas):
+def test_batched_product_is_one_strided_batched_call(lib_calls):
     a, b = rand((64, 16, 16), np.float32), rand((64, 16, 16), np.float32)
     A, B = gp.asarray(a), gp.asarray(b)
     for _ in range(2):
-        ref_blas.calls.clear()
+        lib_calls.calls.clear()
         before = compiler.stats["launches"]
         r = A @ B
         assert compiler.stats["launches"] == before          # no copy / fill kernels
-        calls = _gemm_calls(ref_blas)
+        calls = _gemm_calls(lib_calls)
         assert len(calls) == 1 and calls[0][0] == "sgemm_strided_batched"
         # row-major C = A B computed as C^T = B^T A^T: no transposes, ld 16, stride 256, 64 matrices
         assert calls[0][1:] == (0, 0, 16, 16, 16, 16, 16, 16, 256, 256, 256, 64)
         check(r, a @ b)
     # broadcast batch: the broadcast operand has batch stride 0, still one call
-    ref_blas.calls.clear()
+    lib_calls.calls.clear()
     check(A @ B[0], a @ b[0])
-    calls = _gemm_calls(ref_blas)
+    calls = _gemm_calls(lib_calls)
     assert len(calls) == 1 and calls[0][9] == 0 and calls[0][10] == 256   # X = B[0] (swapped)
 
 
-@pytest.mark.skipif(ON_GPU, reason="replaces cuBLAS by a host reference: simulator memory only")
-def test_handle_rebinds_only_on_stream_or_mode_change(ref_blas):
+def test_handle_rebinds_only_on_stream_or_mode_change(lib_calls):
+    from npgpu.linalg import _handles
+    _handles._h.last = None           # this thread's handle rebinds on its next call
+    _handles._h.cublas.clear()        # (a new handle: binds stream and mode once)
     A = gp.asarray(rand((4, 4), np.float32))
     A @ A
     A @ A
-    binds = [c for c in ref_blas.calls if c[0] in ("set_stream", "set_math_mode")]
+    binds = [c for c in lib_calls.calls if c[0] in ("set_stream", "set_math_mode")]
     assert len(binds) == 2                       # the first call binds stream and math mode once
     prev = gp.linalg.set_tf32(not gp.linalg.get_tf32())
     try:
@@ -409,7 +364,7 @@ def test_handle_rebinds_only_on_stream_or_mode_change(ref_blas):
     finally:
         gp.linalg.set_tf32(prev)
     A @ A
-    modes = [c for c in ref_blas.calls if c[0] == "set_math_mode"]
+    modes = [c for c in lib_calls.calls if c[0] == "set_math_mode"]
     assert len(modes) == 3
     # another current stream (simulator streams all have handle 0: stand one in)
     from npgpu.cuda import runtime
@@ -417,22 +372,23 @@ def test_handle_rebinds_only_on_stream_or_mode_change(ref_blas):
     class OtherStream:
         ptr = 0x5000
 
+    other = gp.cuda.Stream() if ON_GPU else OtherStream()
     prev_stream = runtime._tls.stream
-    runtime._tls.stream = OtherStream()
+    runtime._tls.stream = other
     try:
         A @ A
         A @ A
     finally:
         runtime._tls.stream = prev_stream
     A @ A
-    streams = [c[1] for c in ref_blas.calls if c[0] == "set_stream"]
-    assert streams == [0, 0x5000, 0]
+    streams = [c[1][1] for c in lib_calls.calls if c[0] == "set_stream"]
+    first = streams[0]
+    assert streams == [first, other.ptr, first]
 
 
-# ---- GPU only: cuBLAS specifics ------------------------------------------------------------------
-@GPU
-def test_gpu_transposed_and_fortran_operands_are_not_copied():
-    n = 512
+# ---- cuBLAS specifics (smaller sizes on the simulator) ------------------------------------------------------------------
+def test_transposed_and_fortran_operands_are_not_copied():
+    n = 512 if ON_GPU else 16
     a = gp.asarray(rand((n, n), np.float32))
     b = gp.asfortranarray(gp.asarray(rand((n, n), np.float32)))
     pool = gp.get_default_memory_pool()
@@ -447,8 +403,7 @@ def test_gpu_transposed_and_fortran_operands_are_not_copied():
     np.testing.assert_allclose(out.get(), b.get().T @ a.get().T, rtol=1e-4, atol=1e-3)
 
 
-@GPU
-def test_gpu_batched_broadcast_strided_gemm():
+def test_batched_broadcast_strided_gemm():
     a = rand((3, 1, 64, 32), np.float64)
     b = rand((4, 32, 16), np.float64)
     check(gp.asarray(a) @ gp.asarray(b), a @ b)
@@ -472,19 +427,20 @@ def test_gpu_tf32_switch_and_true_float32():
         gp.linalg.set_tf32(prev)
 
 
-@GPU
 @pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.complex64, np.complex128])
-def test_gpu_cublas_dtypes_batched(dt):
+def test_cublas_dtypes_batched(dt):
     a, b = rand((2, 33, 17), dt), rand((2, 17, 9), dt)
     want = a @ b if np.dtype(dt) != np.float16 else (a.astype(np.float32) @ b.astype(np.float32)).astype(np.float16)
     check(gp.asarray(a) @ gp.asarray(b), want)
     check(gp.asarray(a[0]) @ gp.asarray(b[0]), want[0])
 
 
-@GPU
-def test_gpu_integer_matmul_uses_kernel():
-    a, b = rand((70, 40), np.int32), rand((40, 50), np.int32)
+def test_integer_matmul_uses_kernel():
+    m, k, n = (70, 40, 50) if ON_GPU else (7, 5, 6)
+    a, b = rand((m, k), np.int32), rand((k, n), np.int32)
+    before = compiler.stats["launches"]
     check(gp.asarray(a) @ gp.asarray(b), a @ b)
+    assert compiler.stats["launches"] > before
 
 
 class _CountingCublas:
@@ -505,15 +461,14 @@ class _CountingCublas:
         return counted
 
 
-@GPU
-def test_gpu_batched_gemm_is_one_call_and_plans_repeat(monkeypatch):
-    from nvmath.bindings import cublas as real
+def test_batched_gemm_is_one_call_and_plans_repeat(monkeypatch):
     from npgpu.linalg import _handles, products
-    counting = _CountingCublas(real)
+    counting = _CountingCublas(_handles.cublas_module())
     products.clear_plans()
     monkeypatch.setattr(_handles, "cublas_module", lambda: counting)
     try:
-        a, b = rand((512, 64, 64), np.float32), rand((512, 64, 64), np.float32)
+        nb, n = (512, 64) if ON_GPU else (8, 8)
+        a, b = rand((nb, n, n), np.float32), rand((nb, n, n), np.float32)
         A, B = gp.asarray(a), gp.asarray(b)
         gp.cuda.Device().synchronize()
         for i in range(3):                       # plan made, then the cached fast path

@@ -2,7 +2,7 @@
 
 * Products (matmul, dot, einsum, ...) of float16/32/64 and complex64/128 run on
   cuBLAS; integer and bool products run on a generated tiled kernel with
-  NumPy's result dtypes (and every product does on the simulator).
+  NumPy's result dtypes.
 * float32 products are true float32 by default.  TF32 tensor cores are an
   explicit opt-in: :func:`set_tf32` (``True``) or ``NPGPU_ALLOW_TF32=1``.
 * Decompositions and solvers run on cuSOLVER (64-bit generic API where it
@@ -10,7 +10,10 @@
   singular / non-positive-definite / non-converging inputs; that needs the
   library's info flag on the host (a wait for the GPU).  :func:`set_error_check`
   (``False``) or ``NPGPU_LINALG_CHECK=0`` skips the check and keeps calls
-  asynchronous.  On the simulator the decompositions are not available.
+  asynchronous.
+* On the simulator, cuBLAS and cuSOLVER are host stand-ins (:mod:`._sim`: NumPy and
+  LAPACK on the simulated device memory) with the same entry points, so every
+  function runs there through the same code as on the GPU.
 """
 from ._common import LinAlgError, get_error_check, set_error_check
 from ._handles import get_tf32, set_tf32

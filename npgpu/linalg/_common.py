@@ -68,12 +68,6 @@ def lib_dtype(dt):
     return dt
 
 
-def require_library(what):
-    if _backend.IS_SIM:
-        raise NotImplementedError(f"npgpu.linalg.{what} runs on cuSOLVER/cuBLAS and is not "
-                                  "available on Numba's CUDA simulator")
-
-
 def assert_stacked_2d(*arrays):
     for a in arrays:
         if a.ndim < 2:

@@ -1,8 +1,9 @@
 """The one matrix-product entry point: ``gemm_into(c, a, b)`` = batched ``c = a @ b``.
 
-Float types (float16/32/64, complex64/128) go to cuBLAS on the GPU; integer
-and bool products, and every product on the simulator, go to the generated
-tiled kernel (:mod:`.gemm_kernel`).
+Float types (float16/32/64, complex64/128) go to cuBLAS (on the simulator, its
+host stand-in :mod:`._sim.cublas`: the same call path); integer and bool
+products go to the generated tiled kernel (:mod:`.gemm_kernel`), as do float
+products while :func:`set_float_kernel` (``NPGPU_GEMM_KERNEL=1``) is on.
 
 cuBLAS is column-major.  Each operand's matrices are described by how their
 storage reads in column-major: ``'col'`` (the storage is the matrix: unit
@@ -12,19 +13,31 @@ column-major ``C^T = B^T A^T`` by swapping the operands, so transposed and
 Fortran-ordered operands become op flags, never copies.  Only operands with
 other strides (or batch strides that are not one constant) are copied, once.
 """
+import os
+
 import numpy as np
 
-from .. import _backend
 from .._core import copy as _copy
 from .._core.ndarray import empty_array
 from . import gemm_kernel
 
 _LIB = {np.dtype(c) for c in "efdFD"}
+# float products on the generated kernel instead of cuBLAS (tests and experiments only)
+_FLOAT_KERNEL = [os.environ.get("NPGPU_GEMM_KERNEL", "0") not in ("", "0")]
 
 
 def uses_library(dtype):
     """True when products of result dtype ``dtype`` run on cuBLAS."""
-    return _backend.IS_CUDA and dtype in _LIB
+    return dtype in _LIB and not _FLOAT_KERNEL[0]
+
+
+def set_float_kernel(enabled):
+    """Run float/complex products on the generated kernel (True) or cuBLAS (False, the
+    default); returns the previous setting.  Callers clear the plan caches
+    (``products.use_float_kernel`` does both)."""
+    prev = _FLOAT_KERNEL[0]
+    _FLOAT_KERNEL[0] = bool(enabled)
+    return prev
 
 
 def _mat_layout(rows, cols, s0, s1, isz):

@@ -2,8 +2,9 @@
 
 The libraries are reached through nvmath-python's low-level bindings
 (``nvmath.bindings.cublas`` / ``cusolverDn``), which take raw integer pointers
-and handles.  They are imported on first use only, so the simulator never
-needs the libraries.
+and handles, imported on first use.  On the simulator the same two functions
+return host stand-ins with the same entry points (:mod:`._sim`), so every
+library call path runs there too, without the libraries.
 
 Per call the host work is: two thread-local reads and a compare with the
 thread's last (device, stream, TF32 mode); ``set_stream`` / ``set_math_mode``
@@ -14,6 +15,7 @@ import threading
 
 import numpy as np
 
+from .. import _backend
 from ..cuda import runtime as _rt
 
 
@@ -56,11 +58,19 @@ def get_tf32():
 
 
 def cublas_module():
+    """nvmath's ``cublas`` bindings; the NumPy stand-in on the simulator."""
+    if _backend.IS_SIM:
+        from ._sim.cublas import CUBLAS
+        return CUBLAS
     from nvmath.bindings import cublas
     return cublas
 
 
 def cusolver_module():
+    """nvmath's ``cusolverDn`` bindings; the LAPACK (SciPy) stand-in on the simulator."""
+    if _backend.IS_SIM:
+        from ._sim.cusolver import CUSOLVER_DN
+        return CUSOLVER_DN
     from nvmath.bindings import cusolverDn
     return cusolverDn
 

@@ -56,7 +56,7 @@ CHOLESKY_ALGOS = ("blocked", "xpotrf_lower", "xpotrf_upper", "dpotrf")
 
 def cholesky_algo():
     # one Xpotrf on the lower triangle: 2.10 ms for float64 4096 on the H200, against 4.07
-    # blocked, 5.11 upper, PyTorch 2.17, CuPy 4.99 (scripts/exp_linalg.py, 2026-11-30)
+    # blocked, 5.11 upper, PyTorch 2.17, CuPy 4.99 (linalg_routes.py, 2026-11-30)
     algo = os.environ.get("NPGPU_CHOLESKY_ALGO", "") or "xpotrf_lower"
     if algo not in CHOLESKY_ALGOS:
         raise ValueError(f"NPGPU_CHOLESKY_ALGO must be one of {', '.join(CHOLESKY_ALGOS)} "

@@ -17,8 +17,7 @@ from .._core import copy as _copy
 from .._core.ndarray import empty_array
 from . import _solver
 from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
-                      batch_f_array, c_copy, check_info, conj, f_copy, get_error_check,
-                      require_library, tri_copy)
+                      batch_f_array, c_copy, check_info, conj, f_copy, get_error_check, tri_copy)
 from .solve import _real, linalg_dtype
 
 _R = np.linalg._linalg
@@ -35,7 +34,6 @@ def cholesky(a, /, *, upper=False):
     rt = linalg_dtype(a.dtype)
     x = c_copy(a, rt)                  # column-major X = A^T = conj(A)
     if x.size:
-        require_library("cholesky")
         algo = _solver.cholesky_algo()
         info = _solver.potrf(x, algo)
         check_info(info, "Matrix is not positive definite")
@@ -72,7 +70,6 @@ def _eigh(a, UPLO, vectors):
     x = c_copy(a, rt)                  # column-major X = A^T: A's lower triangle is X's upper
     w = empty_array(a.shape[:-1], _real(rt), "C")
     if x.size:
-        require_library("eigh")
         info = _solver.syevd(x, w, lower=(UPLO == "U"), vectors=vectors)
         check_info(info, "Eigenvalues did not converge")
     if not vectors:
@@ -133,7 +130,6 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
             return s
         return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else 0, rt), s,
                             _eye_stack(batch, n if full_matrices else 0, n, rt))
-    require_library("svd")
     algo = svd_algo()
     if algo == "auto":
         algo = "gesvdp64" if rt in _WIDE else "gesvd"
@@ -257,7 +253,6 @@ def qr(a, mode="reduced"):
     _copy.copy_into(view, a)
     tau = empty_array(batch + (k,), rt, "C")
     if k:
-        require_library("qr")
         _solver.geqrf(view, tau)
     if mode == "raw":
         return view.swapaxes(-1, -2), tau
@@ -297,7 +292,6 @@ def _eig(a, vectors):
     w = empty_array(batch + (n,), ct, "C")
     vr = batch_f_array(a.shape, rt) if vectors else None
     if a.size:
-        require_library("eig")
         x = f_copy(a, rt)
         info = _solver.geev(x, w, vr)
         check_info(info, "Eigenvalues did not converge")

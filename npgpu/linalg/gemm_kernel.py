@@ -1,8 +1,8 @@
 """The generated tiled matrix-product kernel: ``C[b.., m, n] = sum_k A[b.., m, k] * B[b.., k, n]``.
 
-Used for integer and bool products on the GPU (no library does NumPy's
-wrapping integer arithmetic) and for *every* dtype on the simulator, so the
-contraction logic of matmul/dot/tensordot/einsum is tested there.
+Used for integer and bool products (no library does NumPy's wrapping integer
+arithmetic); float products run on cuBLAS (its stand-in on the simulator)
+unless ``products.use_float_kernel(True)`` routes them here too.
 
 One kernel shape for everything: A, B and C are N-d arrays of the same batch
 shape (broadcast operands carry zero strides, so nothing is copied) with any

@@ -55,6 +55,15 @@ def clear_plans():
     _gemm.clear_plans()
 
 
+def use_float_kernel(enabled):
+    """Float/complex products on the generated tiled kernel (True) instead of cuBLAS (False,
+    the default; ``NPGPU_GEMM_KERNEL=1`` starts with True), e.g. to test that kernel's
+    float code.  Forgets the cached plans; returns the previous setting."""
+    prev = _gemm.set_float_kernel(enabled)
+    clear_plans()
+    return prev
+
+
 def _fresh(shape, strides, nbytes, dt, fcontig):
     """A new C-contiguous array of a cached layout (what empty_array makes, minus the layout math)."""
     mem = _alloc(nbytes)
