@@ -13,12 +13,19 @@ into a :class:`~npgpu._codegen.launcher.Launcher`:
 ``NPGPU_DUMP_KERNELS=1`` prints every source when it is first rendered;
 ``NPGPU_RECORD_KERNELS=<dir>`` stores every rendered source and signature so
 CI can compile all of them to PTX for sm_90 in a process without the simulator.
+
+Threads: a hit is one dict lookup, no lock.  A miss takes ``_compile_lock`` and looks again,
+so threads missing the same key at once compile it once (the others wait and get the same
+launcher); everything below it (the device-function namespaces, NVVM's -fma=0 switch, the
+statistics) runs under that lock.  Disk-cache files are written to a temporary name and
+renamed, so another process never reads half a cubin.
 """
 import hashlib
 import json
 import linecache
 import os
 import tempfile
+import threading
 import warnings
 
 import numpy as np
@@ -31,6 +38,7 @@ from .._version import __version__
 stats = {"compiles": 0, "disk_hits": 0, "launches": 0}
 
 _memory = {}          # key -> Launcher
+_compile_lock = threading.RLock()     # misses only; re-entered when a render needs a kernel
 _sources = {}         # kernel name -> source (for inspection)
 _DUMP = os.environ.get("NPGPU_DUMP_KERNELS", "") not in ("", "0")
 _RECORD = os.environ.get("NPGPU_RECORD_KERNELS", "")
@@ -296,6 +304,7 @@ def _compile_gpu(ks):
     from ..cuda import _driver as drv
     from ..cuda import runtime
 
+    runtime.ensure_context()        # the driver's linker and loader need one on this thread
     cc_str = runtime.Device().compute_capability
     cc = (int(cc_str[:-1]), int(cc_str[-1]))
     key = _disk_key(ks, cc_str, _OPTIONS)
@@ -315,7 +324,6 @@ def _compile_gpu(ks):
         meta = {"entry": entry, "name": ks.name}
         stats["compiles"] += 1
         _disk_write(key, meta, cubin)
-    runtime.ensure_context()
     module, func = drv.load_function(cubin, meta["entry"])
     return module, func
 
@@ -325,6 +333,14 @@ def get_kernel(key, render):
     k = _memory.get(key)
     if k is not None:
         return k
+    with _compile_lock:
+        k = _memory.get(key)
+        if k is None:
+            k = _memory[key] = _load(render)
+    return k
+
+
+def _load(render):
     from .launcher import Launcher
 
     _backend.require()
@@ -343,7 +359,6 @@ def get_kernel(key, render):
         install()                   # shared arrays must really be shared (tiled, reductions)
         stats["compiles"] += 1
         k = Launcher(ks, sim_kernel=cuda.jit(python_function(ks)))
-    _memory[key] = k
     return k
 
 

@@ -8,13 +8,23 @@ Arguments are given as a flat list of *values* in Numba's kernel ABI, which
 * a scalar parameter is one value of its dtype (complex: two values).
 
 On the GPU the values are packed with one ``struct.pack_into`` into a buffer
-the kernel owns, and ``cuLaunchKernel`` is called through ctypes with a
+of the calling thread, and ``cuLaunchKernel`` is called through ctypes with a
 pre-built ``void*[]`` that points into it: no Numba dispatch on the hot path.
+Every value takes one 8-byte slot, so one buffer and one pointer array per
+thread serve every kernel; per thread because ctypes releases the GIL during
+``cuLaunchKernel``, and a buffer of the kernel's own would be repacked by
+another thread launching the same kernel before the driver had read it.  (The
+driver copies the parameters before ``cuLaunchKernel`` returns, so the
+thread's next launch may reuse the buffer.)  A thread's first launch makes
+the context current on it.
 On the simulator the same call runs the Numba-simulated kernel with NumPy
-views of the simulated device memory.
+views of the simulated device memory; the simulator runs one kernel at a time
+in a process (its threads find ``blockIdx`` on the Python thread object and
+``cuda`` swapped into the kernel's globals), so launches take ``_sim_lock``.
 """
 import ctypes
 import struct
+import threading
 import warnings
 
 import numpy as np
@@ -46,12 +56,36 @@ def _param_format(params):
 
 if _backend.IS_CUDA:
     from ..cuda import _driver as drv
+    from ..cuda import runtime as _runtime
     from ..cuda.runtime import _tls
     # cuLaunchKernel without ctypes argtypes: converting 11 arguments through argtypes costs
     # ~1.8 us a call; plain ints and prebuilt c_void_p objects pass through ctypes' fast path.
     _cuLaunchKernel = drv._lib["cuLaunchKernel"]
 
 _stats = compiler.stats
+_sim_lock = threading.RLock()
+# warnings.catch_warnings saves and restores the process-wide filters: two threads inside it
+# at once can leave the other's "ignore" installed for good.  npgpu holds this lock around each.
+warnings_lock = threading.RLock()
+# 8-byte slots in a thread's packing buffer: 4096 hold 32 KiB of parameters, the most the
+# driver takes (CUDA 12.1+ on Volta and later); kernels with more values pack into buffers
+# of their own per launch (_WideLauncher)
+SLOTS = 4096
+
+
+def _slots(count):
+    """A packing buffer of ``count`` 8-byte slots and the ``void*[]`` pointing at each slot."""
+    buf = ctypes.create_string_buffer(8 * max(count, 1))
+    addr = ctypes.addressof(buf)
+    ptrs = (ctypes.c_void_p * max(count, 1))(*[addr + 8 * i for i in range(count)])
+    return buf, ctypes.c_void_p(ctypes.addressof(ptrs)), ptrs
+
+
+def _thread_slots():
+    """This thread's first launch: make the context current here, make its packing buffer."""
+    _runtime.ensure_context()
+    slots = _tls.launch = _slots(SLOTS)
+    return slots
 
 
 class Launcher:
@@ -80,12 +114,10 @@ class Launcher:
         fmt, count = _param_format(ks.params)
         self._nvalues = count
         if func is not None:
-            self._buf = ctypes.create_string_buffer(max(8 * count, 8))
-            addr = ctypes.addressof(self._buf)
-            self._ptrs = (ctypes.c_void_p * max(count, 1))(*[addr + 8 * i for i in range(count)])
-            self._ptrs_addr = ctypes.c_void_p(ctypes.addressof(self._ptrs))
             self._func_vp = ctypes.c_void_p(func)
             self._pack = struct.Struct(fmt).pack_into
+            if count > SLOTS:
+                self.__class__ = _WideLauncher
 
     def blocks_per_sm(self, block):
         """How many blocks of ``block`` threads of this kernel one SM holds at once (its
@@ -95,6 +127,7 @@ class Launcher:
         cached = self._occupancy.get(block)
         if cached is None:
             from ..cuda import _driver as drv
+            _runtime.ensure_context()
             v = ctypes.c_int(0)
             drv.check(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
                 ctypes.byref(v), self._func, block, self.shared_bytes),
@@ -108,9 +141,13 @@ class Launcher:
         ``grid``/``block``: ints (1-D) or 3-tuples."""
         _stats["launches"] += 1
         if self._func is not None:
-            self._pack(self._buf, 0, *values)
+            t = _tls
+            slots = t.launch
+            if slots is None:
+                slots = _thread_slots()
+            self._pack(slots[0], 0, *values)
             if stream is None:
-                st = _tls.stream
+                st = t.stream
                 sv = st._vp if st is not None else None
             else:
                 sv = ctypes.c_void_p(stream) if stream else None
@@ -120,16 +157,33 @@ class Launcher:
             else:
                 gx, gy, gz, bx, by, bz = grid, 1, 1, block, 1, 1
             rc = _cuLaunchKernel(self._func_vp, gx, gy, gz, bx, by, bz, self.shared_bytes, sv,
-                                 self._ptrs_addr, None)
+                                 slots[1], None)
             if rc:
                 drv.check(rc, f"cuLaunchKernel({self.name}, grid={grid}, block={block})")
         else:
+            args = _sim_args(self.params, values)
             # The simulator computes with NumPy scalars: silence their overflow/invalid warnings
             # (the GPU wraps silently too). Its threads do not inherit np.errstate, so filter
-            # the warnings process-wide for the duration of the launch.
-            with warnings.catch_warnings():
+            # the warnings process-wide for the duration of the launch (under the lock: the
+            # filters are process-wide too).
+            with _sim_lock, warnings_lock, warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
-                self._sim[grid, block](*_sim_args(self.params, values))
+                self._sim[grid, block](*args)
+
+
+class _WideLauncher(Launcher):
+    """A kernel with more parameter values than a thread's packing buffer holds: packs into a
+    buffer of its own each launch."""
+
+    def __call__(self, grid, block, values, stream=None):
+        prev = _tls.launch
+        if prev is None:
+            prev = _thread_slots()
+        _tls.launch = _slots(self._nvalues)
+        try:
+            Launcher.__call__(self, grid, block, values, stream)
+        finally:
+            _tls.launch = prev
 
 
 def _sim_args(params, values):

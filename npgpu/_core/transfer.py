@@ -1,5 +1,6 @@
 """Host <-> device transfers and zero-copy import of foreign device arrays (CUDA Array Interface)."""
 import ctypes
+import threading
 
 import numpy as np
 
@@ -23,6 +24,7 @@ def _stream_handle(stream):
 _STAGE_MIN = 16 << 20          # pageable copies from this size go through our staging buffers
 _CHUNK = 32 << 20
 _stage = None                  # (two pinned buffers, two events, thread pool), made on first use
+_stage_lock = threading.Lock()  # one staged copy at a time: the buffers are the process's
 
 
 def _page_locked(ptr):
@@ -34,7 +36,7 @@ def _page_locked(ptr):
 
 def _staging():
     global _stage
-    if _stage is None:
+    if _stage is None:          # under _stage_lock
         from concurrent.futures import ThreadPoolExecutor
         from ..cuda.memory import PinnedMemory
         bufs = [PinnedMemory(_CHUNK), PinnedMemory(_CHUNK)]
@@ -47,6 +49,11 @@ def _staged_h2d(dst_ptr, src_ptr, nbytes, s):
     """Pageable host -> device, double-buffered: while the DMA engine copies one pinned chunk,
     four threads fill the other (ctypes.memmove releases the GIL). The driver's own pageable
     path stages through one CPU thread."""
+    with _stage_lock:
+        _staged_copy(dst_ptr, src_ptr, nbytes, s)
+
+
+def _staged_copy(dst_ptr, src_ptr, nbytes, s):
     bufs, evs, pool = _staging()
     k = 0
     for off in range(0, nbytes, _CHUNK):
@@ -69,6 +76,7 @@ def _h2d(dst_ptr, host, nbytes, stream=None):
     if not nbytes:
         return
     if _backend.IS_CUDA:
+        _runtime.ensure_context()      # a thread's first driver call may be a copy
         s = _stream_handle(stream)
         if nbytes >= _STAGE_MIN and not _page_locked(host.ctypes.data):
             _staged_h2d(dst_ptr, host.ctypes.data, nbytes, s)
@@ -82,6 +90,7 @@ def _d2h(host, src_ptr, nbytes, stream=None):
     if not nbytes:
         return
     if _backend.IS_CUDA:
+        _runtime.ensure_context()
         s = _stream_handle(stream)
         drv.check(drv.cuMemcpyDtoHAsync(host.ctypes.data, src_ptr, nbytes, s), "cuMemcpyDtoHAsync")
         # pageable copies are synchronous already; pinned ones must finish before we return
@@ -94,6 +103,7 @@ def d2d(dst_ptr, src_ptr, nbytes, stream=None):
     if not nbytes:
         return
     if _backend.IS_CUDA:
+        _runtime.ensure_context()
         drv.check(drv.cuMemcpyDtoDAsync(dst_ptr, src_ptr, nbytes, _stream_handle(stream)),
                   "cuMemcpyDtoDAsync")
     else:

@@ -12,8 +12,17 @@ Two ways of keeping freed blocks, one pool API:
 
 Out of memory: free cached blocks, retry once, then raise
 :class:`~npgpu.cuda.OutOfMemoryError` naming requested and pooled bytes.
+
+Threads: a pool is shared by every thread of its device.  The hot path takes no lock: a bin
+is a list whose ``pop``/``append`` are single operations under the GIL (a thread finding a bin
+emptied by another between the test and the pop falls to the backing allocator), bins are
+created with ``setdefault`` and never removed while their stream lives, and the byte counters
+change by single ``+=`` statements with no call inside, which CPython's GIL does not
+interleave.  Driver calls use no shared out-parameter.  Slow paths (releasing cached blocks,
+creating a device's pool) take ``_lock``.
 """
 import ctypes
+import threading
 import weakref
 
 import numpy as np
@@ -77,23 +86,31 @@ class _BinCache:
     def put(self, size, stream, block):
         lst = self.bins.get((size, stream))
         if lst is None:
-            lst = self.bins[(size, stream)] = []
+            lst = self.bins.setdefault((size, stream), [])   # two threads: one list wins
         lst.append(block)
         self.cached_bytes += size
 
+    def _drain(self, key, lst):
+        # pop one block at a time: another thread may pop or append to the same list meanwhile
+        while True:
+            try:
+                block = lst.pop()
+            except IndexError:
+                return
+            self.cached_bytes -= key[0]
+            self._free(block, key[1])
+
     def release_stream(self, stream):
         """Give back the cached blocks of ``stream`` (before the stream is destroyed)."""
-        for key in [k for k in self.bins if k[1] == stream]:
-            for block in self.bins.pop(key):
-                self._free(block, stream)
-                self.cached_bytes -= key[0]
+        with _lock:
+            for key in [k for k in list(self.bins) if k[1] == stream]:
+                self._drain(key, self.bins.pop(key))
 
     def release_all(self):
-        for (size, stream), lst in self.bins.items():
-            for block in lst:
-                self._free(block, stream)
-        self.bins.clear()
-        self.cached_bytes = 0
+        # the lists stay in ``bins``: a thread appending to one it just looked up is not lost
+        with _lock:
+            for key, lst in list(self.bins.items()):
+                self._drain(key, lst)
 
 
 def _sim_alloc(size, stream):
@@ -145,8 +162,7 @@ class MemoryPool:
         self._peak = 0
         self._limit = 0
         self._driver_pool = None
-        self._out = ctypes.c_uint64()
-        self._out_ref = ctypes.byref(self._out)
+        self._device = runtime.get_device_id()      # the device whose driver pool backs this one
         if _backend.IS_SIM:
             self._cache = _BinCache(_sim_alloc, _sim_free)
         elif allocator == malloc_managed:
@@ -189,17 +205,21 @@ class MemoryPool:
     def free_all_blocks(self, stream=None):
         """Return every cached (unused) block to the driver / system."""
         if _backend.IS_CUDA:
-            runtime.Device().synchronize()
+            runtime.in_context(self._device, self._free_all_blocks)
+        else:
+            self._cache.release_all()
+
+    def _free_all_blocks(self):
+        drv.check(drv.cuCtxSynchronize(), "cuCtxSynchronize")
         self._cache.release_all()
         if self._driver_pool is not None:
-            runtime.Device().synchronize()
+            drv.check(drv.cuCtxSynchronize(), "cuCtxSynchronize")
             drv.check(drv.cuMemPoolTrimTo(self._driver_pool, 0), "cuMemPoolTrimTo")
 
     # -- backing allocator of default device memory ----------------------------------
     def _init_driver_pool(self):
-        runtime.ensure_context()
         pool = ctypes.c_void_p()
-        drv.check(drv.cuDeviceGetDefaultMemPool(ctypes.byref(pool), runtime.get_device_id()),
+        drv.check(drv.cuDeviceGetDefaultMemPool(ctypes.byref(pool), self._device),
                   "cuDeviceGetDefaultMemPool")
         # keep freed memory in the driver's pool instead of returning it at every sync
         thr = ctypes.c_uint64(2 ** 64 - 1)
@@ -208,13 +228,18 @@ class MemoryPool:
         self._driver_pool = pool.value
 
     def _device_alloc(self, size, stream):
+        # a miss (~1 us in the driver): make sure this thread has the context, and use an
+        # out-parameter of its own (a shared one, written while ctypes has released the GIL,
+        # handed one pointer to two threads)
+        runtime.ensure_context(self._device)
         if self._driver_pool is None:
             self._init_driver_pool()
-        rc = drv.cuMemAllocFromPoolAsync(self._out_ref, size, self._driver_pool, stream)
+        out = ctypes.c_uint64()
+        rc = drv.cuMemAllocFromPoolAsync(ctypes.byref(out), size, self._driver_pool, stream)
         if rc == drv.CUDA_ERROR_OUT_OF_MEMORY:
             raise _DriverOOM()
         drv.check(rc, "cuMemAllocFromPoolAsync")
-        return self._out.value, None
+        return out.value, None
 
     @staticmethod
     def _device_free(block, stream):
@@ -234,8 +259,11 @@ class MemoryPool:
             s = stream
         lst = self._bins.get((size, s))
         if lst:
-            self._cache.cached_bytes -= size
-            block = lst.pop()
+            try:
+                block = lst.pop()
+                self._cache.cached_bytes -= size
+            except IndexError:          # another thread took the last block since the test
+                block = self._new_block(size, s, nbytes)
         else:
             block = self._new_block(size, s, nbytes)
         self._used += size
@@ -260,8 +288,12 @@ class MemoryPool:
         self._used -= mem.size
         if mem.stream in _destroyed_streams:
             # its stream is gone: no cache key would stay valid, and a freed handle can
-            # crash the driver; free on the legacy default stream now
-            self._cache._free((mem.ptr, mem.host), 0)
+            # crash the driver; free on the legacy default stream now (in the block's context:
+            # the last reference may go on any thread)
+            if _backend.IS_CUDA:
+                runtime.in_context(mem.device_id, self._cache._free, (mem.ptr, mem.host), 0)
+            else:
+                self._cache._free((mem.ptr, mem.host), 0)
             return
         self._cache.put(mem.size, mem.stream, (mem.ptr, mem.host))
 
@@ -295,6 +327,7 @@ def stream_created(handle):
 
 _pools = {}
 _allocator = None   # a user-set allocator: callable nbytes -> Memory
+_lock = threading.RLock()   # slow paths only: pool creation, releasing cached blocks
 
 
 def get_default_memory_pool():
@@ -302,7 +335,10 @@ def get_default_memory_pool():
     dev = runtime.get_device_id()
     pool = _pools.get(dev)
     if pool is None:
-        pool = _pools[dev] = MemoryPool()
+        with _lock:
+            pool = _pools.get(dev)
+            if pool is None:
+                pool = _pools[dev] = MemoryPool()
     return pool
 
 
@@ -326,11 +362,18 @@ def alloc(nbytes):
     """Allocate device memory through the current allocator (the hot path)."""
     if _allocator is not None:
         return _allocator(nbytes)
-    pool = _pools.get(_tls.device)
+    pool = _tls.pool
     if pool is None:
-        runtime.ensure_context()
-        pool = get_default_memory_pool()
+        pool = _thread_pool()
     return pool.malloc(nbytes)
+
+
+def _thread_pool():
+    """This thread's first allocation on its current device: make the device's context current
+    here (a thread starts with none) and remember the device's pool for the hot path."""
+    runtime.ensure_context()
+    pool = _tls.pool = get_default_memory_pool()
+    return pool
 
 
 # --- pinned host memory ----------------------------------------------------------
@@ -341,6 +384,7 @@ class PinnedMemory:
         self.size = nbytes
         self._keep = None
         if _backend.IS_CUDA and nbytes:
+            self._device = runtime.get_device_id()
             runtime.ensure_context()
             p = ctypes.c_void_p()
             drv.check(drv.cuMemHostAlloc(ctypes.byref(p), nbytes, drv.CU_MEMHOSTALLOC_PORTABLE),
@@ -354,7 +398,10 @@ class PinnedMemory:
 
     def __del__(self):
         if getattr(self, "_pinned", False):
-            drv.cuMemFreeHost(self.ptr)
+            try:
+                runtime.in_context(self._device, drv.cuMemFreeHost, self.ptr)
+            except Exception:           # interpreter shutdown
+                pass
 
     def as_numpy(self, shape, dtype):
         dtype = np.dtype(dtype)

@@ -9,15 +9,28 @@ import time
 from .. import _backend
 
 class _ThreadState(threading.local):
-    """Per-thread current device and stream (class defaults: no getattr fallbacks on hot paths)."""
+    """What is per thread: the current device and stream, the device whose context is current
+    on this thread (``ctx_dev``, None until npgpu first needs one here), the current device's
+    pool (``pool``, None until this thread's first allocation on that device: the slow path
+    makes the context current) and the launcher's packing buffers (``launch``, None until this
+    thread's first launch: the slow path makes the context current).  Class defaults: no
+    getattr fallbacks on hot paths."""
     device = 0
     stream = None
     ctx_dev = None
+    pool = None
+    launch = None
+
+    def __init__(self):
+        # ``with`` blocks nest per thread: one Stream/Device object (Stream.null) may be entered
+        # by several threads at once, so what __exit__ restores is kept here, not on the object
+        self.stream_stack = []
+        self.device_stack = []
 
 
 _tls = _ThreadState()
-_initialized = set()     # device ids whose primary context is retained
-_ctx = {}                # device id -> CUcontext handle
+_ctx = {}                # device id -> CUcontext handle (primary contexts, shared by all threads)
+_ctx_lock = threading.Lock()     # one cuDevicePrimaryCtxRetain per device
 multi_device = [False]   # set once a second device is used: operations then check devices
 
 if _backend.IS_CUDA:
@@ -41,6 +54,19 @@ def ensure_context(device_id=None):
         return
     _backend.require()
     if _backend.IS_CUDA:
+        ctx = _ctx.get(device_id)
+        if ctx is None:
+            ctx = _retain(device_id)
+        # the driver's current context is per thread: every thread that uses npgpu comes here
+        # once (launcher, pool and runtime objects call this on their slow paths)
+        drv.check(drv.cuCtxSetCurrent(ctx), "cuCtxSetCurrent")
+    elif device_id != 0:
+        raise ValueError(f"Invalid device ordinal {device_id}: the simulator has one device")
+    _tls.ctx_dev = device_id
+
+
+def _retain(device_id):
+    with _ctx_lock:
         if device_id not in _ctx:
             drv.check(drv.cuInit(0), "cuInit")
             if not 0 <= device_id < _device_count():
@@ -53,10 +79,26 @@ def ensure_context(device_id=None):
             _ctx[device_id] = ctx.value
             if len(_ctx) > 1:
                 multi_device[0] = True
-        drv.check(drv.cuCtxSetCurrent(_ctx[device_id]), "cuCtxSetCurrent")
-    elif device_id != 0:
-        raise ValueError(f"Invalid device ordinal {device_id}: the simulator has one device")
-    _tls.ctx_dev = device_id
+        return _ctx[device_id]
+
+
+def in_context(device_id, fn, *args):
+    """``fn(*args)`` with ``device_id``'s context current, then this thread's own again.
+
+    For driver calls on an object of a given device (a stream, an event) from any thread, and
+    for finalizers: the garbage collector runs them on whichever thread drops the last
+    reference, which may have no context yet, or another device's."""
+    prev = _tls.ctx_dev
+    ensure_context(device_id)
+    try:
+        return fn(*args)
+    finally:
+        if prev is not None and prev != device_id:
+            ensure_context(prev)
+
+
+def _check(fn, what, *args):
+    drv.check(fn(*args), what)
 
 
 def get_device_id():
@@ -70,7 +112,6 @@ class Device:
         if device is None:
             device = get_device_id()
         self.id = int(device)
-        self._prev = []
 
     def __repr__(self):
         return f"<CUDA Device {self.id}>"
@@ -86,23 +127,28 @@ class Device:
 
     def use(self):
         ensure_context(self.id)
-        _tls.device = self.id
+        if _tls.device != self.id:
+            _tls.device = self.id
+            _tls.pool = None            # the next allocation finds this device's pool
 
     def __enter__(self):
         prev = get_device_id()
         self.use()                  # may raise (bad ordinal): then nothing is pushed
-        self._prev.append(prev)
+        _tls.device_stack.append(prev)
         return self
 
     def __exit__(self, *exc):
-        prev = self._prev.pop()
-        _tls.device = prev
+        prev = _tls.device_stack.pop()
+        if _tls.device != prev:
+            _tls.device = prev
+            _tls.pool = None
         ensure_context(prev)
 
     def synchronize(self):
-        ensure_context(self.id)
         if _backend.IS_CUDA:
-            drv.check(drv.cuCtxSynchronize(), "cuCtxSynchronize")
+            in_context(self.id, _check, drv.cuCtxSynchronize, "cuCtxSynchronize")
+        else:
+            ensure_context(self.id)
 
     def _attr(self, code):
         if not _backend.IS_CUDA:
@@ -138,9 +184,9 @@ class Device:
         """(free, total) bytes of device memory."""
         if not _backend.IS_CUDA:
             return (0, 0)
-        ensure_context(self.id)
         free, total = ctypes.c_size_t(), ctypes.c_size_t()
-        drv.check(drv.cuMemGetInfo(ctypes.byref(free), ctypes.byref(total)), "cuMemGetInfo")
+        in_context(self.id, _check, drv.cuMemGetInfo, "cuMemGetInfo", ctypes.byref(free),
+                   ctypes.byref(total))
         return free.value, total.value
 
     @property
@@ -160,7 +206,6 @@ class Stream:
     null = None  # set below
 
     def __init__(self, non_blocking=False, *, _handle=None):
-        self._prev = []
         self.device_id = get_device_id()
         if _handle is not None or not _backend.IS_CUDA:
             self.ptr = _handle or 0
@@ -180,10 +225,15 @@ class Stream:
     def __del__(self):
         if getattr(self, "_owned", False) and _backend.IS_CUDA and drv is not None:
             try:
-                from . import memory
-                memory.stream_destroyed(self.ptr)
+                in_context(self.device_id, self._destroy)
             except Exception:           # interpreter shutdown: modules may be gone
                 pass
+
+    def _destroy(self):
+        from . import memory
+        try:
+            memory.stream_destroyed(self.ptr)
+        finally:
             drv.cuStreamDestroy(self.ptr)
 
     def __repr__(self):
@@ -196,21 +246,27 @@ class Stream:
         return hash(self.ptr)
 
     def __enter__(self):
-        self._prev.append(get_current_stream())
-        _tls.stream = self
+        t = _tls
+        t.stream_stack.append(t.stream)
+        t.stream = self
         return self
 
     def __exit__(self, *exc):
-        _tls.stream = self._prev.pop()
+        t = _tls
+        t.stream = t.stream_stack.pop()
 
     def use(self):
         _tls.stream = self
         return self
 
+    def _device(self):
+        # the legacy default stream (handle 0) is the current context's
+        return self.device_id if self.ptr else get_device_id()
+
     def synchronize(self):
         if _backend.IS_CUDA:
-            ensure_context()
-            drv.check(drv.cuStreamSynchronize(self.ptr), "cuStreamSynchronize")
+            in_context(self._device(), _check, drv.cuStreamSynchronize, "cuStreamSynchronize",
+                       self.ptr)
 
     def record(self, event=None):
         event = event or Event()
@@ -219,13 +275,14 @@ class Stream:
 
     def wait_event(self, event):
         if _backend.IS_CUDA:
-            drv.check(drv.cuStreamWaitEvent(self.ptr, event.ptr, 0), "cuStreamWaitEvent")
+            in_context(self._device(), _check, drv.cuStreamWaitEvent, "cuStreamWaitEvent",
+                       self.ptr, event.ptr, 0)
 
     @property
     def done(self):
         if not _backend.IS_CUDA:
             return True
-        return drv.cuStreamQuery(self.ptr) == 0
+        return in_context(self._device(), drv.cuStreamQuery, self.ptr) == 0
 
     # CUDA Array Interface consumers ask for an integer stream handle
     def __int__(self):
@@ -252,6 +309,7 @@ class Event:
     def __init__(self, block=False, disable_timing=False, interprocess=False):
         self._t = None
         self.ptr = 0
+        self.device_id = get_device_id()
         if _backend.IS_CUDA:
             ensure_context()
             h = ctypes.c_void_p()
@@ -261,25 +319,30 @@ class Event:
 
     def __del__(self):
         if self.ptr and _backend.IS_CUDA and drv is not None:
-            drv.cuEventDestroy(self.ptr)
+            try:
+                in_context(self.device_id, drv.cuEventDestroy, self.ptr)
+            except Exception:           # interpreter shutdown
+                pass
 
     def record(self, stream=None):
         stream = stream if stream is not None else get_current_stream()
         if _backend.IS_CUDA:
-            drv.check(drv.cuEventRecord(self.ptr, stream.ptr), "cuEventRecord")
+            in_context(self.device_id, _check, drv.cuEventRecord, "cuEventRecord", self.ptr,
+                       stream.ptr)
         else:
             self._t = time.perf_counter()
         return self
 
     def synchronize(self):
         if _backend.IS_CUDA:
-            drv.check(drv.cuEventSynchronize(self.ptr), "cuEventSynchronize")
+            in_context(self.device_id, _check, drv.cuEventSynchronize, "cuEventSynchronize",
+                       self.ptr)
 
     @property
     def done(self):
         if not _backend.IS_CUDA:
             return True
-        return drv.cuEventQuery(self.ptr) == 0
+        return in_context(self.device_id, drv.cuEventQuery, self.ptr) == 0
 
 
 def get_elapsed_time(start, end):
@@ -288,5 +351,6 @@ def get_elapsed_time(start, end):
         return (end._t - start._t) * 1e3
     end.synchronize()
     ms = ctypes.c_float()
-    drv.check(drv.cuEventElapsedTime(ctypes.byref(ms), start.ptr, end.ptr), "cuEventElapsedTime")
+    in_context(end.device_id, _check, drv.cuEventElapsedTime, "cuEventElapsedTime",
+               ctypes.byref(ms), start.ptr, end.ptr)
     return ms.value

@@ -135,7 +135,8 @@ def host_scalar(value, dtype):
     key = (value, dtype.str)
     a = _SCALARS.get(key)
     if a is None:
-        a = _SCALARS[key] = np.array([value], dtype=dtype)
+        # setdefault: two threads missing at once keep one array, whose address both pass on
+        a = _SCALARS.setdefault(key, np.array([value], dtype=dtype))
     return a.ctypes.data
 
 

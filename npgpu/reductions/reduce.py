@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import _backend
 from .._codegen import compiler
+from .._codegen.launcher import warnings_lock
 from .._core import layout as _layout
 from .._core.ndarray import _new as _new_array, empty_array, ndarray
 from ..cuda import memory as _memory
@@ -39,7 +40,7 @@ if _SIM:
     INNER_BLOCK, OUTER_BLOCK, OUTER_BLOCK_SMALL, OUTER_TX, FOLD_BLOCK = 8, 16, 16, 4, 8
     MAX_GRID, RESIDENT_THREADS, MIN_CHUNK, MIN_OUTER_ROWS = 2, 32, 16, 2
 else:
-    # measured on the H200 (scripts/exp_kernels.py, 2026-11-30): 8 loads in flight, 256-thread
+    # measured on the H200 (kernel_shapes.py, 2026-11-30): 8 loads in flight, 256-thread
     # blocks on the contiguous axis and 32x32 blocks across columns read at 102-112% of copy
     # bandwidth; 4 loads or 32x8 blocks: 74-104%
     INNER_BLOCK, OUTER_BLOCK, OUTER_BLOCK_SMALL, OUTER_TX, FOLD_BLOCK = 256, 1024, 256, 32, 128
@@ -51,13 +52,16 @@ UNROLL = 2 if _SIM else 8
 # inner reductions of 4-byte elements load uint64 words (two elements a load) from this many
 # reduced elements; the simulator takes words at every size, so CI runs them
 WORDS_MIN = 2 if _SIM else 1 << 15
+# ... up to this many on the simulator, where unpacking a word (NumPy scalar bit views) costs
+# more than the element load it replaces (elementwise.WORDS_MAX likewise)
+WORDS_MAX = 1 << 12 if _SIM else 1 << 62
 # GPU launch bounds' blocks per SM for words kernels with a screen (argmin/argmax), or None
-# (ptxas's choice).  H200, argmax of 2^28 f32, 8 loads a trip: scripts/exp_s4.py (54 registers
-# then) None 268.6 us, 5 blocks 273.3 us, 6 (40 + spills) 375 us; scripts/exp_s5.py (46
+# (ptxas's choice).  H200, argmax of 2^28 f32, 8 loads a trip: argmax_screen.py (54 registers
+# then) None 268.6 us, 5 blocks 273.3 us, 6 (40 + spills) 375 us; argmax_screen.py (46
 # registers, running index) None 273.9 us, 6 blocks 275.7 us.
 SCREEN_MIN_BLOCKS = None
 # loads in flight per thread of the words kernels with a screen (argmin/argmax).  H200, argmax
-# of 2^28 f32 (scripts/exp_s5.py, medians of 3 interleaved rounds; CuPy 271.9 us): 4 loads
+# of 2^28 f32 (argmax_screen.py, medians of 3 interleaved rounds; CuPy 271.9 us): 4 loads
 # (36 registers, 7 blocks of 256 per SM) 271.9 us, 8 (46 registers) 273.9 us, 16 276.8 us
 SCREEN_UNROLL = UNROLL if _SIM else 4
 SHORT_REDUCED = 16           # reduced extents up to this run one thread per output
@@ -124,7 +128,7 @@ def dry_run(np_func, a, kwargs, where=None, out=None):
     kw = dict(kwargs)
     if where is not None:
         kw["where"] = np.ones((1,) * a.ndim, _BOOL)
-    with warnings.catch_warnings():
+    with warnings_lock, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
             r = np_func(dummy, **kw)
@@ -467,7 +471,7 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
     # 4-byte elements read as uint64 words: needs 8-byte aligned rows (one row, or even rows)
     p.words = (mode == "inner" and not has_mask and nr == 1 and in_layout == "C"
                and a.dtype.kind in "fiu" and a.itemsize == 4 and not a._ptr & 7
-               and (nk == 0 or m % 2 == 0) and m >= max(2, WORDS_MIN))
+               and (nk == 0 or m % 2 == 0) and max(2, WORDS_MIN) <= m <= WORDS_MAX)
     if mode == "inner":
         per = MIN_CHUNK
     elif mode == "outer":

@@ -65,7 +65,7 @@ _SIM = _backend.IS_SIM
 # BLOCK threads scan ITEMS elements each; WINDOW tile statuses are read at once by the look-back
 # (one warp on the GPU).  The simulator's tiles are tiny so that tests span many of them.
 # BLOCK4 x ITEMS4: the tile of 4-byte states.  Measured on the H200 (2026-12-01,
-# scripts/exp_reduce3.py, unsigned indices): f32 cumsum of 2^26 with the one-word status 128 x 32
+# scan_lookback_knobs.py, unsigned indices): f32 cumsum of 2^26 with the one-word status 128 x 32
 # 212 us, 128 x 16 258 us, 256 x 16 264 us (PyTorch 241 us); int64 states (int32 cumsum) run
 # best as reduce-then-scan (scan.py) with 256 x 16 tiles: 321 us, against 414 us looking back.
 if _SIM:
@@ -74,7 +74,7 @@ else:
     BLOCK, ITEMS, BLOCK4, ITEMS4, WINDOW = 256, 16, 128, 32, 32
 TILE = BLOCK * ITEMS            # the tile of 8-byte states (4-byte: BLOCK4 * ITEMS4)
 # GPU only: nanoseconds a look-back lane sleeps between re-reads of a status still 0 (0: none),
-# against L2 atomic traffic from spinning warps.  H200, f32 cumsum of 2^26 (scripts/exp_s4.py,
+# against L2 atomic traffic from spinning warps.  H200, f32 cumsum of 2^26 (scan_lookback_knobs.py,
 # 3 interleaved rounds): 0 ns 208.7/212.3/274.5 us (runs of 253 us in other calls), 200 ns
 # 209.0/209.4/212.1 us.  (ld.global.cv reads in place of the atomic: 203.7-208.0 us with a
 # 100 ns sleep -- and wrong sums without one, LLVM drops a spin loop with no side effect.)
@@ -82,21 +82,21 @@ SPIN_NS = 0 if _SIM else 200
 # Tile ids: True -- tile = blockIdx.x, as CUB's scans do (the GPU dispatches blocks in index
 # order, so every tile a block waits on belongs to a block that already runs); False -- from an
 # atomic counter (one more L2 round trip before a block's loads).  H200, f32 cumsum of 2^26
-# (scripts/exp_s4.py, medians of 3 interleaved rounds): blockIdx.x 195.5 us, counter 202.5 us.
+# (scan_lookback_knobs.py, medians of 3 interleaved rounds): blockIdx.x 195.5 us, counter 202.5 us.
 BLOCK_IDS = True
 # GPU only: launch bounds of the 4-byte tile kernel, (BLOCK4, MIN_BLOCKS4): ptxas fits its
 # registers to MIN_BLOCKS4 resident blocks per SM.  H200, f32 cumsum of 2^26 with epoch-tagged
-# statuses (scripts/exp_s6.py, medians of 3 interleaved rounds, whole calls): None (ptxas's
+# statuses (scan_lookback_knobs.py, medians of 3 interleaved rounds, whole calls): None (ptxas's
 # choice, 80 registers: 6 blocks) 163.8 us, 7 (72 registers) 158.3 us, 8 (64) 168.2 us.
-# (Session 4, before epochs: 10 blocks (48 registers) and 12 (40 + spills) measured slower.)
+# (Earlier, before epochs: 10 blocks (48 registers) and 12 (40 + spills) measured slower.)
 MIN_BLOCKS4 = 7
-# Tried on the H200 and left out (session 6, scripts/exp_s6.py, whole calls after the fast path,
+# Tried on the H200 and left out (scan_lookback_knobs.py, whole calls after the fast path,
 # before epochs; this kernel 169-172 us): 2/3/4 statuses per lane a round, all in flight at once
 # (LANE_READS) 187/207/216 us; relaxed loads and stores of the status words in place of atomics
-# (RELAXED) 213 us; spinning lanes sleeping 100/400 ns 172/173 us.  Session 6's trace (``trace``
+# (RELAXED) 213 us; spinning lanes sleeping 100/400 ns 172/173 us.  The trace (``--trace``
 # rendering): a tile's life is ~2.6 us load and scan, ~3.3 us look-back (2-3 rounds: the nearest
 # inclusive prefix lies 33-96 tiles back), 0.5 us stores; ~760 tiles in flight.
-# Session 5 (f32 cumsum of 2^26, scripts/exp_s5.py, medians of 3 interleaved rounds; this
+# Earlier (f32 cumsum of 2^26, scan_lookback_knobs.py, medians of 3 interleaved rounds; this
 # kernel 195-201 us in the same calls, ~40 us of which was host work and the memset) left out: each lane reading 2/4/8 statuses a round
 # (one round trip covers 64-256 tiles) 246/343/476 us; a first round of 16/8/4/2 tiles 195-200
 # us (runs of 226-233 us either way); thread scans in place in shared memory (32 registers)
@@ -542,13 +542,18 @@ def _warp_scan(var, dt, lane, first_lane, pad):
 # the H200: the memset and its host work were 15 us of a 172 us f32 cumsum of 2^26).  Calls on
 # one stream run in order, so one buffer per (device, stream) serves them all; it is zeroed when
 # allocated or grown, and again when the epoch would pass EPOCH_BITS.
+# Threads: the lock makes each epoch unique to one call of its stream's buffer (two launches on
+# one stream may reach the driver in either order: a tile waits for its own epoch, so either
+# order is right), and a launch holds the buffer's Memory until cuLaunchKernel has returned,
+# so another thread growing the buffer frees the old one after that launch in stream order.
 EPOCH_BITS = 30
 _words = {}                      # (device, stream handle) -> [Memory, tiles, last epoch]
 _words_lock = threading.Lock()
 
 
 def _status_words(ntile):
-    """(pointer, epoch) of ``ntile`` status words for a scan on the current stream."""
+    """(Memory, epoch) of ``ntile`` status words for a scan on the current stream; keep the
+    Memory referenced until the kernel is launched."""
     key = (_tls.device, runtime.current_stream_handle())
     with _words_lock:
         e = _words.get(key)
@@ -558,7 +563,7 @@ def _status_words(ntile):
             _zero(mem.ptr, 8 * cap)
             e = _words[key] = [mem, cap, 0]
         e[2] += 1
-        return e[0].ptr, e[2]
+        return e[0], e[2]
 
 
 def _forget_stream(handle):
@@ -639,8 +644,8 @@ def run(spec, a, out, nk, nrow, m, in_vals, out_vals, trace=None, plan=None):
         # int32 tile counter (zeroed; only the counter's tile ids read it: else any int32)
         nws, zoff = (0, 0) if BLOCK_IDS else (4, 0)
 
-        def bufs(p):
-            sw, ep = _status_words(ntile)
+        def bufs(p, words, ep):
+            sw = words.ptr
             return (_r._arr(p or sw, [1], [4], 4) + _r._arr(sw, [ntile], [8], 8)) + [ep]
     else:
         # one workspace: aggregates, inclusive prefixes (8-byte aligned first), then the int32
@@ -648,7 +653,7 @@ def run(spec, a, out, nk, nrow, m, in_vals, out_vals, trace=None, plan=None):
         vb = ntile * st.itemsize
         nws, zoff = 2 * vb + 4 * (ntile + 1), 2 * vb
 
-        def bufs(p):
+        def bufs(p, words, ep):
             return (_r._arr(p + 2 * vb, [ntile + 1], [4], 4)
                     + _r._arr(p, [ntile], [st.itemsize], st.itemsize)
                     + _r._arr(p + vb, [ntile], [st.itemsize], st.itemsize))
@@ -660,12 +665,15 @@ def run(spec, a, out, nk, nrow, m, in_vals, out_vals, trace=None, plan=None):
     tail = tuple(in_vals[5:])
 
     def launch(in_ptr, out_ptr):
+        # ``words`` (the stream's status words) and ``ws`` are referenced until the launch
+        # has returned: freed afterwards, they are freed after the kernel in stream order
+        words, ep = _status_words(ntile) if packed else (None, None)
         if nws:
-            ws = _memory.alloc(nws)          # freed in stream order, after the kernel
+            ws = _memory.alloc(nws)
             _zero(ws.ptr + zoff, nws - zoff)
-            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(ws.ptr), *tr))
+            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(ws.ptr, words, ep), *tr))
         else:
-            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(0), *tr))
+            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(0, words, ep), *tr))
 
     launch(in_vals[4], out_vals[4])
     if plan is not None:

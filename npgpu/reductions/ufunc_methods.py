@@ -227,7 +227,9 @@ def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     # NumPy's dtype resolution and checks on a one-element stand-in
     stand = np.zeros((1,) * a.ndim, a.dtype)
     import warnings
-    with warnings.catch_warnings():
+
+    from .._codegen.launcher import warnings_lock
+    with warnings_lock, warnings.catch_warnings():       # the filters are process-wide
         warnings.simplefilter("ignore")
         with np.errstate(all="ignore"):
             res = uf._np.reduceat(stand, np.zeros(1, np.intp), **kw)
