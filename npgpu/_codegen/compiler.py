@@ -32,10 +32,9 @@ import numpy as np
 
 from .. import _backend
 from .._version import __version__
+from .launcher import Launcher
 
-# Counters read by tests: results must come from kernels, and a warm disk
-# cache must compile nothing.
-stats = {"compiles": 0, "disk_hits": 0, "launches": 0}
+from .stats import stats
 
 _memory = {}          # key -> Launcher
 _compile_lock = threading.RLock()     # misses only; re-entered when a render needs a kernel
@@ -341,8 +340,6 @@ def get_kernel(key, render):
 
 
 def _load(render):
-    from .launcher import Launcher
-
     _backend.require()
     ks = render()
     _sources[ks.name] = ks.source

@@ -30,7 +30,7 @@ import warnings
 import numpy as np
 
 from .. import _backend
-from . import compiler
+from .stats import stats as _stats
 
 _SCALAR_FMT = {
     "b1": "?7x", "i1": "b7x", "u1": "B7x", "i2": "h6x", "u2": "H6x", "i4": "i4x", "u4": "I4x",
@@ -62,7 +62,6 @@ if _backend.IS_CUDA:
     # ~1.8 us a call; plain ints and prebuilt c_void_p objects pass through ctypes' fast path.
     _cuLaunchKernel = drv._lib["cuLaunchKernel"]
 
-_stats = compiler.stats
 _sim_lock = threading.RLock()
 # warnings.catch_warnings saves and restores the process-wide filters: two threads inside it
 # at once can leave the other's "ignore" installed for good.  npgpu holds this lock around each.

@@ -325,6 +325,9 @@ def stream_created(handle):
     _destroyed_streams.discard(handle)      # the driver reuses handles
 
 
+runtime.set_stream_hooks(stream_created, stream_destroyed)
+
+
 _pools = {}
 _allocator = None   # a user-set allocator: callable nbytes -> Memory
 _lock = threading.RLock()   # slow paths only: pool creation, releasing cached blocks

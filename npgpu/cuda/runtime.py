@@ -32,6 +32,13 @@ _tls = _ThreadState()
 _ctx = {}                # device id -> CUcontext handle (primary contexts, shared by all threads)
 _ctx_lock = threading.Lock()     # one cuDevicePrimaryCtxRetain per device
 multi_device = [False]   # set once a second device is used: operations then check devices
+# (created, destroyed) callbacks of a stream handle: the memory pool (a layer above) sets them
+# at import, so that caches keyed by stream drop a dead stream's blocks before cuStreamDestroy
+_stream_hooks = [lambda handle: None, lambda handle: None]
+
+
+def set_stream_hooks(created, destroyed):
+    _stream_hooks[:] = [created, destroyed]
 
 if _backend.IS_CUDA:
     import ctypes
@@ -219,8 +226,7 @@ class Stream:
         self.ptr = h.value or 0
         self._owned = True
         self._vp = ctypes.c_void_p(self.ptr) if self.ptr else None   # for the launcher
-        from . import memory
-        memory.stream_created(self.ptr)
+        _stream_hooks[0](self.ptr)
 
     def __del__(self):
         if getattr(self, "_owned", False) and _backend.IS_CUDA and drv is not None:
@@ -230,9 +236,8 @@ class Stream:
                 pass
 
     def _destroy(self):
-        from . import memory
         try:
-            memory.stream_destroyed(self.ptr)
+            _stream_hooks[1](self.ptr)
         finally:
             drv.cuStreamDestroy(self.ptr)
 

@@ -17,6 +17,7 @@ import numpy as np
 
 from .. import _backend
 from ..cuda import runtime as _rt
+from ._cuda_types import cuda_data_type  # noqa: F401  (callers use H.cuda_data_type)
 
 
 class _Handles(threading.local):
@@ -138,17 +139,3 @@ def host_scalar(value, dtype):
         # setdefault: two threads missing at once keep one array, whose address both pass on
         a = _SCALARS.setdefault(key, np.array([value], dtype=dtype))
     return a.ctypes.data
-
-
-_CUDA_TYPE = None
-
-
-def cuda_data_type(dt):
-    """``cudaDataType`` of a NumPy dtype (float16/32/64, complex64/128)."""
-    global _CUDA_TYPE
-    if _CUDA_TYPE is None:
-        import nvmath
-        T = nvmath.CudaDataType
-        _CUDA_TYPE = {"f2": T.CUDA_R_16F, "f4": T.CUDA_R_32F, "f8": T.CUDA_R_64F,
-                      "c8": T.CUDA_C_32F, "c16": T.CUDA_C_64F}
-    return int(_CUDA_TYPE[dt.kind + str(dt.itemsize)])

@@ -22,6 +22,7 @@ import itertools
 import numpy as np
 
 from ..._codegen.launcher import _host_view
+from .._cuda_types import dtype_of  # noqa: F401  (the stand-ins import it from here)
 
 _INFO = np.dtype(np.int32)
 _counter = itertools.count(0x1000)
@@ -56,15 +57,3 @@ def put_info(ptr, value):
     """Write one int32 ``info`` value at device address ``ptr`` (NULL: nothing)."""
     if ptr:
         vector(ptr, _INFO, 1)[0] = value
-
-
-_DTYPES = {}
-
-
-def dtype_of(cuda_type):
-    """The NumPy dtype of a ``cudaDataType`` value npgpu passes."""
-    if not _DTYPES:
-        from .._handles import cuda_data_type
-        for c in "efdFD":
-            _DTYPES[cuda_data_type(np.dtype(c))] = np.dtype(c)
-    return _DTYPES[int(cuda_type)]
