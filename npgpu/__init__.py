@@ -45,7 +45,7 @@ _ops.update(
     getitem=_copy.getitem,
     setitem=_copy.setitem,
     asnumpy=_transfer.to_host,
-    set_from_host=_transfer.set_from_host,
+    set_from_host=_copy.set_from_host,
     cuda_array_interface=_transfer.cuda_array_interface,
     asarray=asarray,
     zeros=zeros,

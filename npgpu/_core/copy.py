@@ -124,11 +124,10 @@ def setitem(a, index, value):
         copy_into(dst, value)
         return
     if isinstance(value, np.ndarray) or isinstance(value, (list, tuple)):
-        from .transfer import from_host
         host = np.asarray(value)
         if host.dtype == object:
             raise TypeError(f"could not assign {type(value).__name__} to a device array")
-        copy_into(dst, from_host(host))
+        copy_into(dst, _transfer.from_host(host))
         return
     # a scalar: NumPy's own assignment into a 0-d host array gives NumPy's conversion and errors
     # (OverflowError for out-of-range Python ints, ValueError for NaN into an integer array)
@@ -140,3 +139,18 @@ def setitem(a, index, value):
 def _advanced_getitem(a, index):
     raise IndexError("npgpu supports basic indexing only (integers, slices, None, Ellipsis); "
                      f"got {index!r}")
+
+
+def set_from_host(arr, host, stream=None):
+    """``arr.set(host)``: one host-to-device copy; a strided ``arr`` gets it through a copy kernel."""
+    host = np.asarray(host)
+    if host.shape != arr.shape:
+        raise ValueError(f"Shape mismatch. Old shape: {arr.shape}, new shape: {host.shape}")
+    if host.dtype != arr.dtype:
+        raise TypeError(f"dtype mismatch: array is {arr.dtype}, host data is {host.dtype}")
+    if arr._c_contig:
+        _transfer._h2d(arr._ptr, np.ascontiguousarray(host), arr.nbytes, stream)
+    elif arr._f_contig:
+        _transfer._h2d(arr._ptr, np.asfortranarray(host), arr.nbytes, stream)
+    else:
+        copy_into(arr, _transfer.from_host(host, stream=stream))

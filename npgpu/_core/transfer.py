@@ -133,21 +133,6 @@ def from_host(host, dtype=None, order="K", stream=None):
     return out
 
 
-def set_from_host(arr, host, stream=None):
-    host = np.asarray(host)
-    if host.shape != arr.shape:
-        raise ValueError(f"Shape mismatch. Old shape: {arr.shape}, new shape: {host.shape}")
-    if host.dtype != arr.dtype:
-        raise TypeError(f"dtype mismatch: array is {arr.dtype}, host data is {host.dtype}")
-    if arr._c_contig:
-        _h2d(arr._ptr, np.ascontiguousarray(host), arr.nbytes, stream)
-    elif arr._f_contig:
-        _h2d(arr._ptr, np.asfortranarray(host), arr.nbytes, stream)
-    else:
-        from .copy import copy_into
-        copy_into(arr, from_host(host, stream=stream))
-
-
 def to_host(arr, stream=None, order="C", out=None, blocking=True):
     """``npgpu.asnumpy``: copy a device array to the host (other objects pass to ``np.asarray``)."""
     if not isinstance(arr, ndarray):
