@@ -16,7 +16,9 @@ from .._codegen.elementwise import compute_dtype, type_name
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from . import reduce as _r
+from . import scan
 from . import ufunc_methods as _um
+from .ufunc_methods import ufunc_by_name
 from .template import ReduceSpec, literal
 
 NoValue = _r.NoValue
@@ -24,11 +26,6 @@ _I64 = np.dtype(np.int64)
 _F64 = np.dtype(np.float64)
 _C128 = np.dtype(np.complex128)
 _BOOL = np.dtype(np.bool_)
-
-
-def _uf(name):
-    from ..ufuncs import UFUNCS
-    return UFUNCS[name]
 
 
 def _drive(np_func, a, axis, out, keepdims, where, make_spec, np_kw=None, post_args=(),
@@ -79,7 +76,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
         if f is not None:
             return f(a)
     if pre == "x" and np_func is None:
-        uf = _uf(name)
+        uf = ufunc_by_name(name)
         r = _um.ufunc_reduce(uf, a, axis=axis, dtype=dtype, out=out, keepdims=keepdims,
                              initial=initial, where=where)
         if key is not None:
@@ -89,7 +86,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
             _r.remember(key, spec, a, _r.normalize_axes(axis, a.ndim), keepdims, r,
                         seed_first=seed_first)
         return r
-    uf = _uf(name)
+    uf = ufunc_by_name(name)
     a = _r.as_array(a)
     out = _r.single_out(out)
     mask = _r.where_mask(where, a.shape)
@@ -230,7 +227,7 @@ def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):
     kd = False if keepdims is NoValue else keepdims
     if skip_nan and a.dtype.kind in "fc":
         # NumPy refuses an all-NaN slice before anything is written: one scalar comes back
-        if builtins.bool(any(all(_uf("isnan")(a), axis=axis))):
+        if builtins.bool(any(all(ufunc_by_name("isnan")(a), axis=axis))):
             raise ValueError("All-NaN slice encountered")
     return _drive(np_func, a, axis, out, kd, True,
                   lambda dt, rdt, m: _arg_spec(dt, largest, skip_nan))
@@ -595,22 +592,18 @@ def _concat(seq, ax):
 
 # ---- scans (implemented in .scan) ----------------------------------------------------------------
 def cumsum(a, axis=None, dtype=None, out=None):
-    from . import scan
     return scan.cumulative("add", a, axis, dtype, out, np.cumsum)
 
 
 def cumprod(a, axis=None, dtype=None, out=None):
-    from . import scan
     return scan.cumulative("multiply", a, axis, dtype, out, np.cumprod)
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
-    from . import scan
     return scan.cumulative("add", a, axis, dtype, out, np.nancumsum, pre=_nan_to(0))
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
-    from . import scan
     return scan.cumulative("multiply", a, axis, dtype, out, np.nancumprod,
                            pre=_nan_to(1))
 

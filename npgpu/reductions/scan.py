@@ -321,7 +321,6 @@ def cumulative(name, a, axis, dtype, out, np_func, pre=None):
     Fast path: a call without ``out=`` whose input dtype, shape, strides, axis and dtype= were
     seen before replays the first call (:func:`_replay`): no dry run, no spec, no layout work;
     a look-back scan only allocates its result and launches."""
-    from .functions import _uf
     key = None
     if out is None:
         # (keyed by np_func: cumsum and nancumsum share the ufunc name)
@@ -347,9 +346,9 @@ def cumulative(name, a, axis, dtype, out, np_func, pre=None):
     if r.size == 0:
         return r
     plan = [] if key is not None else None
-    _accumulate(_uf(name), a, ax, dt, r, pre, plan)
+    _accumulate(_um.ufunc_by_name(name), a, ax, dt, r, pre, plan)
     if key is not None:
-        _r.remember_replay(key, _replay(_uf(name), a0, a, ax, dt, r, pre, plan))
+        _r.remember_replay(key, _replay(_um.ufunc_by_name(name), a0, a, ax, dt, r, pre, plan))
     return r
 
 

@@ -23,6 +23,12 @@ _SENTINEL = {
 }
 
 
+def ufunc_by_name(name):
+    """The npgpu ufunc called ``name`` (the ufuncs package fills its table at import)."""
+    from ..ufuncs import UFUNCS
+    return UFUNCS[name]
+
+
 def combine_op(name, dt):
     """The ScalarOp ``op(x0, x1)`` of ufunc ``name`` for loop dtype ``dt`` (its table row)."""
     from ..ufuncs import UFUNCS
