@@ -3,7 +3,7 @@
 
     python3 benchmarks/run.py [--smoke] [--only SECTION ...]
 
-Sections: copy, alloc, transfer, elementwise, compile, reduction, linalg.
+Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, linalg.
 Each section prints one table; everything is also written as JSON to
 $OUT/bench.json (if OUT is set) or benchmarks/last.json.  See README.md.
 """
@@ -12,6 +12,7 @@ import argparse
 import json
 import os
 import platform
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -30,8 +31,9 @@ from _timing import load_libs, time_interleaved  # noqa: E402
 
 LIBS = ("npgpu", "cupy", "torch", "numpy")
 GPU_LIBS = ("npgpu", "cupy", "torch")
-SECTIONS = ("copy", "alloc", "transfer", "elementwise", "compile",
-            "reduction", "linalg")
+SECTIONS = ("copy", "alloc", "transfer", "elementwise", "startup",
+            "reduction", "sweep", "linalg")
+ALIASES = {"compile": "startup"}   # the start-up section grew out of the compile section
 GiB = 2 ** 30
 T0 = time.perf_counter()
 
@@ -53,7 +55,8 @@ def make_config(smoke):
             copy_n=2**10, xfer_n=2**18, big_n=2**10, big64_n=2**10,
             tpose=(32, 64), seed_sizes=[2**4, 2**6], red2d=2**5,
             cumsum_n=2**6, mm32=16, mm64=8, batch=(4, 8), solve=(32, 4),
-            chol=32, svd=16, child_n=2**8)
+            chol=32, svd=16, child_n=2**8, startup_rounds=1,
+            sweep_sizes=[2**4, 2**6, 2**8], sweep_call_max=2**4, sweep_percall_n=5)
     return dict(
         smoke=False, reps=20, rounds=5, min_reps=5, warmup=3, budget_s=2.0,
         np_budget_s=0.75,
@@ -61,7 +64,10 @@ def make_config(smoke):
         copy_n=2**28, xfer_n=2**28, big_n=2**28, big64_n=2**27,
         tpose=(32, 2**22), seed_sizes=[2**10, 2**14, 2**18, 2**22],
         red2d=2**14, cumsum_n=2**26, mm32=8192, mm64=4096, batch=(4096, 64),
-        solve=(4096, 16), chol=4096, svd=1024, child_n=2**20)
+        solve=(4096, 16), chol=4096, svd=1024, child_n=2**20, startup_rounds=3,
+        # every power of 4 from 2^4 to 2^28; per-call timing up to 2^16, where host time rules
+        sweep_sizes=[4 ** k for k in range(2, 15)], sweep_call_max=2**16,
+        sweep_percall_n=1000)
 
 
 def fmt_bytes(n):
@@ -345,6 +351,44 @@ def section_reduction(cfg):
     ]
 
 
+# -- 6b. size sweep: where does each library's per-call cost stop mattering? ----
+
+SWEEP_TARGET = 0.97   # npgpu's speed as a fraction of the faster peer's, at every size
+
+
+def section_sweep(cfg):
+    """add, exp, sum and sum(axis=0) of float32 at every size of ``sweep_sizes``: per-call
+    timing (back-to-back calls) up to ``sweep_call_max`` elements, CUDA events above."""
+    f32 = np.float32
+    cases = []
+    for n in cfg["sweep_sizes"]:
+        kind = "call" if n <= cfg["sweep_call_max"] else "bw"
+        a = lambda n=n: H.rand(n, f32, "a")  # noqa: E731
+        b = lambda n=n: H.rand(n, f32, "b")  # noqa: E731
+        r, c = max(n // 256, 1), min(n, 256)
+        m = lambda r=r, c=c: H.rand((r, c), f32, "a")  # noqa: E731
+        cases += [
+            Case(f"add f32 {p2(n)}", binop(a, b, lambda x, y: x + y), kind, 12 * n),
+            Case(f"exp f32 {p2(n)}", unop(a, lambda lib, x: lib.xp.exp(x)), kind, 8 * n),
+            Case(f"sum f32 {p2(n)}", unop(a, lambda lib, x: lib.xp.sum(x)), kind, 4 * n + 4),
+            Case(f"sum(axis=0) f32 ({p2(r)},{c})",
+                 unop(m, lambda lib, x: lib.xp.sum(x, axis=0)), kind, 4 * n + 4 * c)]
+    return cases
+
+
+def sweep_verdict(rows):
+    """Mark the rows where npgpu is below SWEEP_TARGET x the faster peer (GPU backend only)."""
+    below = [r for r in rows if r.get("npgpu/best") is not None
+             and r["npgpu/best"] < SWEEP_TARGET]
+    for r in below:
+        r["note"] = f"below {SWEEP_TARGET:.2f}x of the faster peer"
+    judged = sum(r.get("npgpu/best") is not None for r in rows)
+    if judged:
+        log(f"sweep: npgpu >= {SWEEP_TARGET:.2f}x the faster peer in {judged - len(below)} of "
+            f"{judged} cases")
+    return rows
+
+
 # -- 7. linear algebra (may not exist in npgpu yet) -----------------------------
 
 def _spd(n):
@@ -395,48 +439,71 @@ def _solve_make(n, nrhs):
     return make
 
 
-# -- 5. compile / start-up (fresh subprocesses) -------------------------------
+# -- 5. start-up: first-call costs in fresh subprocesses ----------------------
 
+# One child script for every library and for the floor.  It times, from its own first line
+# (the interpreter's start is the same for all and left out): the import, then the workload
+# ``a = asarray(host); r = (a * 2 + 1).sum(); float(r)`` step by step (the first device call
+# creates the context); then a kernel the workload did not use (int16 subtract) and a
+# steady-state add, which are not part of the total.
 CHILD = r"""
 import json, sys, time
 T = time.perf_counter
+t0 = T()
 lib, n = sys.argv[1], int(sys.argv[2])
 import numpy as np
 out = {}
+if lib == "floor":              # import numpy + cuInit + primary context: what any library pays
+    import ctypes
+    cu = ctypes.CDLL("libcuda.so.1")
+    dev, ctx = ctypes.c_int(), ctypes.c_void_p()
+    for rc in (cu.cuInit(0), cu.cuDeviceGet(ctypes.byref(dev), 0),
+               cu.cuDevicePrimaryCtxRetain(ctypes.byref(ctx), dev), cu.cuCtxSetCurrent(ctx)):
+        if rc:
+            raise RuntimeError(f"CUDA driver error {rc}")
+    out["total_s"] = T() - t0
+    print("BENCHJSON " + json.dumps(out), flush=True)
+    sys.exit(0)
 t = T()
 if lib == "npgpu":
     import npgpu as xp
     sync, put = xp.cuda.Device().synchronize, xp.asarray
-    empty1 = lambda: xp.empty(1, np.float32)
     out["backend"] = xp.backend()
 elif lib == "cupy":
     import cupy as xp
     sync, put = xp.cuda.Device().synchronize, xp.asarray
-    empty1 = lambda: xp.empty(1, np.float32)
 else:
     import torch
     sync, put = torch.cuda.synchronize, lambda h: torch.from_numpy(h).cuda()
-    empty1 = lambda: torch.empty(1, device="cuda")
-out["import_s"] = T() - t
+t1 = T()
+h = np.random.default_rng(0).random(n, dtype=np.float32)
+t2 = T()
+a = put(h)
+t3 = T()
+r = (a * 2 + 1).sum()
+t4 = T()
+v = float(r)
+t5 = T()
+out.update(import_s=t1 - t, asarray_s=t3 - t2, compute_s=t4 - t3, float_s=t5 - t4,
+           total_s=(t5 - t0) - (t2 - t1))
+assert abs(v - float((h.astype(np.float64) * 2 + 1).sum())) <= 1e-3 * abs(v), v
 
 def timed(f):
     t = T(); f(); sync(); return T() - t
 
-out["context_s"] = timed(empty1)
-rng = np.random.default_rng(0)
-a, b = (put(rng.random(n, dtype=np.float32)) for _ in range(2))
-i, j = (put(rng.integers(-1000, 1000, n, dtype=np.int16)) for _ in range(2))
+i, j = (put(np.arange(k, k + n, dtype=np.int16)) for k in (3, 1))
 sync()
-out["first_kernel_s"] = timed(lambda: a + b)
 out["second_kernel_s"] = timed(lambda: i - j)
-out["steady_s"] = min(timed(lambda: a + b) for _ in range(5))
+out["steady_s"] = min(timed(lambda: a + a) for _ in range(5))
 print("BENCHJSON " + json.dumps(out), flush=True)
 """
 
 
 def _child(lib, n, cache_dir, timeout):
-    """Run CHILD for ``lib`` in a fresh interpreter; return its JSON dict."""
+    """Run CHILD for ``lib`` in a fresh interpreter; return its JSON dict.  Bytecode may be
+    written (a user's installed package has its .pyc files; the priming run writes ours)."""
     env = dict(os.environ, NPGPU_CACHE_DIR=cache_dir, CUPY_CACHE_DIR=cache_dir)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
     p = subprocess.run([sys.executable, "-c", CHILD, lib, str(n)], env=env,
@@ -449,62 +516,109 @@ def _child(lib, n, cache_dir, timeout):
     raise RuntimeError(f"child exited {p.returncode}: {tail}")
 
 
-COMPILE_ROWS = [  # (label, process, key)
-    ("import (process 1)", 0, "import_s"),
-    ("context: first empty(1) (process 1)", 0, "context_s"),
-    ("first kernel f32 add, cold cache (incl. one-time setup)", 0,
-     "first_kernel_s"),
-    ("new kernel int16 sub, cold cache", 0, "second_kernel_s"),
-    ("import (process 2)", 1, "import_s"),
-    ("context: first empty(1) (process 2)", 1, "context_s"),
-    ("first kernel f32 add, warm cache (target <= 50 ms)", 1,
-     "first_kernel_s"),
-    ("int16 sub, warm cache", 1, "second_kernel_s"),
-    ("steady-state f32 add (process 2)", 1, "steady_s"),
+def _prime(name, timeout):
+    """Import ``name`` once, untimed: its .pyc files and the OS file cache are then warm."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env["PYTHONPATH"] = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    subprocess.run([sys.executable, "-c", f"import numpy, {name}"], env=env, cwd=ROOT,
+                   capture_output=True, timeout=timeout)
+
+
+# (row label, run name, key); a run name is "<lib> cold" / "<lib> warm" (torch has no kernel
+# cache: its runs fill both) or "floor" (shown in the numpy column)
+STARTUP_ROWS = [
+    ("floor: import numpy + cuInit + primary context (numpy column)", "floor", "total_s"),
+    ("workload total, empty kernel cache (target: npgpu <= cupy)", "cold", "total_s"),
+    ("workload total, warm kernel cache (target: npgpu <= floor + 0.1 s)", "warm", "total_s"),
+    ("  import, cold", "cold", "import_s"),
+    ("  asarray (context, H2D), cold", "cold", "asarray_s"),
+    ("  (a * 2 + 1).sum(), cold", "cold", "compute_s"),
+    ("  float(), cold", "cold", "float_s"),
+    ("  import, warm", "warm", "import_s"),
+    ("  asarray (context, H2D), warm", "warm", "asarray_s"),
+    ("  (a * 2 + 1).sum(), warm", "warm", "compute_s"),
+    ("  float(), warm", "warm", "float_s"),
+    ("new kernel int16 subtract, cold", "cold", "second_kernel_s"),
+    ("new kernel int16 subtract, warm", "warm", "second_kernel_s"),
+    ("steady-state f32 add (warm process)", "warm", "steady_s"),
 ]
-WARM_FIRST_CALL_ROW = 6   # the row with the <= 50 ms target
 
 
-def run_compile(cfg, libs, load_errors):
-    """Two fresh processes per GPU library sharing one new cache dir."""
-    per_lib = {}
-    for name in GPU_LIBS:
-        if name not in libs:
-            per_lib[name] = None if name != "npgpu" else \
-                {"error": load_errors.get(name, "not loaded")}
-            continue
+def run_startup(cfg, libs, load_errors):
+    """Fresh processes, in rounds: the floor, then for npgpu and CuPy one with an empty kernel
+    cache (a new directory each round) and one with that directory again, and PyTorch.
+    Medians over ``startup_rounds`` rounds; interleaving keeps drift out of the comparison."""
+    timeout = cfg["child_timeout_s"]
+    names = ["npgpu"] + [n for n in ("cupy", "torch") if n in libs]
+    for name in names:
+        _prime(name, timeout)
+    runs = {}          # run name -> list of child dicts (or an error string)
+
+    def record(run, fn):
+        if isinstance(runs.get(run), str):
+            return
         try:
-            with tempfile.TemporaryDirectory(prefix=f"bench-{name}-") as d:
-                runs = [_child(name, cfg["child_n"], d, cfg["child_timeout_s"])
-                        for _ in range(2)]
-            per_lib[name] = {"runs": runs}
+            runs.setdefault(run, []).append(fn())
         except Exception as e:
-            per_lib[name] = {"error": f"{type(e).__name__}: {e}"}
-        log(f"compile: {name} done")
+            runs[run] = f"{type(e).__name__}: {e}"
+
+    n = cfg["child_n"]
+    for _ in range(cfg["startup_rounds"]):
+        record("floor", lambda: _child("floor", n, tempfile.gettempdir(), timeout))
+        for name in names:
+            if name == "torch":
+                record("torch", lambda: _child("torch", n, tempfile.gettempdir(), timeout))
+                continue
+            with tempfile.TemporaryDirectory(prefix=f"bench-{name}-") as d:
+                record(f"{name} cold", lambda: _child(name, n, d, timeout))
+                record(f"{name} warm", lambda: _child(name, n, d, timeout))
+    log("startup: " + ", ".join(f"{k} {len(v) if isinstance(v, list) else v}"
+                                for k, v in runs.items()))
+
+    def cell(run, key):
+        r = runs.get(run)
+        if r is None:
+            return None
+        if isinstance(r, str):
+            return {"error": r}
+        vals = [x[key] for x in r if key in x]
+        return {"time_s": statistics.median(vals), "min_s": min(vals), "max_s": max(vals),
+                "reps": len(vals)} if vals else None
+
     rows = []
-    for label, proc, key in COMPILE_ROWS:
-        res = {}
-        for name in LIBS:
-            r = per_lib.get(name)
-            if r is None:
-                res[name] = None
-            elif "error" in r:
-                res[name] = {"error": r["error"]}
-            else:
-                res[name] = {"time_s": r["runs"][proc][key], "reps": 1}
+    for label, run, key in STARTUP_ROWS:
+        res = dict.fromkeys(LIBS)
+        if run == "floor":
+            res["numpy"] = cell("floor", key)
+        else:
+            for name in GPU_LIBS:
+                if name == "npgpu" or name in libs:
+                    res[name] = cell("torch" if name == "torch" else f"{name} {run}", key)
         rows.append({"case": label, "kind": "time", "results": res})
-    # Judge the warm-cache first call against its 50 ms target (GPU only).
-    target = rows[WARM_FIRST_CALL_ROW]
-    warm = target["results"].get("npgpu") or {}
-    backend = ((per_lib.get("npgpu") or {}).get("runs") or [{}])[0].get("backend")
-    if "time_s" in warm and backend == "cuda":
-        verdict = "PASS" if warm["time_s"] <= 0.050 else "FAIL"
-        target["note"] = f"npgpu {verdict} (target <= 50 ms)"
-        log(f"compile: npgpu warm-cache first call {warm['time_s'] * 1e3:.1f} ms"
-            f" -> {verdict}")
-    elif "time_s" in warm:
-        target["note"] = f"npgpu backend {backend}: 50 ms target not judged"
+    _startup_verdicts(rows, runs)
     return rows
+
+
+def _startup_verdicts(rows, runs):
+    """Judge the two start-up targets (GPU only): cold <= CuPy cold, warm <= floor + 0.1 s."""
+    t = lambda row, name: (row["results"].get(name) or {}).get("time_s")  # noqa: E731
+    npg = runs.get("npgpu cold")
+    backend = npg[0].get("backend") if isinstance(npg, list) and npg else None
+    floor = t(rows[0], "numpy")
+    cold, warm = rows[1], rows[2]
+    judged = backend == "cuda"
+    for row, mine, target, what in (
+            (cold, t(cold, "npgpu"), t(cold, "cupy"), "CuPy's"),
+            (warm, t(warm, "npgpu"), floor + 0.1 if floor is not None else None, "floor + 0.1 s")):
+        if mine is None or target is None:
+            continue
+        if not judged:
+            row["note"] = f"npgpu backend {backend}: target not judged"
+            continue
+        verdict = "PASS" if mine <= target else "FAIL"
+        row["note"] = f"npgpu {verdict}: {mine:.3f} s vs {what} {target:.3f} s"
+        log(f"startup: {row['case']}: {row['note']}")
 
 
 # ---------------------------------------------------------------------------
@@ -584,6 +698,8 @@ def derive(row, ceiling):
         theirs = res.get(peer) or {}
         ok = "time_s" in mine and "time_s" in theirs and mine["time_s"] > 0
         row[f"npgpu/{peer}"] = theirs["time_s"] / mine["time_s"] if ok else None
+    peers = [row[f"npgpu/{p}"] for p in ("cupy", "torch") if row[f"npgpu/{p}"]]
+    row["npgpu/best"] = min(peers) if peers else None     # against the faster peer
     return row
 
 
@@ -619,14 +735,14 @@ def _cell(row, name, width=46):
     return text
 
 
-def print_table(title, rows):
-    head = ["case", "npgpu", "cupy", "torch", "numpy",
-            "npgpu %BW", "npgpu/cupy", "npgpu/torch"]
+def print_table(title, rows, best=False):
+    """One table; ``best``: add the column of npgpu against the faster peer."""
+    ratios = ("npgpu/cupy", "npgpu/torch") + (("npgpu/best",) if best else ())
+    head = ["case", "npgpu", "cupy", "torch", "numpy", "npgpu %BW", *ratios]
     body = []
     for row in rows:
         pct = row.get("pct_bw")
-        ratio = [f"{row[k]:.2f}x" if row.get(k) else "-"
-                 for k in ("npgpu/cupy", "npgpu/torch")]
+        ratio = [f"{row[k]:.2f}x" if row.get(k) else "-" for k in ratios]
         body.append([row["case"]] + [_cell(row, n) for n in LIBS]
                     + [f"{pct:.1f}%" if pct is not None else "-"] + ratio)
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
@@ -678,11 +794,11 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--smoke", action="store_true",
                     help="tiny sizes, 3 reps: only checks the code paths")
-    ap.add_argument("--only", nargs="+", choices=SECTIONS, metavar="SECTION",
+    ap.add_argument("--only", nargs="+", choices=SECTIONS + tuple(ALIASES), metavar="SECTION",
                     help=f"run only these sections ({', '.join(SECTIONS)})")
     args = ap.parse_args(argv)
     cfg = make_config(args.smoke)
-    wanted = list(args.only or SECTIONS)
+    wanted = [ALIASES.get(s, s) for s in args.only or SECTIONS]
     # %BW needs the copy ceiling from this same run.
     if "copy" not in wanted and {"elementwise", "reduction"} & set(wanted):
         wanted.insert(0, "copy")
@@ -699,15 +815,19 @@ def main(argv=None):
     builders = {"copy": section_copy, "alloc": section_alloc,
                 "transfer": section_transfer,
                 "elementwise": section_elementwise,
-                "reduction": section_reduction, "linalg": section_linalg}
+                "reduction": section_reduction, "sweep": section_sweep,
+                "linalg": section_linalg}
     report = {"config": cfg, "env": info, "ceiling_gbps": None,
               "sections": {}}
     ceiling = None
     for sec in wanted:
         log(f"section {sec} ...")
         try:
-            if sec == "compile":
-                rows = run_compile(cfg, libs, load_errors)
+            if sec == "startup":
+                rows = run_startup(cfg, libs, load_errors)
+            elif sec == "sweep":    # many per-call cases: shorter batches
+                scfg = dict(cfg, percall_n=cfg["sweep_percall_n"])
+                rows = [run_case(c, libs, load_errors, scfg) for c in builders[sec](cfg)]
             else:
                 rows = [run_case(c, libs, load_errors, cfg)
                         for c in builders[sec](cfg)]
@@ -726,8 +846,10 @@ def main(argv=None):
                 report["ceiling_from"] = src
                 log(f"copy ceiling: {ceiling:.4g} GB/s (from {src})")
         rows = [derive(r, ceiling) for r in rows]
+        if sec == "sweep":
+            sweep_verdict(rows)
         report["sections"][sec] = rows
-        print_table(sec, rows)
+        print_table(sec, rows, best=sec == "sweep")
 
     report["total_s"] = time.perf_counter() - T0
     out_dir = os.environ.get("OUT")
