@@ -67,8 +67,9 @@ _ops.update(to_dlpack=to_dlpack, dlpack_device=dlpack_device)
 
 # --- linear algebra ---
 from . import linalg
-from .linalg import (dot, vdot, inner, outer, matmul, tensordot, einsum, einsum_path, kron, trace,
-                     cross, vecdot, matvec, vecmat, diagonal, matrix_transpose)
+from .linalg import einsum, einsum_path, matrix_transpose
+from .linalg.products import (dot, vdot, inner, outer, matmul, tensordot, kron, trace, cross, vecdot,
+                              matvec, vecmat, diagonal)
 _ops.update(matmul=matmul)
 
 # --- reductions ---

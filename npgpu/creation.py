@@ -39,19 +39,20 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None):
 
 
 def zeros(shape, dtype=float, order="C"):
-    return full(shape, 0, dtype, order)
+    return full(shape, 0, _F64 if dtype is None else dtype, order)
 
 
 def ones(shape, dtype=float, order="C"):
-    return full(shape, 1, dtype, order)
+    return full(shape, 1, _F64 if dtype is None else dtype, order)
 
 
 def full(shape, fill_value, dtype=None, order="C"):
+    """``numpy.full``: without ``dtype``, the dtype of ``asarray(fill_value)``; an array
+    ``fill_value`` is broadcast (one copy kernel)."""
+    if not isinstance(fill_value, ndarray) and np.ndim(fill_value) != 0:
+        fill_value = asarray(fill_value)
     if dtype is None:
-        if isinstance(fill_value, ndarray):
-            dtype = fill_value.dtype
-        else:
-            dtype = np.asarray(fill_value).dtype
+        dtype = fill_value.dtype if isinstance(fill_value, ndarray) else np.asarray(fill_value).dtype
     out = empty(shape, dtype, order)
     _copy.fill(out, fill_value)
     return out

@@ -17,25 +17,18 @@
 """
 from ._common import LinAlgError, get_error_check, set_error_check
 from ._handles import get_tf32, set_tf32
-from .products import (cross, diagonal, dot, inner, kron, matmul, matrix_power, matvec,
-                       multi_dot, outer, tensordot, trace, vdot, vecdot, vecmat)
+from .products import dot, inner, kron, matrix_power, matvec, multi_dot, vdot, vecmat
+from .array_api import (cross, diagonal, matmul, matrix_transpose, outer, tensordot, trace,
+                        vecdot)
 from .einsum import einsum, einsum_path
 from .solve import det, inv, pinv, lstsq, slogdet, solve, tensorinv, tensorsolve
 from .decomp import cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svdvals
 from .norms import cond, matrix_norm, matrix_rank, norm, vector_norm
 
 
-def matrix_transpose(x, /):
-    """Swap the last two axes (a view)."""
-    from ._common import asarray
-    x = asarray(x)
-    if x.ndim < 2:
-        raise ValueError("Input array must be at least 2-dimensional")
-    return x.swapaxes(-1, -2)
-
-
 def _install_methods():
     from .._core.ndarray import ndarray
+    from .products import diagonal, dot, trace
 
     def dot_method(self, b, out=None):
         return dot(self, b, out=out)

@@ -171,20 +171,35 @@ def det(a):
 
 
 # ---- least squares / pseudo-inverse (through the SVD) -------------------------------------------
-def pinv(a, rcond=None, hermitian=False, *, rtol=None):
-    """Pseudo-inverse via the SVD: V diag(1/s, s > cutoff) U^H."""
+def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
+    """Pseudo-inverse via the SVD: V diag(1/s, s > cutoff) U^H.
+
+    NumPy's tolerances: ``rcond`` (default 1e-15) or ``rtol`` (``None``: max(M, N) * eps), a
+    scalar or an array broadcast against the stack of matrices (an npgpu array stays on the
+    device; a host array is copied there)."""
     from .decomp import svd
     from .products import matmul
     from ._common import conj
     from .. import multiply, less
+    from .._core.ndarray import ndarray
     a = asarray(a)
     assert_stacked_2d(a)
     m, n = a.shape[-2:]
     if rcond is None:
-        rcond = rtol if rtol is not None else max(m, n) * np.finfo(linalg_dtype(a.dtype)).eps
-    u, s, vh = svd(a, full_matrices=False)
-    smax = s[..., :1]
-    cutoff = multiply(smax, np.asarray(rcond, s.dtype)[()])
+        if rtol is np._NoValue:
+            rcond = 1e-15
+        elif rtol is None:
+            rcond = max(m, n) * np.finfo(linalg_dtype(a.dtype)).eps
+        else:
+            rcond = rtol
+    elif rtol is not np._NoValue:
+        raise ValueError("`rtol` and `rcond` can't be both set.")
+    if not isinstance(rcond, ndarray) and np.ndim(rcond) == 0:
+        rcond = np.asarray(rcond)[()]       # a NumPy scalar: NumPy's 0-d array promotes the same
+    else:
+        rcond = asarray(rcond)[..., None]   # one tolerance per matrix of the stack
+    u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
+    cutoff = multiply(rcond, s[..., :1])    # s descends: its first value is the largest
     keep = less(cutoff, s)
     inv_s = _where_recip(s, keep)
     # V diag(inv_s) U^H

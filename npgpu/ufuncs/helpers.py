@@ -43,24 +43,19 @@ def h_crint(z):
 """)
 
 # ---- exp / log / powers with IEEE special values ----------------------------------------------
-_h("""
-def h_exp(x):
-    if x < type(x)(709.0):
-        return type(x)(math.exp(x))
-    return x * type(x)(math.inf)
-""")
-
-_h("""
-def h_exp2(x):
-    if x < type(x)(1023.0):
-        return type(x)(math.exp2(x))
-    return x * type(x)(math.inf)
-""")
-
-_h("""
-def h_expm1(x):
-    if x < type(x)(709.0):
-        return type(x)(math.expm1(x))
+# Overflow guards: CPython's math raises OverflowError where IEEE gives inf, so each guard is the
+# smallest float64 at which math.<fn> overflows (exp/expm1: log(DBL_MAX) rounded up; exp2: 1024;
+# sinh/cosh: log(2 * DBL_MAX) rounded up).  Compared with ``<`` they are exact for float64; in a
+# float32 loop the constant rounds to a float32 whose predecessor is still finite in float64
+# (the float32 result then overflows on its cast, as NumPy's does).
+_EXP_MAX = "709.7827128933841"
+_SINH_MAX = "710.475860073944"
+for _name, _fn, _top in (("h_exp", "math.exp", _EXP_MAX), ("h_exp2", "math.exp2", "1024.0"),
+                         ("h_expm1", "math.expm1", _EXP_MAX)):
+    _h(f"""
+def {_name}(x):
+    if x < type(x)({_top}):
+        return type(x)({_fn}(x))
     return x * type(x)(math.inf)
 """)
 
@@ -158,16 +153,16 @@ def h_arctanh(x):
     return type(x)(math.nan)
 """)
 
-_h("""
+_h(f"""
 def h_sinh(x):
-    if abs(x) < type(x)(709.0):
+    if abs(x) < type(x)({_SINH_MAX}):
         return type(x)(math.sinh(x))
     return x * type(x)(math.inf)
 """)
 
-_h("""
+_h(f"""
 def h_cosh(x):
-    if abs(x) < type(x)(709.0):
+    if abs(x) < type(x)({_SINH_MAX}):
         return type(x)(math.cosh(x))
     return abs(x) * type(x)(math.inf)
 """)
@@ -243,16 +238,20 @@ def h_spacing(x, up, p, emin, fmax):
     return h_nextafter(x, type(x)(-math.inf), up, p, emin, fmax) - x
 """)
 
+# x = m * 2**ex with 0.5 <= |m| < 1, so x * 2**e is finite in float64 iff ex + e <= 1024 (CPython's
+# ldexp raises beyond); |e| is bounded first so that ex + e cannot wrap on the GPU
 _h("""
 def h_ldexp(x, n):
     if x == type(x)(0) or not math.isfinite(x):
         return x
     e = int(n)
-    m, ex = math.frexp(x)
-    if ex + e > 1100:
+    if e > 4096:
         return type(x)(math.copysign(math.inf, x))
-    if ex + e < -1200:
+    if e < -4096:
         return type(x)(math.copysign(0.0, x))
+    m, ex = math.frexp(x)
+    if ex + e > 1024:
+        return type(x)(math.copysign(math.inf, x))
     return type(x)(math.ldexp(x, e))
 """)
 

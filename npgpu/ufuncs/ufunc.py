@@ -3,18 +3,26 @@
 Each ufunc is built from one row of :mod:`npgpu.ufuncs.table`; this module is
 the only code path from a call to the elementwise generator.
 """
+import operator
+
 import numpy as np
 
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import _ops, empty_array, ndarray
 from ..cuda import runtime as _runtime
 
 _multi_device = _runtime.multi_device
 
 _PY_WEAK = {int: int, float: float, complex: complex}
 _BOOL = np.dtype(np.bool_)
+
+# NEP 50: a comparison of an integer array with a Python int outside its dtype's range has one
+# answer for every element, so NumPy 2 runs a constant loop instead of raising OverflowError
+_COMPARISONS = {"equal": operator.eq, "not_equal": operator.ne, "less": operator.lt,
+                "less_equal": operator.le, "greater": operator.gt, "greater_equal": operator.ge}
+_CONSTANT = {v: _ew.ScalarOp.from_expr(("constant", v), 2, str(v)) for v in (False, True)}
 
 
 def _arg_key(x):
@@ -65,6 +73,9 @@ class ufunc:
         self._plans = {}             # input dtypes -> (launcher, out dtype, words args): fast path
         self._nin1 = np_ufunc.nin == 1 and np_ufunc.nout == 1
         self._nin2 = np_ufunc.nin == 2 and np_ufunc.nout == 1
+        self._compare = _COMPARISONS.get(name)
+        # checks of operand values NumPy's loop makes (raising); True: a cached plan would skip it
+        self._value_check = _negative_power_check if name == "power" else None
         self.__doc__ = doc or np_ufunc.__doc__
 
     # attributes NumPy users read
@@ -196,23 +207,37 @@ class ufunc:
             if isinstance(x, ndarray):
                 arrays.append(x)
             else:
-                inputs[i] = _scalar(x, loop_in[i])
-        if self.__name__ == "power" and loop_in[1].kind in "iu" and not isinstance(inputs[1], ndarray) \
-                and inputs[1] < 0:
-            # NumPy's check, done here for scalar exponents (array exponents: see table's power)
-            raise ValueError("Integers to negative integer powers are not allowed.")
+                try:
+                    inputs[i] = _scalar(x, loop_in[i])
+                except OverflowError:
+                    op = self._out_of_range(inputs, i, loop_in)
+                    if op is None:
+                        raise
+                    inputs[i] = loop_in[i].type(0)    # unread by the constant loop
         shape = arrays[0].shape if len(arrays) == 1 else np.broadcast_shapes(*(a.shape for a in arrays))
+        checked = self._value_check is not None and self._value_check(inputs, loop_in, shape, where)
         if where is not True:
             return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
         fresh = outs is None
         if (fresh and dtype is None and casting == "same_kind" and self.nout == 1
-                and len(arrays) == nin and self.nin <= 2):
+                and len(arrays) == nin and self.nin <= 2 and not checked):
             self._make_plan(inputs, loop_in, loop_out, op)
         outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
         if not fresh:   # a new output cannot overlap the inputs
             self._guard_overlap(inputs, outs, shape)
         _ew.launch(op, inputs, loop_in, outs, loop_out, name=self.__name__)
         return outs[0] if nout == 1 else tuple(outs)
+
+    def _out_of_range(self, inputs, i, loop_in):
+        """The constant loop of a comparison of an integer array (or NumPy integer) with a Python
+        int outside its dtype's range (NumPy 2's special case); None where NumPy raises."""
+        x, other = inputs[i], inputs[1 - i]
+        if (self._compare is None or type(x) is not int or loop_in[i].kind not in "iu"
+                or not isinstance(other, (ndarray, np.generic)) or other.dtype.kind not in "iu"):
+            return None
+        info = np.iinfo(loop_in[i])
+        edge = info.max if x > info.max else info.min    # every element compares as the edge does
+        return _CONSTANT[bool(self._compare(x, edge) if i == 0 else self._compare(edge, x))]
 
     def _normalize_out(self, out):
         if out is None:
@@ -305,6 +330,33 @@ def _check_devices(inputs, out):
             raise ValueError(f"array on device {x._mem.device_id} cannot be used in an operation "
                              f"on device {cur}; copy it with npgpu.asarray inside "
                              f"`with npgpu.cuda.Device({cur}):` first")
+
+
+def _negative_power_check(inputs, loop_in, shape, where):
+    """NumPy's integer power loop raises on a negative exponent among the elements it computes.
+
+    A scalar exponent is tested on the host; a signed array exponent on the device (its minimum,
+    or with ``where=`` any negative under the mask: one reduction and one scalar read, which
+    synchronises). Returns True where the answer depends on array values, so no plan caches
+    the call."""
+    e = inputs[1]
+    scalar = not isinstance(e, ndarray)
+    if loop_in[1].kind not in "iu" or not (scalar or e.dtype.kind == "i"):
+        return False
+    if scalar and not e < 0:
+        return False
+    if 0 not in shape:      # an empty result computes nothing, so NumPy checks nothing
+        ops = _ops
+        if where is not True:
+            from ..creation import asarray
+            mask = asarray(where)
+            bad = ops["any"](mask if scalar else ops["logical_and"](ops["less"](e, 0), mask))
+            bad = bad.item()
+        else:
+            bad = scalar or ops["min"](e).item() < 0
+        if bad:
+            raise ValueError("Integers to negative integer powers are not allowed.")
+    return True
 
 
 def _scalar(x, dt):
