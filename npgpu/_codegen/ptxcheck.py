@@ -3,25 +3,59 @@
 The simulator never types or compiles kernels, so CI runs the tests with
 ``NPGPU_RECORD_KERNELS=<dir>`` (each rendered source is stored there) and then
 
-    python -m npgpu._codegen.ptxcheck <dir> [--jobs N]
+    python -m npgpu._codegen.ptxcheck <dir> [--jobs N] [--no-cache] [--profile N]
 
 in a process without the simulator.  Needs NVVM (numba-cuda's ``cu13`` extra),
 no GPU.  Exit status 1 if any kernel fails to compile.
+
+Records that differ only in the kernel's name compile once.  A kernel that compiled before
+with the same source, parameters, launch bounds, toolchain versions and code generator is
+not compiled again: passes are remembered under ``<npgpu cache dir>/ptxcheck`` (``--no-cache``:
+compile everything).  Progress is printed every 10% or 30 s.  ``--profile N`` splits the
+compile time into Numba's typing, lowering, the rest of Numba, and NVVM, and lists the N
+kernel families that took longest.
 """
 import argparse
+import collections
 import glob
+import hashlib
 import json
+import multiprocessing
 import os
+import re
 import sys
 import time
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
+
+_STAGES = ("typing", "lowering", "nvvm")
+_ready = []                 # this worker process is set up
+_times = {}                 # this worker's exclusive seconds per stage (--profile)
+_stack = []                 # [stage, start] of the stages running, innermost last
 
 
-def _compile_one(path):
+def _timed(stage, fn):
+    """``fn`` with its CPU time counted to ``stage`` alone: a device function typed inside a
+    kernel's typing counts once, not also to the kernel's typing.  CPU time, not wall time:
+    the numbers hold on a busy machine."""
+    def wrapper(*args, **kwargs):
+        now = time.process_time()
+        if _stack:
+            _times[_stack[-1][0]] += now - _stack[-1][1]
+        _stack.append([stage, now])
+        try:
+            return fn(*args, **kwargs)
+        finally:
+            now = time.process_time()
+            _times[stage] += now - _stack.pop()[1]
+            if _stack:
+                _stack[-1][1] = now
+    return wrapper
+
+
+def _setup(profile):
+    """Worker start: no simulator, no device, and (``profile``) timers around Numba's stages."""
     os.environ["NUMBA_ENABLE_CUDASIM"] = "0"
     os.environ["NPGPU_BACKEND"] = "compile-only"
-    from numba import cuda
     import numba.cuda.dispatcher as _dispatcher
 
     # Device functions ask the current device for its compute capability; there
@@ -29,57 +63,176 @@ def _compile_one(path):
     class _NoDevice:
         compute_capability = (9, 0)
     _dispatcher.get_current_device = _NoDevice
+    if profile:
+        from numba.cuda.core import typed_passes as tp
+        from numba.cuda.cudadrv import nvvm
+        _times.update(dict.fromkeys(_STAGES, 0.0))
+        tp.BaseTypeInference.run_pass = _timed("typing", tp.BaseTypeInference.run_pass)
+        tp.BaseNativeLowering.run_pass = _timed("lowering", tp.BaseNativeLowering.run_pass)
+        nvvm.compile_ir = _timed("nvvm", nvvm.compile_ir)
 
+
+def _compile_chunk(paths, profile):
+    """Compile the kernels of ``paths`` one after another (kernels sharing device functions
+    share their compiles); per kernel (path, error or None, CPU seconds, stage CPU seconds)."""
+    if not _ready:
+        _setup(profile)
+        _ready.append(True)
     from npgpu._codegen.compiler import KernelSource, Param, compile_ptx, python_function
 
-    with open(path) as f:
-        meta = json.load(f)
-    params = [Param(k, d, n, lay) for k, d, n, lay in meta["params"]]
-    ks = KernelSource(meta["name"], meta["source"], params, meta.get("launch_bounds"))
-    try:
-        # NVVM at -opt=0: the check is Numba's typing and lowering and NVVM's acceptance of the
-        # IR; every GPU run compiles the same source at -O3.  Saves ~16% of CI's compile time.
-        compile_ptx(python_function(ks), params, (9, 0), opt=False, launch_bounds=ks.launch_bounds)
-        return path, None
-    except Exception as e:  # report every failure, keep going
-        return path, f"{type(e).__name__}: {e}"
+    out = []
+    for path in paths:
+        with open(path) as f:
+            meta = json.load(f)
+        params = [Param(k, d, n, lay) for k, d, n, lay in meta["params"]]
+        ks = KernelSource(meta["name"], meta["source"], params, meta.get("launch_bounds"))
+        before = {s: _times.get(s, 0.0) for s in _STAGES}
+        t0 = time.process_time()
+        err = None
+        try:
+            # NVVM at -opt=0: the check is Numba's typing and lowering and NVVM's acceptance of
+            # the IR; every GPU run compiles the same source at -O3.  Saves ~16% of CI's time.
+            compile_ptx(python_function(ks), params, (9, 0), opt=False,
+                        launch_bounds=ks.launch_bounds)
+        except Exception as e:  # report every failure, keep going
+            err = f"{type(e).__name__}: {e}"
+        out.append((path, err, time.process_time() - t0,
+                    {s: _times.get(s, 0.0) - before[s] for s in _STAGES}))
+    return out
 
 
-def _device_part(path):
-    with open(path) as f:
-        meta = json.load(f)
+def _device_part(meta):
     src = meta["source"]
     return src[:src.rfind("\ndef " + meta["name"] + "(")]
+
+
+def _identity(meta):
+    """What decides the PTX: the source with the kernel's own name replaced, the parameters
+    and the launch bounds."""
+    src = re.sub(r"\b%s\b" % re.escape(meta["name"]), "_kernel", meta["source"])
+    return json.dumps([src, meta["params"], meta.get("launch_bounds")])
+
+
+def _toolchain():
+    """Versions and code-generator sources a compile result depends on."""
+    from importlib import metadata
+    parts = [sys.version.split()[0]]
+    for dist in ("npgpu", "numba-cuda", "numba", "llvmlite", "cuda-bindings", "nvidia-nvvm",
+                 "numpy"):
+        try:
+            parts.append(metadata.version(dist))
+        except metadata.PackageNotFoundError:
+            parts.append("-")
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("compiler.py", "ptx.py", "ptxcheck.py"):
+        with open(os.path.join(here, name), "rb") as f:
+            parts.append(hashlib.sha256(f.read()).hexdigest())
+    return "|".join(parts)
+
+
+def _chunks(groups, size):
+    """Whole device-part groups packed into chunks of about ``size`` kernels, largest first."""
+    chunks, cur = [], []
+    for g in sorted(groups, key=len, reverse=True):
+        if cur and len(cur) + len(g) > size:
+            chunks.append(cur)
+            cur = []
+        cur = cur + g
+    if cur:
+        chunks.append(cur)
+    return chunks
 
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("directory")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
+    ap.add_argument("--no-cache", action="store_true")
+    ap.add_argument("--profile", type=int, default=0, metavar="N")
     args = ap.parse_args(argv)
     os.environ["NUMBA_ENABLE_CUDASIM"] = "0"
     os.environ["NPGPU_BACKEND"] = "compile-only"     # never the simulator in this process
     paths = sorted(glob.glob(os.path.join(args.directory, "*.json")))
-    # kernels sharing device functions (the same op in several layouts) go to the same worker,
-    # one after another: each worker compiles a device function once per signature
-    paths.sort(key=_device_part)
     if not paths:
         print(f"ptxcheck: no recorded kernels in {args.directory}", file=sys.stderr)
         return 1
     t0 = time.time()
-    failures = []
-    with ProcessPoolExecutor(max_workers=args.jobs,
-                             mp_context=multiprocessing.get_context("spawn")) as ex:
-        for path, err in ex.map(_compile_one, paths, chunksize=max(8, len(paths) // (8 * args.jobs))):
-            if err:
-                failures.append((path, err))
-    for path, err in failures:
+    metas = {}
+    first = {}                                       # identity -> the path compiled for it
+    for path in paths:
         with open(path) as f:
-            src = json.load(f)["source"]
-        print(f"FAILED {os.path.basename(path)}: {err}\n{src}\n", file=sys.stderr)
-    print(f"ptxcheck: {len(paths) - len(failures)}/{len(paths)} kernels compiled to PTX for sm_90 "
-          f"in {time.time() - t0:.1f} s")
+            meta = json.load(f)
+        first.setdefault(_identity(meta), path)
+        metas[path] = meta
+    cache = None
+    if not args.no_cache:
+        from npgpu._codegen.compiler import cache_dir
+        cache = os.path.join(cache_dir(), "ptxcheck")
+        tag = _toolchain()
+    keys, todo = {}, []
+    for ident, path in first.items():
+        if cache:
+            keys[path] = hashlib.sha256((tag + "\0" + ident).encode()).hexdigest()[:40]
+            if os.path.exists(os.path.join(cache, keys[path])):
+                continue
+        todo.append(path)
+    print(f"ptxcheck: {len(paths)} recorded kernels, {len(first)} distinct, "
+          f"{len(first) - len(todo)} passed before (cache {cache}), {len(todo)} to compile",
+          flush=True)
+    # kernels sharing device functions (the same op in several layouts) go to the same worker,
+    # one after another: each worker compiles a device function once per signature
+    groups = collections.defaultdict(list)
+    for path in todo:
+        groups[_device_part(metas[path])].append(path)
+    chunks = _chunks(list(groups.values()), max(8, len(todo) // (16 * args.jobs)))
+    failures, results = [], []
+    last_print, last_done = time.time(), 0
+    if todo:
+        with ProcessPoolExecutor(max_workers=args.jobs,
+                                 mp_context=multiprocessing.get_context("spawn")) as ex:
+            futures = [ex.submit(_compile_chunk, c, args.profile > 0) for c in chunks]
+            for fut in as_completed(futures):
+                for path, err, secs, stages in fut.result():
+                    results.append((path, secs, stages))
+                    if err:
+                        failures.append((path, err))
+                    elif cache:
+                        os.makedirs(cache, exist_ok=True)
+                        open(os.path.join(cache, keys[path]), "w").close()
+                now = time.time()
+                if (len(results) - last_done >= len(todo) / 10 or now - last_print >= 30
+                        or len(results) == len(todo)):
+                    print(f"ptxcheck: {len(results)}/{len(todo)} compiled, "
+                          f"{len(failures)} failed, {now - t0:.0f} s", flush=True)
+                    last_print, last_done = now, len(results)
+    for path, err in failures:
+        print(f"FAILED {os.path.basename(path)}: {err}\n{metas[path]['source']}\n",
+              file=sys.stderr)
+    if args.profile and results:
+        _report(results, metas, args.profile)
+    print(f"ptxcheck: {len(first) - len(failures)}/{len(first)} distinct kernels ({len(paths)} "
+          f"recorded) compile to PTX for sm_90 ({len(todo)} compiled now, "
+          f"{len(first) - len(todo)} passed before) in {time.time() - t0:.1f} s", flush=True)
     return 1 if failures else 0
+
+
+def _report(results, metas, n):
+    """Where the compile time went (workers' CPU seconds), and the ``n`` slowest families."""
+    total = sum(s for _, s, _ in results)
+    stages = {s: sum(st[s] for _, _, st in results) for s in _STAGES}
+    rest = total - sum(stages.values())
+    print(f"ptxcheck profile: {total:.0f} CPU s over {len(results)} kernels "
+          f"({total / len(results) * 1e3:.0f} ms each): "
+          + ", ".join(f"{s} {v:.0f} s ({v / total:.0%})" for s, v in stages.items())
+          + f", other Numba passes and linking {rest:.0f} s ({rest / total:.0%})", flush=True)
+    fam = collections.defaultdict(lambda: [0, 0.0])
+    for path, secs, _ in results:
+        f = fam[metas[path]["name"].rsplit("_", 1)[0]]
+        f[0] += 1
+        f[1] += secs
+    for name, (count, secs) in sorted(fam.items(), key=lambda kv: -kv[1][1])[:n]:
+        print(f"  {name:28s} {count:5d} kernels {secs:8.1f} s  ({secs / count * 1e3:.0f} ms each)",
+              flush=True)
 
 
 if __name__ == "__main__":

@@ -10,10 +10,10 @@ computed on the host in float64/complex128:
   ds    max |s - s_numpy| / max s          test   would tests/test_linalg_decomp.py's
         accuracy bound (max-abs errors within 10x NumPy's + 10 eps) hold: ok / FAIL(which)
 
-Run: ``python3 scripts/exp_linalg.py``  (about a minute; sizes: EXP_CHOL_N, EXP_SVD_N,
-EXP_CSVD_N; EXP_BUDGET_S bounds the last, optional section).  Every variant runs in its own
-try/except, so one failing route prints its exception and the run goes on.  gesvdp runs
-after everything else (a route that broke the CUDA context would take the rest with it).
+Run: ``python3 benchmarks/experiments/linalg_routes.py``  (about a minute; sizes: EXP_CHOL_N,
+EXP_SVD_N, EXP_CSVD_N; EXP_BUDGET_S bounds the last, optional section).  Every variant runs in
+its own try/except, so one failing route prints its exception and the run goes on.  gesvdp
+runs after everything else (a route that broke the CUDA context would take the rest with it).
 """
 import contextlib
 import os
@@ -23,8 +23,7 @@ import traceback
 
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(HERE)
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, ROOT)                       # `import npgpu` from a checkout
 sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
 
@@ -356,7 +355,7 @@ def main():
             say(f"[section {name} failed]")
             traceback.print_exc(limit=4)
             sys.stdout.flush()
-    say(f"\n[exp_linalg: {time.perf_counter() - T0:.1f} s]")
+    say(f"\n[linalg_routes: {time.perf_counter() - T0:.1f} s]")
 
 
 if __name__ == "__main__":

@@ -1,9 +1,11 @@
-"""Kernel-shape experiments for the H200 (session 2): which template variants reach bandwidth.
+"""Kernel shapes on the GPU: which variants of npgpu's templates reach copy bandwidth.
 
 Standalone Numba kernels written in the same style as npgpu's templates, each timed with
 CUDA events (median of 15 batches of 5 back-to-back launches), printed as % of the measured
-device-to-device copy bandwidth.  Run: ``python3 scripts/exp_kernels.py [section ...]``.
-Sections: unary, tiled, sum, argmax, axis.
+device-to-device copy bandwidth.  Run: ``python3 benchmarks/experiments/kernel_shapes.py
+[section ...]``.  Sections: unary (elements per thread, block, grid), unary2, regs (8-byte
+words), tiled (transposed operands), sum, argmax (loads in flight, block, grid), axis (rows and
+columns), tall.  ``EXP_SHIFT=k`` shrinks every size by 2**k (a smoke test on the simulator).
 """
 import math
 import statistics

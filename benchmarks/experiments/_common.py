@@ -1,0 +1,92 @@
+"""Shared setup of the GPU experiments in this folder: the libraries, CUDA-event timing, cache
+reset between kernel variants, interleaved rounds, and the copy-bandwidth reference."""
+import os
+import sys
+
+import numpy as np
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+sys.path.insert(0, ROOT)                                  # `import npgpu` from a checkout
+sys.path.insert(0, os.path.join(ROOT, "benchmarks"))
+from _timing import CupyLib, NpgpuLib, TorchLib  # noqa: E402
+
+from npgpu._codegen import compiler  # noqa: E402
+from npgpu.reductions import reduce as R  # noqa: E402
+
+
+
+def _peer(cls):
+    """A peer library, or None where it is missing (its rows are then left out)."""
+    try:
+        return cls()
+    except Exception as e:
+        print(f"[{cls.__name__}: {type(e).__name__}: {e}]", flush=True)
+        return None
+
+
+gl, tl, cl = NpgpuLib(), _peer(TorchLib), _peer(CupyLib)
+gp = gl.gp
+OUT = os.environ.get("OUT", "/tmp")
+# smoke test (e.g. on the simulator): every experiment's sizes shrink by 2**SHIFT
+SHIFT = int(os.environ.get("EXP_SHIFT", "0"))
+
+
+def timer(reps, budget_s):
+    """``t(lib, fn)``: median device seconds of one ``fn()`` call."""
+    def t(lib, fn):
+        return lib.time_events(fn, reps=reps, warmup=3, budget_s=budget_s)["time_s"]
+    return t
+
+
+def fresh():
+    """Forget compiled kernels, reduction plans and fast paths (a changed knob takes effect)."""
+    compiler.clear_memory_cache()
+    for cache in (R.FAST, R._PLANS, getattr(R, "_DRY", {})):
+        cache.clear()
+
+
+def copy_bandwidth(t, n=1 << 28):
+    """Device-to-device copy bandwidth (bytes/s) of ``n >> SHIFT`` float32, printed."""
+    n >>= SHIFT
+    src, dst = gp.empty(n, np.float32), gp.empty(n, np.float32)
+    bw = 2 * 4 * n / t(gl, lambda: gp.copyto(dst, src))
+    del src, dst
+    print(f"copy bandwidth {bw / 1e9:.0f} GB/s", flush=True)
+    return bw
+
+
+def pct(bw, nbytes, s):
+    """``s`` seconds moving ``nbytes``: microseconds and % of copy bandwidth ``bw``."""
+    return f"{s * 1e6:8.1f} us {nbytes / s / bw * 100:6.1f}%"
+
+
+def rounds(variants, run, fmt, nrounds=3):
+    """Time every variant ``nrounds`` times, interleaved (the H200's speed drifts by several %
+    from minute to minute); ``run(v)`` returns (seconds, note).  Prints each variant's median,
+    all its times and its first note; a variant that raises is reported and dropped."""
+    res = {v: [] for v in variants if (v, tl) != ("torch", None) and (v, cl) != ("cupy", None)}
+    for _ in range(nrounds):
+        for v in list(res):
+            try:
+                res[v].append(run(v))
+            except Exception as e:              # one failing variant must not end the run
+                print(f"  {v!s:28s} FAILED: {type(e).__name__}: {e}"[:300], flush=True)
+                del res[v]
+    for v, rs in res.items():
+        ts = sorted(s for s, _ in rs)
+        print(f"  {v!s:28s} median {fmt(ts[len(ts) // 2])}   all "
+              + " ".join(f"{s * 1e6:.1f}" for s in ts) + f"   {rs[0][1]}", flush=True)
+    return res
+
+
+def carry_time(t, x):
+    """Device seconds of the look-back scan's tile work alone on float32 ``x`` (1-D): the carry
+    kernel of reduce-then-scan, from zero tile carries (its sums are not checked)."""
+    from npgpu.reductions import scan_lookback as lb
+    from npgpu.reductions import ufunc_methods as um
+    n = x.size
+    spec, _ = um.reduce_spec(gp.add, np.dtype(np.float32), scan=True)
+    out = gp.empty(n, np.float32)
+    vals, ovals = R._arr(x._ptr, [n], [4], 4), R._arr(out._ptr, [n], [4], 4)
+    cin = gp.zeros(-(-n // lb.tile_size(spec)), np.float32)
+    return t(gl, lambda: lb.run_carry(spec, x, out, 0, 1, n, vals, ovals, cin))
