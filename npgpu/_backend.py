@@ -61,6 +61,23 @@ def _check_numpy():
                           "uses np.row_stack, removed in numpy 2.5. Install 'numpy>=2.0,<2.5'.")
 
 
+def _user_stacklevel():
+    """The ``stacklevel`` that makes a warning raised by the caller name the first line outside
+    npgpu: the user's ``import npgpu``.  ``warnings`` skips importlib's frames when it counts,
+    so they are not counted here either."""
+    package = os.path.dirname(os.path.abspath(__file__)) + os.sep
+    level = 1
+    frame = sys._getframe(1)
+    while frame is not None:
+        name = frame.f_code.co_filename
+        if not ("importlib" in name and "_bootstrap" in name):
+            if not os.path.abspath(name).startswith(package):
+                return level
+            level += 1
+        frame = frame.f_back
+    return level
+
+
 def _choose():
     forced = os.environ.get("NPGPU_BACKEND", "").strip().lower()
     if forced not in ("", CUDA, SIMULATOR, "compile-only"):
@@ -110,7 +127,7 @@ def _choose():
     warnings.warn(
         f"npgpu: no usable CUDA device ({why}); running kernels on Numba's CUDA "
         "simulator (slow, for testing). Set NPGPU_BACKEND=simulator to silence "
-        "this warning.", RuntimeWarning, stacklevel=3)
+        "this warning.", RuntimeWarning, stacklevel=_user_stacklevel())
     return SIMULATOR, ""
 
 

@@ -196,3 +196,17 @@ def test_compile_only_mode():
     assert r.returncode == 0, r.stderr
     assert field(r, "BACKEND") == "unavailable"
     assert "compile-only" in field(r, "OP")
+
+
+@pytest.mark.skipif(HAS_GPU, reason="the warning is given only without a device")
+@pytest.mark.parametrize("line", ["import npgpu", "import npgpu.linalg as la",
+                                  "from npgpu import asarray"])
+def test_no_device_warning_names_the_users_import_line(tmp_path, line):
+    script = tmp_path / "user_script.py"
+    script.write_text(f"# a user's program\nimport json\n{line}\nprint('done')\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("NPGPU_BACKEND", "NUMBA_ENABLE_CUDASIM")}
+    r = subprocess.run([sys.executable, "-W", "always::RuntimeWarning", str(script)], env=env,
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert f"{script}:3: RuntimeWarning: npgpu: no usable CUDA device" in r.stderr, r.stderr
+    assert f"  {line}\n" in r.stderr

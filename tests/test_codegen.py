@@ -172,3 +172,61 @@ def test_launch_bounds_are_part_of_a_kernels_identity(tmp_path, monkeypatch):
     compiler._record(bound)
     meta = json.loads((tmp_path / (bound.digest() + ".json")).read_text())
     assert meta["launch_bounds"] == [128, 10]
+
+
+def test_tiled_layout_up_to_tiled_max(rng):
+    """The simulator tiles transposed operands up to ``TILED_MAX`` elements (one block and a
+    barrier per 4 x 4 tile); past it, the strided layout with a loop.  The GPU always tiles."""
+    from npgpu._core.ndarray import empty_array
+    limit = elementwise.TILED_MAX
+    f4 = np.dtype(np.float32)
+    op = elementwise.ScalarOp.from_expr("test_tiled_max", 2, "x0 - x1")
+    cols = 9
+    for rows in ((limit // cols, limit // cols + 1) if limit else (40,)):
+        x = rng.standard_normal((cols, rows)).astype(np.float32)
+        y = rng.standard_normal((rows, cols)).astype(np.float32)
+        out = empty_array((rows, cols), f4)
+        name = f"tiledmax{rows}"
+        elementwise.launch(op, [npgpu.asarray(x).T, npgpu.asarray(y)], [f4, f4], [out], [f4],
+                           name=name)
+        np.testing.assert_array_equal(out.get(), x.T - y)
+        src = [s for n, s in npgpu.kernel_sources().items() if n.startswith(name + "_")]
+        assert len(src) == 1
+        assert ("cuda.shared.array" in src[0]) is (limit is None or rows * cols <= limit)
+
+
+def test_words_up_to_words_max(rng):
+    """Contiguous 4-byte operands take ``words`` from WORDS_MIN to WORDS_MAX elements (on the
+    simulator a word's unpacking costs more than it saves); both sides of the edges."""
+    lo, hi = elementwise.WORDS_MIN, elementwise.WORDS_MAX
+    assert not elementwise.words_size(lo - 1) and elementwise.words_size(lo)
+    assert elementwise.words_size(hi) and not elementwise.words_size(hi + 1)
+    if hi > 1 << 20:
+        return                    # the GPU: no upper edge a test can reach
+    for n in (hi, hi + 1):
+        h1 = rng.standard_normal(n).astype(np.float32)
+        h2 = rng.standard_normal(n).astype(np.float32)
+        np.testing.assert_array_equal((npgpu.asarray(h1) + npgpu.asarray(h2)).get(), h1 + h2)
+        np.testing.assert_array_equal(npgpu.negative(npgpu.asarray(h1)).get(), -h1)
+
+
+def test_gpu_variants_are_rendered_for_the_ptx_check():
+    """Render (never launch) the GPU's ``words`` (no loop: the grid covers n) and ``tiled``
+    (32 x 8) renderings, so that NPGPU_RECORD_KERNELS + ptxcheck compile them too; on the
+    simulator the words rendering differs from the GPU's only in its grid-stride loop."""
+    op = elementwise.ScalarOp.from_expr("test_gpu_variant_mul", 2, "x0 * x1 + x0")
+    f4, i4, f8, u4 = (np.dtype(t) for t in ("f4", "i4", "f8", "u4"))
+    for a, b, o in ((f4, f4, f4), (i4, i4, i4), (u4, i4, f8)):
+        dts = [("a", a), ("a", b)]
+        words = elementwise.render(op, dts, [o], [o, o], [o], "words", 1, "mul", sim=False)
+        assert words.covers and "while" not in words.source
+        sim = elementwise.render(op, dts, [o], [o, o], [o], "words", 1, "mul", sim=True)
+        assert not sim.covers and "while base < nw:" in sim.source
+        stripped = [ln for ln in sim.source.replace(sim.name, "K").splitlines()
+                    if "step" not in ln]
+        gpu = words.source.replace(words.name, "K").splitlines()
+        assert [ln.replace("while base", "if base") for ln in stripped] == gpu
+        tiled = elementwise.render(op, dts, [o], [o, o], [o], "tiled", 2, "mul", (1,), sim=False)
+        assert "cuda.shared.array((32, 33)" in tiled.source
+        for ks in (words, tiled):
+            compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)

@@ -1,6 +1,6 @@
 """Inner reductions of 4-byte elements read as uint64 words (two elements a load).
 
-The simulator takes words from two elements up (``reduce.WORDS_MIN``), so every contiguous
+The simulator takes words from two elements up to ``reduce.WORDS_MAX``, so every contiguous
 float32/int32/uint32 reduction in the suite runs them; these tests aim at the edges: odd
 lengths (the last element outside the words), element order inside a word (first occurrence
 for argmin/argmax, NaN in either half), rows of even and odd length, misaligned views (no
@@ -113,3 +113,17 @@ def test_gpu_sizes_around_words_min(dt, rng):
         for name in ("sum", "argmax", "argmin", "max"):
             assert_matches(getattr(np, name)(d), getattr(numpy, name)(h), rtol=1e-4)
     assert ON_GPU
+
+
+@pytest.mark.parametrize("dt", WORD_DTYPES)
+def test_sizes_around_words_max(dt, rng):
+    """Words up to ``reduce.WORDS_MAX`` reduced elements (the simulator's edge; the GPU has
+    none a test can reach)."""
+    if R.WORDS_MAX > 1 << 20:
+        pytest.skip("no upper edge on the GPU")
+    for n in (R.WORDS_MAX, R.WORDS_MAX + 2):
+        h = random_array((n,), dt, rng=rng)
+        d = np.asarray(h)
+        assert _words_used(d, np.sum) is (n <= R.WORDS_MAX)
+        for name in ("sum", "argmax", "max"):
+            assert_matches(getattr(np, name)(d), getattr(numpy, name)(h), rtol=1e-4)

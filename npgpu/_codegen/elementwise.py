@@ -111,7 +111,7 @@ class ScalarOp:
 def elements_per_thread(in_specs):
     """Elements a thread of the contiguous layout handles.
 
-    Measured on the H200 (2026-11-30, 2^28 float32, scripts/exp_kernels.py): 4 per thread
+    Measured on the H200 (2026-11-30, 2^28 float32, kernel_shapes.py): 4 per thread
     beats 1, 2, 8 and 16 for unary and binary kernels alike (8: 64-80% of copy bandwidth)."""
     return 4
 
@@ -127,13 +127,19 @@ def _kernel_name(prefix, text):
     return f"{prefix}_{hashlib.sha1(text.encode()).hexdigest()[:10]}"
 
 
-def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew", staged=()):
+def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew", staged=(),
+           sim=None):
     """Render the kernel for ``op``.
 
     in_specs: per input ``(kind, storage dtype)``; loop_in/loop_out: the loop's
     dtypes (what the op computes on, before float16 -> float32);
     out_dtypes: storage dtypes of the outputs; layout 'contig' or 'strided'.
+    sim: render the simulator's variant (default: the active backend's).  It differs from the
+    GPU's only in launch shape: ``words`` gets a grid-stride loop (a few simulated threads loop
+    instead of one thread per 4 elements) and ``tiled`` smaller tiles (:data:`_TILE_SIM`).
     """
+    if sim is None:
+        sim = _SIM
     nin, nout = len(in_specs), len(out_dtypes)
     ins = [f"in{i}" for i in range(nin) if in_specs[i][0] != "i"]
     outs = [f"out{j}" for j in range(nout)]
@@ -223,9 +229,13 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             "    bd = cuda.blockDim.x",
             "    nw = n >> 1",
             "    base = cuda.blockIdx.x * bd * 2 + cuda.threadIdx.x",
-            "    if base < nw:",
-            "        if base + bd < nw:",
         ]
+        if sim:
+            # the simulator pays per thread: a few threads loop over the words
+            lines += ["    step = cuda.gridDim.x * bd * 2", "    while base < nw:"]
+        else:
+            lines.append("    if base < nw:")
+        lines.append("        if base + bd < nw:")
         def words(ats):
             """Lines doing the words at ``ats``: loads, unpacking, ops, packed stores."""
             out, srcs = [], [{} for _ in range(2 * len(ats))]
@@ -252,6 +262,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         lines += words(["base", "base + bd"])
         lines.append("        else:")
         lines += words(["base"])
+        if sim:
+            lines.append("        base += step")
         lines.append("    if n & 1 and cuda.blockIdx.x == 0 and cuda.threadIdx.x == 0:")
         ld, comp, st = element("n - 1", "t", 8)
         lines += ld + [comp] + st
@@ -259,7 +271,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         # 2-D, output rows contiguous, some inputs contiguous down the columns (transposed):
         # those are staged through a shared-memory tile so that both their reads and the
         # output's writes are coalesced.
-        T, BY = _TILE
+        T, BY = _TILE_SIM if sim else _TILE_GPU
         lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
         lines += hoisted
         for i in staged:
@@ -346,7 +358,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
     ks = KernelSource(kname, text, params)
     ks.elements_per_thread = 4 if layout == "words" else ept
     ks.threads = (128 if layout == "words" else threads_per_block(in_specs)) if flat else _BLOCK
-    ks.covers = layout == "words"       # launched with a grid that covers every element
+    ks.covers = layout == "words" and not sim     # launched with a grid that covers every element
     return ks
 
 
@@ -406,8 +418,10 @@ def broadcast_strides(arr_shape, arr_strides, shape):
 
 
 _I64 = np.dtype(np.int64)
-# (tile edge, block rows) of the tiled layout; the simulator runs one OS thread per CUDA thread
-_TILE = (4, 2) if _backend.IS_SIM else (32, 8)
+# (tile edge, block rows) of the tiled layout: the GPU's, and the simulator's (a block and a
+# barrier per tile there; small tiles, so that the tests span several)
+_TILE_GPU, _TILE_SIM = (32, 8), (4, 2)
+_TILE = _TILE_SIM if _backend.IS_SIM else _TILE_GPU
 
 
 class _Index:
@@ -421,18 +435,34 @@ class _Index:
 INDEX = _Index()
 _fast = {}     # fast-path key -> launcher, for all-contiguous calls
 _SIM = _backend.IS_SIM
-_BLOCK = 32 if _SIM else 256
+# The simulator runs blocks one after another and pays per block, per thread and per barrier
+# on top of each element's interpretation.  So there grid-stride kernels get at most SIM_GRID
+# blocks of _BLOCK threads (more than one of each, so the block and thread strides of the
+# template are exercised), and the tiled layout (a block and a barrier per 4 x 4 tile) is used
+# up to TILED_MAX elements; larger transposed operands take the strided layout.  Measured on 2
+# cores, x + x.T of 300 x 300 float32: tiled 2.2 s CPU, strided 0.67 s (before the simulator
+# fixes, one OS thread per simulated thread: 1000 x 1000 tiled took over 10 minutes).
+_BLOCK = 4 if _SIM else 256
+SIM_GRID = 2
+TILED_MAX = 1 << 12 if _SIM else None
 # the ``words`` layout from this many elements (below, the plain kernel's shorter argument list
-# launches a little faster); every size on the simulator, so CI runs it wherever it applies
+# launches a little faster); every size on the simulator (up to WORDS_MAX), so CI runs it
 WORDS_MIN = 1 if _SIM else 1 << 15
+# ... up to this many: on the simulator a word's unpacking (NumPy scalar bit views) costs 2-3x
+# the element kernel's load, and the memory instructions it saves cost nothing there
+WORDS_MAX = 1 << 12 if _SIM else 1 << 62
+
+
+def words_size(n):
+    """Does a contiguous launch of ``n`` elements take the ``words`` layout (dtypes allowing)?"""
+    return WORDS_MIN <= n <= WORDS_MAX
 
 
 def _grid(n, kern):
     """(blocks, threads) of a 1-D launch of ``kern`` (a Launcher, or elements per thread)."""
     per = getattr(kern, "elements_per_thread", kern)
     if _SIM:
-        cap = 2 ** 31 - 1 if getattr(kern, "covers", False) else 2
-        return min(cap, -(-n // (_BLOCK * per))), _BLOCK
+        return max(1, min(SIM_GRID, -(-n // (_BLOCK * per)))), _BLOCK
     bd = getattr(kern, "threads", _BLOCK)
     # (a ``covers`` kernel needs every block: 2^31 - 1 blocks of 128 x 4 elements is 2^40)
     return max(1, min(-(-n // (bd * per)), 2 ** 31 - 1)), bd
@@ -470,13 +500,14 @@ def words_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
 
 def launch_words(wargs, kern, n, arrays):
     """Run the ``words`` kernel of ``words_kernel(*wargs)`` over C-contiguous ``arrays``
-    (outputs, then inputs) of ``n`` elements, or the ``contig`` launcher ``kern`` (None: made
-    from ``wargs``) when a pointer is not 8-byte aligned."""
+    (outputs, then inputs) of ``n`` elements (at least ``WORDS_MIN``), or the ``contig``
+    launcher ``kern`` (None: made from ``wargs``) when a pointer is not 8-byte aligned or ``n``
+    is past ``WORDS_MAX``."""
     values = [n]
     for x in arrays:
         isz = x.dtype.itemsize
         values += (0, 0, n, isz, x._ptr, n, isz)
-    if any(x._ptr & 7 for x in arrays):
+    if n > WORDS_MAX or any(x._ptr & 7 for x in arrays):
         wkern = kern or contig_kernel(*wargs)
     else:
         wkern = words_kernel(*wargs)
@@ -526,7 +557,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             sig = None
             break
     if sig is not None and all(o._c_contig for o in outputs):
-        words = n >= WORDS_MIN and words_apply(
+        words = words_size(n) and words_apply(
             [*outputs, *(x for x in inputs if not isinstance(x, np.generic))])
         fkey = (op.key, name, tuple(sig), tuple(o.dtype for o in outputs), tuple(loop_in),
                 tuple(loop_out), words)
@@ -589,7 +620,8 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
         if nd == 2 and layout == "strided" and all(s[1] == o.itemsize
                                                    for s, o in zip(cstrides, outputs)):
             staged = _transposed_inputs(inputs, kinds, cstrides[len(outputs):])
-            if staged and -(-cshape[1] // _TILE[0]) <= 65535:
+            if staged and -(-cshape[1] // _TILE[0]) <= 65535 and (TILED_MAX is None
+                                                                   or n <= TILED_MAX):
                 layout = "tiled"
             else:
                 staged = ()
@@ -609,7 +641,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     nd = len(cshape)
     if layout == "contig":
         staged = ()
-        if "i" not in kinds and n >= WORDS_MIN and words_apply(
+        if "i" not in kinds and words_size(n) and words_apply(
                 [*outputs, *(x for k, x in enumerate(inputs) if kinds[k] == "a")]):
             layout = "words"
     flat = layout in ("contig", "words")
