@@ -1,7 +1,8 @@
 """The ``words`` layout: contiguous 4-byte operands moved as 8-byte words.
 
-On the simulator every aligned contiguous call of float32/int32/uint32 operands takes it
-(``WORDS_MIN`` is 1); on the GPU from ``WORDS_MIN`` elements, which the GPU cases use.
+On the simulator every aligned contiguous call of float32/int32/uint32 operands up to
+``WORDS_MAX`` elements takes it (``WORDS_MIN`` is 1); on the GPU from ``WORDS_MIN`` elements,
+which the GPU cases use.
 """
 import numpy as np
 import pytest
