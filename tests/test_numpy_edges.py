@@ -32,7 +32,12 @@ def _same_outcome(got, expected):
         return
     assert not isinstance(got, tuple), got
     assert got.dtype == expected.dtype and got.shape == expected.shape
-    np.testing.assert_array_equal(got, expected)
+    if got.dtype.kind in "fc":
+        # float results (e.g. ``** -1.0``): libdevice's pow and NumPy's may differ in the last ulp;
+        # inf/NaN positions must match exactly (assert_allclose checks them)
+        np.testing.assert_allclose(got, expected, rtol=4 * np.finfo(got.dtype).eps, atol=0)
+    else:
+        np.testing.assert_array_equal(got, expected)
 
 
 def _edges(dt):
