@@ -11,7 +11,7 @@ cd "$(dirname "$0")/.."
 source .whl/setup.sh || exit 1
 export NPGPU_CACHE_DIR=/tmp/npgpu-cache
 tests=${1:-${TESTS:-tests}}
-python3 -m pytest -q -n "${JOBS:-16}" -rs -p no:cacheprovider $tests 2>&1 | tee "$OUT/test.log" | tail -"${TAIL:-60}"
+python3 -m pytest -q -n "${JOBS:-16}" -rs --durations=25 -p no:cacheprovider $tests 2>&1 | tee "$OUT/test.log" | tail -"${TAIL:-60}"
 if [ "${BENCH:-1}" != 0 ]; then
   python3 benchmarks/run.py ${2:+--only $2} ${BENCH_ARGS:-} > "$OUT/bench.log" 2>&1
   grep -v '^\[' "$OUT/bench.log" | tail -"${BTAIL:-80}"
