@@ -13,12 +13,14 @@ from . import cuda
 from ._core import copy as _copy
 from ._core import transfer as _transfer
 from ._core.ndarray import _ops, ndarray
-from .creation import (arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, copy, diag,
-                       diagflat, empty, empty_like, eye, full, full_like, geomspace, identity, indices,
-                       linspace, logspace, meshgrid, ones, ones_like, tri, tril, triu, zeros, zeros_like)
+from .creation import (arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, copy,
+                       empty, empty_like, eye, full, full_like, identity, ones, ones_like, zeros,
+                       zeros_like)
+from .ranges import geomspace, indices, linspace, logspace, meshgrid
+from .matrices import diag, diagflat, tri, tril, triu
 from .manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,
                            broadcast_shapes, broadcast_to, column_stack, concatenate, copyto, dsplit,
-                           dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack, matrix_transpose,
+                           dstack, expand_dims, flip, fliplr, flipud, hsplit, hstack,
                            moveaxis, permute_dims, ravel, reshape, row_stack, split, squeeze, stack,
                            swapaxes, transpose, vsplit, vstack)
 from .cuda.memory import get_default_memory_pool
