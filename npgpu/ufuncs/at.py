@@ -81,7 +81,7 @@ def _extent(a):
 
 def element_offsets(a, indices):
     """Device int64 array: offsets (in elements, from a's lowest address) of a[indices]."""
-    from . import UFUNCS
+    from .registry import UFUNCS
     if not isinstance(indices, tuple):
         indices = (indices,)
     if any(i is Ellipsis for i in indices):

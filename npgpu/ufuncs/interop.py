@@ -3,7 +3,7 @@ from .._core.ndarray import _ops
 
 
 def array_ufunc(np_ufunc, method, inputs, kwargs):
-    from . import UFUNCS
+    from .registry import UFUNCS
     uf = UFUNCS.get(np_ufunc.__name__)
     if uf is None:
         return NotImplemented          # NumPy then raises its TypeError naming the operand types

@@ -35,7 +35,7 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue, 
         a_max = max
     a_min = None if a_min is np._NoValue else a_min
     a_max = None if a_max is np._NoValue else a_max
-    from . import UFUNCS, build_ufunc
+    from .registry import UFUNCS, build_ufunc
     if a_min is None and a_max is None:
         return UFUNCS["positive"](a, out=out, **kwargs)
     if a_min is None:
@@ -59,7 +59,7 @@ def imag(val):
 
 def angle(z, deg=False):
     """``numpy.angle``: ``arctan2(z.imag, z.real)`` (``arctan2(0, z)`` for real input)."""
-    from . import UFUNCS
+    from .registry import UFUNCS
     z = _asarray(z)
     if z.dtype.kind == "c":
         a = UFUNCS["arctan2"](z.imag, z.real)

@@ -27,7 +27,7 @@ def _op(kind, scale_up, f16):
 def around(a, decimals=0, out=None):
     """``numpy.around``: round half to even to ``decimals`` places (negative: tens, hundreds...)."""
     from ..creation import asarray
-    from . import UFUNCS
+    from .registry import UFUNCS
     a = a if isinstance(a, ndarray) else asarray(a)
     decimals = int(decimals)
     dt = a.dtype
@@ -54,5 +54,5 @@ round = around
 
 def fix(x, out=None):
     """``numpy.fix``: round toward zero (``trunc``, keeping the input dtype)."""
-    from . import UFUNCS
+    from .registry import UFUNCS
     return UFUNCS["trunc"](x, out=out)

@@ -1,0 +1,35 @@
+"""The ufunc objects: one ``npgpu.ufunc`` built from each table row (``UFUNCS``, by name).
+
+Below the modules that use ufuncs by name (at, misc, rounding, interop), which import it."""
+import numpy as np
+
+from .._codegen.elementwise import ScalarOp
+from . import helpers as _helpers
+from .table import ALIASES, TABLE
+from .ufunc import ufunc
+
+_KINDS = set("biufc")
+
+
+def build_ufunc(name, npuf, row):
+    """An npgpu.ufunc for NumPy ufunc ``npuf`` from a table row ``{loop key: code}``."""
+    loops = {}
+    for key, code in row.items():
+        helper_src = [_helpers.SOURCES[h] for h in _helpers.needed(code)]
+        op = ScalarOp.from_expr(("ufunc", name, key), npuf.nin, code, nout=npuf.nout,
+                                helpers=helper_src)
+        if key and not set(key) <= _KINDS:
+            loops[key] = op              # a dtype signature ("int64,uint64", "float16")
+        elif key == "":
+            loops[""] = op
+        else:
+            for c in key:
+                loops[c] = op
+    return ufunc(name, npuf, loops)
+
+
+UFUNCS = {name: build_ufunc(getattr(np, name).__name__, getattr(np, name), row)
+          for name, row in TABLE.items()}
+for _alias, _target in ALIASES.items():
+    if _target in UFUNCS:
+        UFUNCS[_alias] = UFUNCS[_target]
