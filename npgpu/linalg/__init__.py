@@ -17,11 +17,12 @@
 """
 from ._common import LinAlgError, get_error_check, set_error_check
 from ._handles import get_tf32, set_tf32
-from .products import dot, inner, kron, matrix_power, matvec, multi_dot, vdot, vecmat
+from .products import dot, inner, kron, matvec, multi_dot, vdot, vecmat
 from .array_api import (cross, diagonal, matmul, matrix_transpose, outer, tensordot, trace,
                         vecdot)
 from .einsum import einsum, einsum_path
-from .solve import det, inv, pinv, lstsq, slogdet, solve, tensorinv, tensorsolve
+from .solve import det, inv, matrix_power, slogdet, solve, tensorinv, tensorsolve
+from .lstsq import lstsq, pinv
 from .decomp import cholesky, eig, eigh, eigvals, eigvalsh, qr, svd, svdvals
 from .norms import cond, matrix_norm, matrix_rank, norm, vector_norm
 

@@ -8,6 +8,7 @@ from .. import _backend
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core.ndarray import empty_array, ndarray
+from ..creation import asarray as _asarray
 
 
 class LinAlgError(np.linalg.LinAlgError):
@@ -52,7 +53,6 @@ def check_info(info, message, host=None):
 def asarray(x):
     if isinstance(x, ndarray):
         return x
-    from ..creation import asarray as _asarray
     return _asarray(x)
 
 

@@ -12,11 +12,11 @@ import os
 
 import numpy as np
 
-from .._backend import IS_SIM
 from .._core import copy as _copy
 from .._core.ndarray import empty_array
+from ..creation import zeros
 from . import _solver
-from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
+from ._common import (asarray, assert_stacked_2d, assert_stacked_square,
                       batch_f_array, c_copy, check_info, conj, f_copy, get_error_check, tri_copy)
 from .solve import _real, linalg_dtype
 
@@ -225,7 +225,6 @@ def _svd_gesvd(a, rt, s, full_matrices):
 
 
 def _eye_stack(batch, r, c, dt):
-    from ..creation import zeros
     out = zeros(batch + (r, c), dt)
     if r and c:
         d = out._view(0, batch + (min(r, c),), out._strides[:-2] + (out._strides[-2] + out._strides[-1],))

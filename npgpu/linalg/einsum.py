@@ -20,6 +20,8 @@ from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from .._core.ndarray import empty_array, ndarray
 from . import products
+from ..creation import ones
+from ..ufuncs import multiply
 from ._common import asarray
 
 _LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -180,7 +182,6 @@ def _sum_out(x, labels, drop, rt):
     for n in kshape:
         R *= n
     xm = x.transpose(perm).reshape(R, S)
-    from ..creation import ones
     res = empty_array((R, 1), rt, "C")
     products._matmul_nd(xm, ones((S, 1), rt), rt, res)
     return res.reshape(kshape), "".join(keep)
@@ -208,7 +209,6 @@ def _contract(x, lx, y, ly, keep, sizes, rt):
     oshape = bshape + tuple(sizes[c] for c in ms) + tuple(sizes[c] for c in ns)
     if not ks:
         # nothing to sum: a broadcast elementwise product
-        from .. import multiply
         xv = x.transpose([lx.index(c) for c in batch + ms]).reshape(bshape + (M, 1))
         yv = y.transpose([ly.index(c) for c in batch + ns]).reshape(bshape + (1, N))
         r = multiply(xv, yv, dtype=rt)

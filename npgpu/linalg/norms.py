@@ -13,7 +13,12 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core.ndarray import empty_array
+from ..creation import ones
+from ..ufuncs import less, multiply, sqrt, true_divide
 from ._common import LinAlgError, asarray
+from .decomp import svd
+from .products import _matmul_nd, _sum_last
+from .solve import inv
 
 _ABS2 = {"c": "x0.real * x0.real + x0.imag * x0.imag", "": "x0 * x0"}
 _ABS = {"c": "math.sqrt(x0.real * x0.real + x0.imag * x0.imag)", "": "abs(x0)"}
@@ -43,8 +48,6 @@ def _map(x, what, rd, p=None):
 
 def _sum_rows(x2):
     """Row sums of a 2-D real array (R, S) as a GEMM with ones."""
-    from ..creation import ones
-    from .products import _matmul_nd
     R, S = x2.shape
     out = empty_array((R, 1), x2.dtype, "C")
     _matmul_nd(x2, ones((S, 1), x2.dtype), x2.dtype, out)
@@ -140,7 +143,6 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
     rd = _real(dt)
     cd = np.dtype(np.float32) if rd == np.float16 else rd      # compute float16 in float32
     x2, kshape = _to_rows(x, axes)
-    from .. import sqrt
     if ord == 2 or ord is None:
         r = sqrt(_sum_rows(_map(x2, "abs2", cd)))
     elif ord == 1:
@@ -194,8 +196,6 @@ def norm(x, ord=None, axis=None, keepdims=False):
     if ord is None or ord == "fro" or ord == "f":
         r = vector_norm(x, axis=(r0, c0), ord=2)
     elif ord == "nuc" or ord in (2, -2):
-        from .decomp import svd
-        from .products import _sum_last
         xm = _last_two(x, r0, c0)
         s = svd(xm, compute_uv=False)
         if ord == "nuc":
@@ -226,23 +226,17 @@ def _last_two(x, r0, c0):
 
 def cond(x, p=None):
     """Condition number: ratio of extreme singular values (p None/2/-2) or norm(x) * norm(inv(x))."""
-    from .. import true_divide, multiply
     x = asarray(x)
     if p is None or p == 2 or p == -2:
-        from .decomp import svd
         s = svd(x, compute_uv=False)
         smax = _reduce_rows(s.reshape(-1, s.shape[-1]), True).reshape(s.shape[:-1])
         smin = _reduce_rows(s.reshape(-1, s.shape[-1]), False).reshape(s.shape[:-1])
         return true_divide(smax, smin) if p != -2 else true_divide(smin, smax)
-    from .solve import inv
     return multiply(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
     """Number of singular values above the tolerance (stacked)."""
-    from .. import less, multiply
-    from .decomp import svd
-    from .products import _sum_last
     A = asarray(A)
     if A.ndim < 2:
         nz = _map(A.reshape(-1), "nz", np.dtype(np.float64))

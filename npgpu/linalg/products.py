@@ -7,6 +7,8 @@ from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from .._core.ndarray import _new as _new_array, empty_array, ndarray
 from ..cuda.memory import alloc as _alloc
+from ..creation import ones
+from ..ufuncs import multiply, negative, subtract
 from . import _gemm
 from ._common import asarray, conj
 
@@ -216,7 +218,6 @@ def inner(a, b, /):
 
 
 def outer(a, b, out=None):
-    from .. import multiply
     a = asarray(a).reshape(-1)
     b = asarray(b).reshape(-1)
     return multiply(a.reshape(a.size, 1), b.reshape(1, b.size), out=out)
@@ -332,7 +333,6 @@ def _to_out(r, out):
 
 def _sum_last(x, dt):
     """Sum over the last axis as a product with a ones vector (one mechanism: the GEMM)."""
-    from ..creation import ones
     return matmul(x, ones(x.shape[-1], dt), dtype=dt)
 
 
@@ -378,7 +378,6 @@ def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
 
 def kron(a, b):
     """Kronecker product: a broadcast product of interleaved reshapes."""
-    from .. import multiply
     a = asarray(a)
     b = asarray(b)
     nd = max(a.ndim, b.ndim)
@@ -392,7 +391,6 @@ def kron(a, b):
 
 def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     """Cross product of 2- or 3-component vectors (NumPy's rules, 2-D vectors give the z part)."""
-    from .. import multiply, subtract
     a = asarray(a)
     b = asarray(b)
     if axis is not None:
@@ -415,13 +413,11 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         subtract(multiply(a2, b0), multiply(a0, b2), out=res[..., 1])
     elif a.shape[-1] == 3:        # b has z = 0
         a2 = a[..., 2]
-        from .. import negative
         _copy.copy_into(res[..., 0], negative(multiply(a2, b1)))
         _copy.copy_into(res[..., 1], multiply(a2, b0))
     else:                         # a has z = 0
         b2 = b[..., 2]
         _copy.copy_into(res[..., 0], multiply(a1, b2))
-        from .. import negative
         _copy.copy_into(res[..., 1], negative(multiply(a0, b2)))
     _copy.copy_into(res[..., 2], z)
     axisc = _axes_list(axisc, res.ndim)[0]
@@ -475,40 +471,3 @@ def multi_dot(arrays, *, out=None):
     elif last_1d:
         r = r.reshape(r.shape[0])
     return _to_out(r, out)
-
-
-def matrix_power(a, n):
-    """``a`` raised to the integer power ``n`` by repeated squaring (``n < 0`` inverts first)."""
-    a = asarray(a)
-    if a.ndim < 2:
-        from ._common import LinAlgError
-        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be at least "
-                          "two-dimensional")
-    if a.shape[-1] != a.shape[-2]:
-        from ._common import LinAlgError
-        raise LinAlgError("Last 2 dimensions of the array must be square")
-    try:
-        n = operator.index(n)
-    except TypeError:
-        raise TypeError("exponent must be an integer") from None
-    if n == 0:
-        from ..creation import zeros
-        r = zeros(a.shape, a.dtype)
-        m = a.shape[-1]
-        d = diagonal(r, 0, -2, -1)
-        _copy.fill(d, 1)
-        return r
-    if n < 0:
-        from .solve import inv
-        a = inv(a)
-        n = -n
-    result = None
-    z = a
-    while True:
-        if n & 1:
-            result = z if result is None else matmul(result, z)
-        n >>= 1
-        if not n:
-            break
-        z = matmul(z, z)
-    return result if result is not a else a.copy()
