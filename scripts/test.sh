@@ -5,8 +5,9 @@
 # with the same source and toolchain; NPGPU_PTX_CACHE=0 compiles every one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-# simulated CUDA threads spend part of their time waiting at barriers: one pytest worker more
-# than cores keeps the CPUs busy (measured 22% faster on 2 cores); the PTX compile is CPU-bound
+# one pytest worker more than cores: measured 22% faster on 2 cores when simulated CUDA threads
+# were OS threads waiting at barriers (now greenlets: not re-measured); the PTX compile is
+# CPU-bound, one job per core
 cores=$(nproc 2>/dev/null || echo 2)
 jobs=${NPGPU_TEST_JOBS:-$((cores + 1))}
 rec=$(mktemp -d -t npgpu-kernels-XXXXXX)
