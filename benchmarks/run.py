@@ -3,7 +3,7 @@
 
     python3 benchmarks/run.py [--smoke] [--only SECTION ...]
 
-Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, linalg.
+Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, indexing, linalg.
 Each section prints one table; everything is also written as JSON to
 $OUT/bench.json (if OUT is set) or benchmarks/last.json.  See README.md.
 """
@@ -32,7 +32,7 @@ from _timing import load_libs, time_interleaved  # noqa: E402
 LIBS = ("npgpu", "cupy", "torch", "numpy")
 GPU_LIBS = ("npgpu", "cupy", "torch")
 SECTIONS = ("copy", "alloc", "transfer", "elementwise", "startup",
-            "reduction", "sweep", "linalg")
+            "reduction", "sweep", "indexing", "linalg")
 ALIASES = {"compile": "startup"}   # the start-up section grew out of the compile section
 GiB = 2 ** 30
 T0 = time.perf_counter()
@@ -56,7 +56,8 @@ def make_config(smoke):
             tpose=(32, 64), seed_sizes=[2**4, 2**6], red2d=2**5,
             cumsum_n=2**6, mm32=16, mm64=8, batch=(4, 8), solve=(32, 4),
             chol=32, svd=16, child_n=2**8, startup_rounds=1,
-            sweep_sizes=[2**4, 2**6, 2**8], sweep_call_max=2**4, sweep_percall_n=5)
+            sweep_sizes=[2**4, 2**6, 2**8], sweep_call_max=2**4, sweep_percall_n=5,
+            idx_n=2**10, idx_side=2**5, pad_width=4)
     return dict(
         smoke=False, reps=20, rounds=5, min_reps=5, warmup=3, budget_s=2.0,
         np_budget_s=0.75,
@@ -67,7 +68,9 @@ def make_config(smoke):
         solve=(4096, 16), chol=4096, svd=1024, child_n=2**20, startup_rounds=3,
         # every power of 4 from 2^4 to 2^28; per-call timing up to 2^16, where host time rules
         sweep_sizes=[4 ** k for k in range(2, 15)], sweep_call_max=2**16,
-        sweep_percall_n=1000)
+        sweep_percall_n=1000,
+        # issue 13's cases: 2^26-element float32 inputs, a (8192, 8192) matrix, pad width 64
+        idx_n=2**26, idx_side=2**13, pad_width=64)
 
 
 def fmt_bytes(n):
@@ -348,6 +351,74 @@ def section_reduction(cfg):
         Case("tiny sum f32 16",
              unop(lambda: H.rand(16, np.float32, "a"),
                   lambda lib, x: lib.xp.sum(x)), kind="call"),
+    ]
+
+
+# -- 7. indexing and array manipulation (issue 13's cases) -----------------------
+
+def _t(lib):
+    """torch itself for the torch library, else None (cases with another spelling there)."""
+    return lib.torch if lib.name == "torch" else None
+
+
+def _indexing_case(label, hosts, f_np, f_torch=None, nbytes=None, kind="bw"):
+    """A case of ``f(xp, *device arrays)``; torch gets ``f_torch(torch, *tensors)`` when its
+    spelling differs from NumPy's."""
+    def make(lib):
+        xs = [lib.put(h()) for h in hosts]
+        t = _t(lib)
+        if t is not None and f_torch is not None:
+            return lambda: f_torch(t, *xs)
+        return lambda: f_np(lib.xp, *xs)
+    return Case(label, make, kind=kind, nbytes=nbytes)
+
+
+def section_indexing(cfg):
+    n, side, pw = cfg["idx_n"], cfg["idx_side"], cfg["pad_width"]
+    f32 = np.float32
+    a = lambda: H.rand(n, f32, "a")  # noqa: E731
+    b = lambda: H.rand(n, f32, "b")  # noqa: E731
+    mask = lambda: H.rand(n, f32, "m") < 0.5  # noqa: E731  (50% true at random)
+    idx = lambda: (H.rand(n, f32, "i") * n).astype(np.int64)  # noqa: E731  (uniform)
+    mat = lambda: H.rand((side, side), f32, "a")  # noqa: E731
+    perm = lambda: (H.rand(side, f32, "p") * side).astype(np.int64)  # noqa: E731
+    half = lambda: H.rand(n // 2, f32, "h")  # noqa: E731
+    half2 = lambda: H.rand(n // 2, f32, "g")  # noqa: E731
+    sel = n // 2     # about half the mask is true: bytes of the selected output
+    p = pw
+    return [
+        _indexing_case(f"mask select a[m] f32 {p2(n)}", [a, mask], lambda xp, x, m: x[m],
+                       nbytes=4 * n + n + 4 * sel),
+        _indexing_case(f"gather a[idx] f32 {p2(n)}, int64 idx", [a, idx],
+                       lambda xp, x, i: x[i], nbytes=4 * n + 8 * n + 4 * n),
+        _indexing_case(f"where(c, a, b) f32 {p2(n)}", [mask, a, b],
+                       lambda xp, c, x, y: xp.where(c, x, y),
+                       lambda t, c, x, y: t.where(c, x, y), nbytes=n + 3 * 4 * n),
+        _indexing_case(f"take(a, idx, axis=1) f32 ({p2(side)},{p2(side)})", [mat, perm],
+                       lambda xp, x, i: xp.take(x, i, axis=1),
+                       lambda t, x, i: t.index_select(x, 1, i),
+                       nbytes=2 * 4 * side * side + 8 * side),
+        _indexing_case(f"roll(a, 12345) f32 {p2(n)}", [a], lambda xp, x: xp.roll(x, 12345),
+                       lambda t, x: t.roll(x, 12345), nbytes=2 * 4 * n),
+        _indexing_case(f"tile(a, 2) f32 {p2(n // 2)} -> {p2(n)}", [half],
+                       lambda xp, x: xp.tile(x, 2), lambda t, x: x.repeat(2),
+                       nbytes=4 * (n // 2) + 4 * n),
+        _indexing_case(f"concatenate f32 2 x {p2(n // 2)}", [half, half2],
+                       lambda xp, x, y: xp.concatenate([x, y]), lambda t, x, y: t.cat([x, y]),
+                       nbytes=2 * 4 * n),
+        _indexing_case(f"pad(a, {p}, 'reflect') f32 ({p2(side)},{p2(side)})", [mat],
+                       lambda xp, x: xp.pad(x, p, mode="reflect"),
+                       lambda t, x: t.nn.functional.pad(x[None], (p, p, p, p), mode="reflect")[0],
+                       nbytes=4 * side * side + 4 * (side + 2 * p) ** 2),
+        _indexing_case("tiny where f32 16", [lambda: H.rand(16, f32, "m") < 0.5,
+                                             lambda: H.rand(16, f32, "a"),
+                                             lambda: H.rand(16, f32, "b")],
+                       lambda xp, c, x, y: xp.where(c, x, y),
+                       lambda t, c, x, y: t.where(c, x, y), kind="call"),
+        _indexing_case("tiny gather a[idx] f32 16, 4 idx",
+                       [lambda: H.rand(16, f32, "a"),
+                        lambda: np.array([3, 0, 15, 7], np.int64)],
+                       lambda xp, x, i: x[i], kind="call"),
     ]
 
 
@@ -800,7 +871,7 @@ def main(argv=None):
     cfg = make_config(args.smoke)
     wanted = [ALIASES.get(s, s) for s in args.only or SECTIONS]
     # %BW needs the copy ceiling from this same run.
-    if "copy" not in wanted and {"elementwise", "reduction"} & set(wanted):
+    if "copy" not in wanted and {"elementwise", "reduction", "indexing"} & set(wanted):
         wanted.insert(0, "copy")
     wanted = [s for s in SECTIONS if s in wanted]
 
@@ -816,7 +887,7 @@ def main(argv=None):
                 "transfer": section_transfer,
                 "elementwise": section_elementwise,
                 "reduction": section_reduction, "sweep": section_sweep,
-                "linalg": section_linalg}
+                "indexing": section_indexing, "linalg": section_linalg}
     report = {"config": cfg, "env": info, "ceiling_gbps": None,
               "sections": {}}
     ceiling = None
