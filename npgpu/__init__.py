@@ -39,6 +39,7 @@ from .ufuncs import UFUNCS as _UFUNCS
 from .ufuncs import FUNCTIONS as _UFUNC_FUNCTIONS     # clip, around/round, fix, angle, real, imag
 globals().update(_UFUNCS)
 globals().update(_UFUNC_FUNCTIONS)
+_ops.update(clip=_UFUNC_FUNCTIONS["clip"], round=_UFUNC_FUNCTIONS["round"])
 
 # ndarray methods reach the rest of the package through this registry (no import cycle).
 _ops.update(
@@ -78,3 +79,25 @@ _ops.update(matmul=matmul)
 from .reductions import *  # noqa: F401,F403  (names listed in npgpu/reductions/__init__.py __all__)
 from .reductions import register as _register_reductions
 _register_reductions(_ops)
+
+# --- indexing / manipulation / logic (issue 13) ---
+from .indexing.masks import (argwhere, compress, extract, flatnonzero, nonzero, place,
+                             putmask)
+_ops.update(nonzero=nonzero, compress=compress)
+from .indexing import advanced as _advanced
+from .indexing.routines import (choose, diag_indices, diag_indices_from, fill_diagonal, ix_, put,
+                                put_along_axis, ravel_multi_index, take, take_along_axis,
+                                tril_indices, tril_indices_from, triu_indices, triu_indices_from,
+                                unravel_index)
+_ops.update(advanced_getitem=_advanced.getitem, advanced_setitem=_advanced.setitem, take=take,
+            put=put, choose=choose)
+from .joining import append, block, concat, unstack
+from .rearranging import astype, repeat, roll, rollaxis, rot90, tile
+from .adding_removing import delete, ediff1d, insert, resize, trim_zeros
+from .padding import pad
+_ops.update(repeat=repeat)
+from .logic import (allclose, array_equal, array_equiv, iscomplex, iscomplexobj, isclose, isdtype,
+                    isreal, isrealobj, ndim, select, shape, size, where)
+from .numerical import convolve, correlate, interp, nan_to_num, real_if_close
+from .calculus import gradient, trapezoid
+from .polynomials import polyval, vander

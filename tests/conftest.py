@@ -139,3 +139,12 @@ def make_layout(host, layout):
 @pytest.fixture
 def rng():
     return np.random.default_rng(20261130)
+
+
+def raises_like(np_call, gpu_call):
+    """``gpu_call`` raises NumPy's exception class with NumPy's message (``np_call``'s)."""
+    with pytest.raises(Exception) as want:
+        np_call()
+    with pytest.raises(want.type) as got:
+        gpu_call()
+    assert str(got.value) == str(want.value)

@@ -4,7 +4,7 @@ import numpy as np
 from .._codegen import elementwise as _ew
 from . import layout as _layout
 from .dtypes import check_dtype
-from .ndarray import empty_array, ndarray
+from .ndarray import _ops, empty_array, ndarray
 from . import transfer as _transfer
 
 IDENTITY = _ew.ScalarOp.from_expr("identity", 1, "x0")
@@ -108,7 +108,7 @@ def fill(a, value):
 def getitem(a, index):
     r = _layout.basic_index(a.shape, a._strides, index)
     if r is None:
-        return _advanced_getitem(a, index)
+        return _ops["advanced_getitem"](a, index)
     offset, shape, strides = r
     return a._view(offset, shape, strides)
 
@@ -116,8 +116,9 @@ def getitem(a, index):
 def setitem(a, index, value):
     r = _layout.basic_index(a.shape, a._strides, index)
     if r is None:
-        raise IndexError("npgpu supports basic indexing only (integers, slices, None, Ellipsis); "
-                         f"got {index!r}")
+        # integer arrays, masks: npgpu.indexing.advanced, registered by npgpu/__init__
+        _ops["advanced_setitem"](a, index, value)
+        return
     offset, shape, strides = r
     dst = a._view(offset, shape, strides)
     if isinstance(value, ndarray):
@@ -134,11 +135,6 @@ def setitem(a, index, value):
     tmp = np.empty((), dst.dtype)
     tmp[()] = value
     fill(dst, tmp[()])
-
-
-def _advanced_getitem(a, index):
-    raise IndexError("npgpu supports basic indexing only (integers, slices, None, Ellipsis); "
-                     f"got {index!r}")
 
 
 def set_from_host(arr, host, stream=None):

@@ -325,6 +325,41 @@ class ndarray:
     def fill(self, value):
         _ops["fill"](self, value)
 
+    # ---- indexing routines (npgpu.indexing) ------------------------------------------------------
+    def nonzero(self):
+        return _ops["nonzero"](self)
+
+    def compress(self, condition, axis=None, out=None):
+        return _ops["compress"](condition, self, axis, out)
+
+    def repeat(self, repeats, axis=None):
+        return _ops["repeat"](self, repeats, axis)
+
+    def take(self, indices, axis=None, out=None, mode="raise"):
+        return _ops["take"](self, indices, axis=axis, out=out, mode=mode)
+
+    def put(self, indices, values, mode="raise"):
+        _ops["put"](self, indices, values, mode=mode)
+
+    def choose(self, choices, out=None, mode="raise"):
+        return _ops["choose"](self, choices, out=out, mode=mode)
+
+    # ---- elementwise methods (the ufunc layer, through _ops) ---------------------------------
+    def clip(self, min=None, max=None, out=None, **kwargs):
+        return _ops["clip"](self, min, max, out=out, **kwargs)
+
+    def conj(self):
+        return _ops["conjugate"](self)
+
+    conjugate = conj
+
+    def round(self, decimals=0, out=None):
+        return _ops["round"](self, decimals, out)
+
+    def __contains__(self, value):
+        # NumPy's rule: (self == value).any(); one bool comes back to the host
+        return bool(_ops["any"](self == value))
+
     def get(self, stream=None, order="C", out=None):
         """Copy to the host as a NumPy array."""
         return _ops["asnumpy"](self, stream=stream, order=order, out=out)

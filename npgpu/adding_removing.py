@@ -1,0 +1,242 @@
+"""Adding and removing elements: insert, delete, resize, trim_zeros; ediff1d.
+
+Host positions (ints, slices, lists, NumPy arrays) are index metadata: NumPy itself checks them
+on the host (its errors and messages), then the data moves on the device -- single positions
+as slice copies into one output, many as one gather (:mod:`._remap`'s ``table`` map, the table
+of source positions uploaded once).  Device index arrays for ``delete`` go through the indexing
+package (``keep[obj] = False`` and ``nonzero``); ``insert`` at device positions would need a
+stable sort of them and is left to the sorting issue.
+"""
+import operator
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from . import _remap
+from ._core import copy as _copy
+from ._core.ndarray import empty_array, ndarray
+from ._remap import AxisMap, ident
+from .creation import asarray, ones, zeros
+from .manipulation import broadcast_to, concatenate, moveaxis, stack
+from .reductions import any as _any
+from .reductions import argmax as _argmax
+from .ufuncs import UFUNCS
+
+_I64 = np.dtype(np.int64)
+
+
+def _flat_axis(arr, axis):
+    if axis is None:
+        arr = arr.ravel() if arr.ndim != 1 else arr
+        return arr, arr.ndim - 1
+    return arr, normalize_axis_index(axis, arr.ndim)
+
+
+def _at(axis, sl):
+    return (slice(None),) * axis + (sl,)
+
+
+def _gather(arr, axis, table):
+    """``arr`` with positions ``table`` (host or device int64) taken along ``axis``."""
+    table = table if isinstance(table, ndarray) else asarray(np.asarray(table, np.int64))
+    maps = [ident(n) for n in arr.shape]
+    maps[axis] = AxisMap("table", table.size, table=table)
+    return _remap.remap(arr, maps)
+
+
+# ---- delete ---------------------------------------------------------------------------------------
+def delete(arr, obj, axis=None):
+    arr, axis = _flat_axis(asarray(arr), axis)
+    n = arr.shape[axis]
+    if isinstance(obj, ndarray) and obj.size != 1:
+        return _delete_device(arr, obj, axis, n)
+    if isinstance(obj, ndarray):
+        obj = obj.get()
+    if isinstance(obj, slice):
+        start, stop, step = obj.indices(n)
+        r = range(start, stop, step)
+        if step < 0:
+            r = r[::-1]
+        if len(r) and r.step == 1:          # one run removed: two slice copies
+            return _without_run(arr, axis, r.start, r.stop)
+    elif isinstance(obj, (int, np.integer)) and not isinstance(obj, (bool, np.bool_)):
+        i = operator.index(obj)
+        if not -n <= i < n:
+            raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+        i += n if i < 0 else 0
+        return _without_run(arr, axis, i, i + 1)
+    else:
+        h = np.asarray(obj)
+        if h.size == 1 and h.dtype.kind in "ui":
+            return delete(arr, h.reshape(-1)[0], axis)
+        if h.dtype == bool and h.shape != (n,):
+            raise ValueError("boolean array argument obj to delete must be one dimensional and "
+                             f"match the axis length of {n}")
+    keep = np.ones(n, bool)
+    if isinstance(obj, slice):
+        keep[obj] = False
+    elif h.dtype == bool:
+        keep = ~h
+    else:
+        if h.size == 0 and not isinstance(obj, np.ndarray):
+            h = h.astype(np.intp)
+        keep[h,] = False                    # NumPy's index checks and messages
+    return _gather(arr, axis, np.flatnonzero(keep))
+
+
+def _without_run(arr, axis, start, stop):
+    shape = list(arr.shape)
+    shape[axis] -= stop - start
+    new = empty_array(tuple(shape), arr.dtype)
+    _copy.copy_into(new[_at(axis, slice(None, start))], arr[_at(axis, slice(None, start))])
+    _copy.copy_into(new[_at(axis, slice(start, None))], arr[_at(axis, slice(stop, None))])
+    return new
+
+
+def _delete_device(arr, obj, axis, n):
+    from .indexing.masks import nonzero       # the compaction primitive (indexing package)
+    if obj.dtype == np.bool_:
+        if obj.shape != (n,):
+            raise ValueError("boolean array argument obj to delete must be one dimensional and "
+                             f"match the axis length of {n}")
+        keep = UFUNCS["logical_not"](obj)
+    else:
+        keep = ones(n, np.bool_)
+        keep[obj.reshape(-1)] = False          # integer-array setitem: bounds checked on device
+    return _gather(arr, axis, nonzero(keep)[0])
+
+
+# ---- insert ---------------------------------------------------------------------------------------
+def insert(arr, obj, values, axis=None):
+    arr, axis = _flat_axis(asarray(arr), axis)
+    n = arr.shape[axis]
+    if isinstance(obj, ndarray):
+        if obj.size != 1:
+            raise NotImplementedError("insert at device index arrays needs a stable sort of the "
+                                      "positions (the sorting issue); pass host positions")
+        obj = obj.get()
+    if isinstance(obj, slice):
+        idx = np.arange(*obj.indices(n), dtype=np.intp)
+    else:
+        idx = np.array(obj)
+        if idx.dtype == bool:
+            if idx.ndim != 1:
+                raise ValueError("boolean array argument obj to insert must be one dimensional")
+            idx = np.flatnonzero(idx)
+        elif idx.ndim > 1:
+            raise ValueError("index array argument obj to insert must be one dimensional or "
+                             "scalar")
+    vals = values if isinstance(values, ndarray) else asarray(np.asarray(values))
+    vals = vals.astype(arr.dtype, copy=False)
+    if idx.size == 1:
+        i = int(idx.reshape(-1)[0])
+        if not -n <= i <= n:
+            raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        i += n if i < 0 else 0
+        vals = vals.reshape((1,) * (arr.ndim - vals.ndim) + vals.shape)
+        if idx.ndim == 0:
+            vals = moveaxis(vals, 0, axis)
+        k = vals.shape[axis]
+        shape = list(arr.shape)
+        shape[axis] += k
+        new = empty_array(tuple(shape), arr.dtype)
+        _copy.copy_into(new[_at(axis, slice(None, i))], arr[_at(axis, slice(None, i))])
+        _copy.copy_into(new[_at(axis, slice(i, i + k))], vals)
+        _copy.copy_into(new[_at(axis, slice(i + k, None))], arr[_at(axis, slice(i, None))])
+        return new
+    if idx.size == 0 and not isinstance(obj, np.ndarray):
+        idx = idx.astype(np.intp)
+    # NumPy's positions: negatives wrap, then each new element lands after the earlier ones
+    idx = idx.astype(np.intp)
+    idx[idx < 0] += n
+    k = len(idx)
+    idx[np.argsort(idx, kind="stable")] += np.arange(k)
+    old = np.ones(n + k, bool)
+    old[idx] = False                             # NumPy's bounds check and message
+    shape = list(arr.shape)
+    shape[axis] = k
+    try:
+        vals = broadcast_to(vals, tuple(shape))
+    except ValueError:
+        raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be "
+                         f"broadcast to indexing result of shape {tuple(shape)}") from None
+    # the table reads the old elements then the new ones from one joined source
+    table = np.empty(n + k, np.int64)
+    table[old] = np.arange(n)
+    table[idx] = n + np.arange(k)
+    return _gather(concatenate((arr, vals), axis=axis), axis, table)
+
+
+# ---- resize ---------------------------------------------------------------------------------------
+def resize(a, new_shape):
+    """NumPy's resize: the flattened ``a`` repeated to fill ``new_shape`` (one gather)."""
+    if isinstance(new_shape, (int, np.integer)):
+        new_shape = (new_shape,)
+    new_shape = tuple(operator.index(s) for s in new_shape)
+    if any(s < 0 for s in new_shape):
+        raise ValueError("all elements of `new_shape` must be non-negative")
+    a = asarray(a).ravel()
+    size = int(np.prod(new_shape, dtype=np.int64))
+    if a.size == 0 or size == 0:
+        return zeros(new_shape, a.dtype)
+    return _remap.remap(a, [AxisMap("mod", size, 0, a.size)]).reshape(new_shape)
+
+
+# ---- trim_zeros -----------------------------------------------------------------------------------
+def trim_zeros(filt, trim="fb", axis=None):
+    """A view without the leading/trailing zero hyperplanes; the bounds (2 per axis) are found
+    on the device and read back in one small transfer."""
+    a = asarray(filt)
+    trim = trim.lower()
+    if trim not in {"fb", "bf", "f", "b"}:
+        raise ValueError(f"unexpected character(s) in `trim`: {trim!r}")
+    axes = tuple(range(a.ndim)) if axis is None else normalize_axis_tuple(axis, a.ndim, "axis")
+    if not axes:
+        return filt
+    if a.size == 0:
+        return a[tuple(slice(0, 0) if d in axes else slice(None) for d in range(a.ndim))]
+    nz = UFUNCS["not_equal"](a, 0)
+    parts = [_any(nz)]
+    for d in axes:
+        rows = _any(nz, axis=tuple(x for x in range(a.ndim) if x != d)) if a.ndim > 1 else nz
+        parts += [_argmax(rows), _argmax(rows[::-1])]
+    vals = [int(v) for v in stack([p.astype(_I64) for p in parts]).get()]
+    sl = []
+    for d in range(a.ndim):
+        if d not in axes:
+            sl.append(slice(None))
+            continue
+        if not vals[0]:                          # all zero: NumPy slices every axis empty
+            sl.append(slice(0, 0))
+            continue
+        first, last = vals[1 + 2 * axes.index(d)], vals[2 + 2 * axes.index(d)]
+        sl.append(slice(first if "f" in trim else None,
+                        a.shape[d] - last if "b" in trim else None))
+    return a[tuple(sl)]
+
+
+# ---- ediff1d --------------------------------------------------------------------------------------
+def ediff1d(ary, to_end=None, to_begin=None):
+    """Differences of the flattened ``ary`` between ``to_begin`` and ``to_end``: one
+    allocation, the two ends copied in, the subtraction written into the middle."""
+    a = asarray(ary).ravel()
+    ends = []
+    for name, v in (("to_begin", to_begin), ("to_end", to_end)):
+        if v is None:
+            ends.append(None)
+            continue
+        v = v if isinstance(v, ndarray) else np.asanyarray(v)
+        if not np.can_cast(v.dtype, a.dtype, casting="same_kind"):
+            raise TypeError(f"dtype of `{name}` must be compatible with input `ary` under the "
+                            "`same_kind` rule.")
+        ends.append(asarray(v).ravel())
+    nb = ends[0].size if ends[0] is not None else 0
+    ne = ends[1].size if ends[1] is not None else 0
+    nd = max(a.size - 1, 0)
+    out = empty_array((nb + nd + ne,), a.dtype)
+    if nb:
+        _copy.copy_into(out[:nb], ends[0])
+    if ne:
+        _copy.copy_into(out[nb + nd:], ends[1])
+    UFUNCS["subtract"](a[1:], a[:-1], out=out[nb:nb + nd])
+    return out

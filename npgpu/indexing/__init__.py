@@ -1,0 +1,1 @@
+"""Advanced indexing and the indexing routines (masks, gathers, scatters, index generators)."""

@@ -1,0 +1,333 @@
+"""Indexing routines on the gather / scatter plans of :mod:`.advanced`: take, put,
+take_along_axis, put_along_axis, choose; index generators (diag_indices, tril/triu_indices, ix_,
+unravel_index, ravel_multi_index) and fill_diagonal.
+
+Each builds a :class:`~.advanced.Plan` (or an advanced index) and runs the one gather / check /
+scatter template; arithmetic on indices is one elementwise launch.  Bounds in ``mode='raise'`` are
+checked on the device with one 8-byte read of the record, as in ``a[idx]``."""
+import operator
+
+import numpy as np
+
+from .._codegen import elementwise as _ew
+from .._core import copy as _copy
+from .._core import layout as _layout
+from .._core.ndarray import empty_array, ndarray
+from ..creation import arange, asarray
+from . import advanced as _adv
+
+_I64 = np.dtype(np.int64)
+_MODES = ("raise", "wrap", "clip")
+
+
+def _mode(mode):
+    if mode not in _MODES:
+        raise ValueError(f"clipmode must be one of 'clip', 'raise', or 'wrap' (got {mode!r})")
+    return mode
+
+
+def _int_index(indices, what="indices"):
+    """A device integer array from ``indices`` (host data copied once)."""
+    if isinstance(indices, ndarray):
+        x = indices
+    else:
+        h = np.asarray(indices)
+        if h.size == 0 and h.dtype.kind == "f":
+            h = h.astype(np.intp)
+        x = h
+    if x.dtype.kind not in "iu":
+        raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according "
+                        "to the rule 'safe'")
+    return x if isinstance(x, ndarray) else asarray(x)
+
+
+def _put_out(res, out):
+    if out is None:
+        return res
+    if not isinstance(out, ndarray):
+        raise TypeError("out must be an npgpu array")
+    if out.shape != res.shape:
+        raise ValueError("output array does not match result of ndarray.take")
+    _copy.copy_into(out, res)
+    return out
+
+
+def _empty_axis(n, idx, mode):
+    if n == 0 and idx.size and mode != "raise":
+        raise IndexError("cannot do a non-empty take from an empty axes.")
+
+
+# --- take / put ----------------------------------------------------------------------------------
+def take(a, indices, axis=None, out=None, mode="raise"):
+    """Elements of ``a`` at ``indices`` along ``axis`` (the flattened array when None)."""
+    mode = _mode(mode)
+    a = a if isinstance(a, ndarray) else asarray(a)
+    if axis is None:
+        a, axis = a.ravel(), 0
+    else:
+        axis = _layout.normalize_axis(axis, a.ndim)
+    idx = _int_index(indices)
+    _empty_axis(a.shape[axis], idx, mode)
+    entries = [("slice", slice(None), d) for d in range(axis)] + [("arr", idx, axis)]
+    entries += [("slice", slice(None), d) for d in range(axis + 1, a.ndim)]
+    return _put_out(_adv.gather(_adv._plan(a, entries), mode), out)
+
+
+def _cycled(v, n):
+    """``v`` flattened and repeated to ``n`` elements (NumPy's put / flat assignment)."""
+    v = v.reshape(-1)
+    if v.size == n:
+        return v
+    return _adv.gather(_adv._plan(v, [("arr", arange(n), 0)]), "wrap")
+
+
+def put(a, ind, v, mode="raise"):
+    """``a.flat[ind] = v`` (``v`` repeated as needed; the last of repeated indices wins)."""
+    if not isinstance(a, ndarray):
+        raise TypeError(f"put() argument 1 must be npgpu.ndarray, not {type(a).__name__}")
+    mode = _mode(mode)
+    idx = _int_index(ind).reshape(-1)
+    if idx.size == 0:
+        return
+    _empty_axis(a.size, idx, mode)
+    if a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    val = _adv.value_for(a.dtype, v)
+    if isinstance(val, ndarray):
+        if val.size == 0:
+            return
+        val = _cycled(val, idx.size)
+    flat = a.reshape(-1) if a._c_contig else a.copy()
+    target = flat if a._c_contig else flat.reshape(-1)
+    _adv.scatter(_adv._plan(target, [("arr", idx, 0)]), val, mode)
+    if not a._c_contig:
+        _copy.copy_into(a, flat)
+
+
+# --- along an axis -------------------------------------------------------------------------------
+def _along(arr, indices, axis):
+    """(arr, advanced index tuple) pairing every axis of ``arr`` with ``indices`` NumPy's way."""
+    arr = arr if isinstance(arr, ndarray) else asarray(arr)
+    idx = indices if isinstance(indices, ndarray) else asarray(np.asarray(indices))
+    if idx.dtype.kind not in "iu":
+        raise IndexError("`indices` must be an integer array")
+    if axis is None:
+        if idx.ndim != 1:
+            raise ValueError("when axis=None, `indices` must have a single dimension.")
+        arr, axis = arr.ravel(), 0
+    else:
+        axis = _layout.normalize_axis(axis, arr.ndim)
+    if idx.ndim != arr.ndim:
+        raise ValueError("`indices` and `arr` must have the same number of dimensions")
+    index = []
+    for d, n in enumerate(arr.shape):
+        if d == axis:
+            index.append(idx)
+        else:
+            shape = [1] * arr.ndim
+            shape[d] = n
+            index.append(arange(n).reshape(tuple(shape)))
+    return arr, tuple(index)
+
+
+def take_along_axis(arr, indices, axis=-1):
+    arr, index = _along(arr, indices, axis)
+    return _adv.gather(_adv.parse(arr, index))
+
+
+def put_along_axis(arr, indices, values, axis):
+    if not isinstance(arr, ndarray):
+        raise TypeError("put_along_axis: arr must be an npgpu array")
+    target, index = _along(arr, indices, axis)
+    if target is not arr and not arr._c_contig:
+        tmp = arr.copy()
+        put_along_axis(tmp, indices, values, axis)
+        _copy.copy_into(arr, tmp)
+        return
+    _adv.scatter(_adv.parse(target, index), values)
+
+
+def choose(a, choices, out=None, mode="raise"):
+    """``choices[a[i]][i]`` for every ``i`` (all broadcast together)."""
+    from ..manipulation import broadcast_to, stack
+    mode = _mode(mode)
+    idx = _int_index(a)
+    if isinstance(choices, ndarray):
+        cs = [choices[j] for j in range(choices.shape[0])]
+    else:
+        cs = [c if isinstance(c, ndarray) else asarray(c) for c in choices]
+    if not cs:
+        raise ValueError("0-length sequence.")
+    shape = np.broadcast_shapes(idx.shape, *(c.shape for c in cs))
+    dt = np.result_type(*(c.dtype for c in cs))
+    table = stack([broadcast_to(c, shape) for c in cs]).astype(dt, copy=False)
+    # iteration over the result; the index picks the row of the stacked table
+    lo, m = _adv._extent(table)
+    isz = table.itemsize
+    p = _adv.Plan(a=table, lo=lo, m=m, shape=shape, base=(table._ptr - lo) // isz,
+                  strides=tuple(s // isz for s in table._strides[1:]), bshape=shape,
+                  adv=(0, len(shape)), arrays=[_broadcast(idx, shape)], sizes=[len(cs)],
+                  steps=[table._strides[0] // isz], axes=[0])
+    res = _adv.gather(p, mode, lambda v, n, ax: ValueError("invalid entry in choice array"))
+    return _put_out(res, out)
+
+
+def _broadcast(x, shape):
+    return x._view(0, shape, tuple(_ew.broadcast_strides(x.shape, x._strides, shape)))
+
+
+# --- index generators ---------------------------------------------------------------------------
+def diag_indices(n, ndim=2):
+    idx = arange(n)
+    return (idx,) * ndim
+
+
+def diag_indices_from(arr):
+    if arr.ndim < 2:
+        raise ValueError("input array must be at least 2-d")
+    if len(set(arr.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    return diag_indices(arr.shape[0], arr.ndim)
+
+
+def tril_indices(n, k=0, m=None):
+    from ..matrices import tri
+    from .masks import nonzero
+    return nonzero(tri(n, m, k=k, dtype=bool))
+
+
+def triu_indices(n, k=0, m=None):
+    from ..matrices import tri
+    from ..ufuncs import UFUNCS
+    from .masks import nonzero
+    return nonzero(UFUNCS["logical_not"](tri(n, m, k=k - 1, dtype=bool)))
+
+
+def tril_indices_from(arr, k=0):
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return tril_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def triu_indices_from(arr, k=0):
+    if arr.ndim != 2:
+        raise ValueError("input array must be 2-d")
+    return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
+
+
+def ix_(*args):
+    out = []
+    nd = len(args)
+    for k, x in enumerate(args):
+        if not isinstance(x, ndarray):
+            h = np.asarray(x)
+            if h.size == 0:
+                h = h.astype(np.intp)
+            x = asarray(h)
+        if x.ndim != 1:
+            raise ValueError("Cross index must be 1 dimensional")
+        if x.dtype.kind == "b":
+            from .masks import nonzero
+            x = nonzero(x)[0]
+        out.append(x.reshape((1,) * k + (x.size,) + (1,) * (nd - k - 1)))
+    return tuple(out)
+
+
+def _checked(idx, size, error):
+    """Device check that every element of ``idx`` is in [0, size): one check launch."""
+    p = _adv.Plan(a=idx, shape=idx.shape, bshape=idx.shape, adv=(0, idx.ndim), arrays=[idx],
+                  sizes=[size], steps=[0], axes=[None])
+    _adv.check(p, "nonneg", error)
+
+
+_DIVMOD = _ew.ScalarOp.from_expr("unravel_coord", 3, "(x0 // x1) % x2")
+
+
+def unravel_index(indices, shape, order="C"):
+    idx = indices if isinstance(indices, ndarray) else np.asarray(indices)
+    if idx.dtype.kind not in "iu":
+        raise TypeError("only int indices permitted")
+    idx = idx if isinstance(idx, ndarray) else asarray(idx)
+    shape = _layout.normalize_shape(shape)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    size = _layout.prod(shape)
+    _checked(idx, size, lambda v, n, ax: ValueError(
+        f"index {v} is out of bounds for array with size {n}"))
+    strides = (_layout.c_strides if order == "C" else _layout.f_strides)(shape, 1)
+    out = []
+    for n, s in zip(shape, strides):
+        o = empty_array(idx.shape, _I64)
+        _ew.launch(_DIVMOD, [idx, np.int64(s), np.int64(n)], [_I64] * 3, [o], [_I64],
+                   name="unravel_index")
+        out.append(o)
+    return tuple(out)
+
+
+def _ravel_op(modes):
+    k = len(modes)
+    terms = []
+    for j, md in enumerate(modes):
+        x, n, s = f"x{j}", f"x{k + j}", f"x{2 * k + j}"
+        v = {"raise": x, "wrap": f"({x} % {n})", "clip": f"min(max({x}, 0), {n} - 1)"}[md]
+        terms.append(f"{v} * {s}")
+    return _ew.ScalarOp.from_expr(f"ravel_multi_index_{'_'.join(modes)}", 3 * k,
+                                  " + ".join(terms))
+
+
+def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
+    dims = _layout.normalize_shape(dims)
+    k = len(dims)
+    modes = (mode,) * k if isinstance(mode, str) else tuple(mode)
+    if len(modes) != k:
+        raise ValueError("mode must be a string or a sequence of the same length as dims")
+    modes = tuple(_mode(m) for m in modes)
+    if order not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    if len(multi_index) != k:
+        raise ValueError(f"parameter multi_index must be a sequence of length {k}")
+    arrs = [_int_index(x) for x in multi_index]
+    shape = np.broadcast_shapes(*(x.shape for x in arrs))
+    strides = (_layout.c_strides if order == "C" else _layout.f_strides)(dims, 1)
+    if _layout.prod(dims) > np.iinfo(np.int64).max:
+        raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
+                         "possible size.")
+    raised = [(x, n) for x, n, md in zip(arrs, dims, modes) if md == "raise"]
+    if raised:
+        p = _adv.Plan(a=arrs[0], shape=shape, bshape=shape, adv=(0, len(shape)),
+                      arrays=[_broadcast(x, shape) for x, _ in raised],
+                      sizes=[n for _, n in raised], steps=[0] * len(raised),
+                      axes=[None] * len(raised))
+        _adv.check(p, "nonneg", lambda v, n, ax: ValueError("invalid entry in coordinates array"))
+    out = empty_array(shape, _I64)
+    ins = arrs + [np.int64(n) for n in dims] + [np.int64(s) for s in strides]
+    _ew.launch(_ravel_op(modes), ins, [_I64] * (3 * k), [out], [_I64], name="ravel_multi_index")
+    return out
+
+
+def fill_diagonal(a, val, wrap=False):
+    """``a``'s main diagonal set to ``val`` (cycled), NumPy's ``a.flat[:end:step] = val``."""
+    if a.ndim < 2:
+        raise ValueError("array must be at least 2-d")
+    if a.ndim > 2 and len(set(a.shape)) != 1:
+        raise ValueError("All dimensions of input must be of equal length")
+    if a.ndim == 2 and wrap and a.shape[0] > a.shape[1] + 1:
+        # the wrapped diagonal restarts every n + 1 rows: NumPy's flat positions
+        flat = a.reshape(-1) if a._c_contig else a.copy().reshape(-1)
+        view = flat[::a.shape[1] + 1]
+        _assign_cycled(view, val)
+        if not a._c_contig:
+            _copy.copy_into(a, flat.reshape(a.shape))
+        return
+    n = min(a.shape)
+    view = a._view(0, (n,), (sum(a._strides),))
+    _assign_cycled(view, val)
+
+
+def _assign_cycled(view, val):
+    v = _adv.value_for(view.dtype, val)
+    if isinstance(v, ndarray):
+        if v.size == 0:
+            return
+        v = _cycled(v, view.size)
+    _copy.setitem(view, Ellipsis, v)

@@ -1,0 +1,161 @@
+"""Tiling and rearranging elements: tile, repeat, roll, rot90, rollaxis; the function astype.
+
+tile, repeat and roll are one gather kernel each (:mod:`._remap`: every output element maps its
+coordinates to the source's); rot90 and rollaxis are views.  Per-element repeat counts find
+their output positions with a cumulative sum of the counts (the scan kernels) and one 8-byte
+read of the total (and of the smallest count) to size the output.
+"""
+import operator
+
+import numpy as np
+from numpy.exceptions import AxisError
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
+
+from . import _remap
+from ._core.dtypes import check_dtype
+from ._core.ndarray import ndarray
+from ._remap import AxisMap, ident
+from .creation import asarray
+from .manipulation import flip, stack, transpose
+from .reductions import cumsum
+from .reductions import min as _amin
+
+_I64 = np.dtype(np.int64)
+
+
+def tile(A, reps):
+    a = asarray(A)
+    try:
+        reps = tuple(operator.index(r) for r in reps)
+    except TypeError:
+        reps = (operator.index(reps),)
+    if any(r < 0 for r in reps):
+        raise ValueError("negative dimensions are not allowed")
+    nd = max(len(reps), a.ndim)
+    reps = (1,) * (nd - len(reps)) + reps
+    a = a.reshape((1,) * (nd - a.ndim) + a.shape)
+    maps = [ident(n) if r == 1 else AxisMap("zero", r) if n == 1 else AxisMap("mod", n * r, 0, n)
+            for n, r in zip(a.shape, reps)]
+    return _remap.remap(a, maps)
+
+
+def _counts_on_host(repeats, n):
+    """Host repeat counts as int64 of length ``n`` (or one scalar), NumPy's checks."""
+    r = np.asarray(repeats)
+    if r.ndim > 1:
+        raise ValueError("setting an array element with a sequence. The requested array would "
+                         "exceed the maximum number of dimension of 1.")
+    r = r.astype(np.intp)
+    if r.size == 1:                    # one count for every element: an output dimension
+        if r.reshape(-1)[0] < 0:
+            raise ValueError("negative dimensions are not allowed")
+        return int(r.reshape(-1)[0])
+    if r.size and r.min() < 0:
+        raise ValueError("repeats may not contain negative values.")
+    if r.size != n:
+        raise ValueError(f"operands could not be broadcast together with shape ({n},) ({r.size},)")
+    return r
+
+
+def repeat(a, repeats, axis=None):
+    """NumPy's repeat.  A scalar count is a division of the output coordinate; per-element
+    counts are found by a binary search of the output coordinate in their cumulative sum."""
+    a = asarray(a)
+    if axis is None:
+        a = a.ravel()
+        axis = 0
+    else:
+        axis = normalize_axis_index(axis, a.ndim)
+    n = a.shape[axis]
+    maps = [ident(s) for s in a.shape]
+    if isinstance(repeats, ndarray) and repeats.size != 1:
+        if repeats.ndim > 1:
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             "would exceed the maximum number of dimension of 1.")
+        if repeats.size != n:
+            raise ValueError(f"operands could not be broadcast together with shape ({n},) "
+                             f"({repeats.size},)")
+        if n == 0:
+            return a.copy()
+        cs = cumsum(repeats, dtype=_I64)
+        total, low = (int(v) for v in stack([cs[-1], _amin(repeats).astype(_I64)]).get())
+        if low < 0:
+            raise ValueError("repeats may not contain negative values.")
+        maps[axis] = AxisMap("search", total, table=cs)
+        return _remap.remap(a, maps)
+    if isinstance(repeats, ndarray):
+        repeats = repeats.get()
+    r = _counts_on_host(repeats, n)
+    if isinstance(r, int):
+        maps[axis] = AxisMap("div", n * r, max(r, 1)) if r != 1 else ident(n)
+    else:
+        maps[axis] = AxisMap("search", int(r.sum()), table=asarray(np.cumsum(r, dtype=np.int64)))
+    return _remap.remap(a, maps)
+
+
+def roll(a, shift, axis=None):
+    a = asarray(a)
+    if axis is None:
+        return roll(a.ravel(), shift, 0).reshape(a.shape)
+    axes = normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
+    pairs = np.broadcast(np.asarray(shift), np.asarray(axes))     # NumPy's mismatch error
+    if pairs.nd > 1:
+        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+    shifts = [0] * a.ndim
+    for s, ax in pairs:
+        shifts[int(ax)] += operator.index(s)
+    maps = [ident(n) if n == 0 or s % n == 0 else AxisMap("rot", n, (-s) % n, n)
+            for n, s in zip(a.shape, shifts)]
+    return _remap.remap(a, maps)
+
+
+def rot90(m, k=1, axes=(0, 1)):
+    """A view, as NumPy's: flips and a transpose."""
+    axes = tuple(axes)
+    if len(axes) != 2:
+        raise ValueError("len(axes) must be 2.")
+    m = asarray(m)
+    if axes[0] == axes[1] or abs(axes[0] - axes[1]) == m.ndim:
+        raise ValueError("Axes must be different.")
+    if not all(-m.ndim <= ax < m.ndim for ax in axes):
+        raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
+    k = operator.index(k) % 4
+    if k == 0:
+        return m[:]
+    if k == 2:
+        return flip(flip(m, axes[0]), axes[1])
+    perm = list(range(m.ndim))
+    perm[axes[0]], perm[axes[1]] = perm[axes[1]], perm[axes[0]]
+    if k == 1:
+        return transpose(flip(m, axes[1]), perm)
+    return flip(transpose(m, perm), axes[1])
+
+
+def rollaxis(a, axis, start=0):
+    """A view: ``axis`` moved to before ``start`` (NumPy's older moveaxis)."""
+    a = asarray(a)
+    n = a.ndim
+    axis = normalize_axis_index(axis, n)
+    start = operator.index(start)
+    if start < 0:
+        start += n
+    if not 0 <= start < n + 1:
+        raise AxisError(f"'start' arg requires {-n} <= start < {n + 1}, but {start} was passed in")
+    if axis < start:
+        start -= 1
+    if axis == start:
+        return a[...]
+    order = [d for d in range(n) if d != axis]
+    order.insert(start, axis)
+    return a.transpose(order)
+
+
+# ---- changing kind --------------------------------------------------------------------------------
+def astype(x, dtype, /, *, copy=True, device=None):
+    """The Array API's ``astype``: ``x.astype(dtype, copy=copy)`` on ``x``'s device."""
+    if not isinstance(x, ndarray):
+        raise TypeError(f"Input should be an npgpu array. It is a {type(x)} instead.")
+    if device is not None and device != x.device:
+        raise ValueError(f"Device not understood. Only the array's device ({x.device}) is "
+                         f"allowed, but received: {device}")
+    return x.astype(check_dtype(dtype), copy=copy)
