@@ -148,3 +148,12 @@ def raises_like(np_call, gpu_call):
     with pytest.raises(want.type) as got:
         gpu_call()
     assert str(got.value) == str(want.value)
+
+
+def error_of(fn):
+    """(exception class, message) of ``fn()``, or None: compared between NumPy and npgpu."""
+    try:
+        fn()
+    except Exception as e:          # noqa: BLE001 - the class and message are compared
+        return type(e), str(e)
+    return None

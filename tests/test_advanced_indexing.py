@@ -4,7 +4,7 @@ import numpy
 import pytest
 
 import npgpu as np
-from conftest import ALL_DTYPES, assert_same, make_layout, random_array
+from conftest import ALL_DTYPES, assert_same, make_layout, random_array, error_of as _err
 
 RNG = numpy.random.default_rng(13)
 INT_DTYPES = [numpy.dtype(t) for t in "i1 i2 i4 i8 u1 u2 u4 u8".split()]
@@ -17,14 +17,6 @@ def _dev(idx):
     if isinstance(idx, numpy.ndarray):
         return np.asarray(idx)
     return idx
-
-
-def _err(fn):
-    try:
-        fn()
-    except Exception as e:          # noqa: BLE001 - the class and message are compared
-        return type(e), str(e)
-    return None
 
 
 I = numpy.array

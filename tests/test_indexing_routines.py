@@ -4,17 +4,9 @@ import numpy
 import pytest
 
 import npgpu as np
-from conftest import ALL_DTYPES, assert_same, make_layout, random_array
+from conftest import ALL_DTYPES, assert_same, make_layout, random_array, error_of as _err
 
 RNG = numpy.random.default_rng(1313)
-
-
-def _err(fn):
-    try:
-        fn()
-    except Exception as e:          # noqa: BLE001 - the class and message are compared
-        return type(e), str(e)
-    return None
 
 
 def _same_tuple(got, expect):
