@@ -101,3 +101,12 @@ from .logic import (allclose, array_equal, array_equiv, iscomplex, iscomplexobj,
 from .numerical import convolve, correlate, interp, nan_to_num, real_if_close
 from .calculus import gradient, trapezoid
 from .polynomials import polyval, vander
+
+# --- dispatch / Array API (issue 19) ---
+from ._array_api import __array_api_version__, __array_namespace_info__
+from . import _array_api
+from .reductions.cumulative import cumulative_prod, cumulative_sum
+_ops.update(to_device=_array_api.to_device, array_namespace=_array_api.namespace)
+import sys as _sys
+from . import _dispatch
+_dispatch.register(_ops, _sys.modules[__name__])   # numpy.f(npgpu array) runs npgpu.f

@@ -1,6 +1,7 @@
 """Array creation: empty/zeros/ones/full (and _like), asarray/array, contiguous copies."""
 import numpy as np
 
+from . import _array_api as _api
 from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core import transfer as _transfer
@@ -18,7 +19,10 @@ def _order(order):
     raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
 
 
-def empty(shape, dtype=float, order="C"):
+def empty(shape, dtype=float, order="C", *, device=None, like=None):
+    if device is not None:
+        with _api.device_scope(device):
+            return empty(shape, dtype, order)
     if shape.__class__ is int and shape >= 0 and order == "C":     # the hot path: empty(n)
         return empty_array((shape,), check_dtype(_F64 if dtype is None else dtype), "C")
     shape = _layout.normalize_shape(shape)
@@ -32,23 +36,27 @@ def _like_args(a, dtype, order, shape):
     return (a.shape if shape is None else shape), dt, order
 
 
-def empty_like(a, dtype=None, order="K", subok=None, shape=None):
+def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
     a = asarray(a)
     shape, dt, order = _like_args(a, dtype, order, shape)
-    return empty(shape, dt, order)
+    with _api.device_scope(device, a):       # device=None: the device of ``a``
+        return empty(shape, dt, order)
 
 
-def zeros(shape, dtype=float, order="C"):
-    return full(shape, 0, _F64 if dtype is None else dtype, order)
+def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+    return full(shape, 0, _F64 if dtype is None else dtype, order, device=device)
 
 
-def ones(shape, dtype=float, order="C"):
-    return full(shape, 1, _F64 if dtype is None else dtype, order)
+def ones(shape, dtype=float, order="C", *, device=None, like=None):
+    return full(shape, 1, _F64 if dtype is None else dtype, order, device=device)
 
 
-def full(shape, fill_value, dtype=None, order="C"):
+def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``: without ``dtype``, the dtype of ``asarray(fill_value)``; an array
     ``fill_value`` is broadcast (one copy kernel)."""
+    if device is not None:
+        with _api.device_scope(device):
+            return full(shape, fill_value, dtype, order)
     if not isinstance(fill_value, ndarray) and np.ndim(fill_value) != 0:
         fill_value = asarray(fill_value)
     if dtype is None:
@@ -58,20 +66,20 @@ def full(shape, fill_value, dtype=None, order="C"):
     return out
 
 
-def zeros_like(a, dtype=None, order="K", subok=None, shape=None):
-    out = empty_like(a, dtype, order, shape=shape)
+def zeros_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    out = empty_like(a, dtype, order, shape=shape, device=device)
     _copy.fill(out, 0)
     return out
 
 
-def ones_like(a, dtype=None, order="K", subok=None, shape=None):
-    out = empty_like(a, dtype, order, shape=shape)
+def ones_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    out = empty_like(a, dtype, order, shape=shape, device=device)
     _copy.fill(out, 1)
     return out
 
 
-def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None):
-    out = empty_like(a, dtype, order, shape=shape)
+def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, device=None):
+    out = empty_like(a, dtype, order, shape=shape, device=device)
     _copy.fill(out, fill_value)
     return out
 
@@ -80,9 +88,13 @@ def _is_device_foreign(obj):
     return hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray)
 
 
-def asarray(a, dtype=None, order=None, *, copy=None, blocking=False):
+def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False, like=None):
     """Convert to a device array: device arrays pass through; foreign CUDA arrays are wrapped
-    without copying (CUDA Array Interface, DLPack); host data is copied to the device."""
+    without copying (CUDA Array Interface, DLPack); host data is copied to the device.
+    ``device``: host data is copied there; a device array elsewhere is copied over
+    (``to_device``) unless ``copy=False``."""
+    if device is not None:
+        return _asarray_on(a, dtype, order, device, copy)
     if isinstance(a, ndarray):
         out = a
         if dtype is not None and check_dtype(dtype) != a.dtype:
@@ -125,6 +137,16 @@ def asarray(a, dtype=None, order=None, *, copy=None, blocking=False):
     if host.dtype == object:
         raise TypeError(f"npgpu does not support dtype object (from {type(a).__name__})")
     return _transfer.from_host(host, order=order or "K")
+
+
+def _asarray_on(a, dtype, order, device, copy):
+    did = _api.device_ordinal(device)
+    if isinstance(a, ndarray) and a._mem.device_id != did:
+        if copy is False:
+            raise ValueError("Unable to avoid copy while creating an array as requested.")
+        a, copy = _api.to_device(a, did), None      # a fresh copy: no second one needed
+    with _api.device_scope(did):
+        return asarray(a, dtype, order, copy=copy)
 
 
 def _flat_items(seq):
@@ -261,6 +283,9 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         dt = check_dtype(dtype)
     if step == 0:
         raise ZeroDivisionError("division by zero")
+    if device is not None:
+        with _api.device_scope(device):
+            return arange(start, stop, step, dtype)
     n = _arange_length(start, stop, step)
     if dt.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
@@ -306,6 +331,9 @@ def _mn(N, M):
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """Zeros, then one fill kernel on the diagonal (a strided view)."""
+    if device is not None:
+        with _api.device_scope(device):
+            return eye(N, M, k, dtype, order)
     N, M = _mn(N, M)
     k = _operator.index(k)
     out = zeros((N, M), dtype, order)

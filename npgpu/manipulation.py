@@ -13,7 +13,7 @@ from ._codegen import elementwise as _ew
 from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core.dtypes import check_dtype
-from ._core.ndarray import empty_array, ndarray
+from ._core.ndarray import READONLY, WARN_ON_WRITE, empty_array, fail_unless_writeable, ndarray
 from .creation import asarray
 
 _BOOL = np.dtype(np.bool_)
@@ -96,7 +96,9 @@ def broadcast_to(array, shape, subok=False):
     a = asarray(array)
     shape = (operator.index(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
     np.broadcast_to(_host_dummy(a.shape), shape)        # NumPy's checks and messages
-    return _broadcast_view(a, shape)
+    v = _broadcast_view(a, shape)
+    v._ro = READONLY             # elements may repeat in memory: NumPy's view is read-only
+    return v
 
 
 def broadcast_shapes(*shapes):
@@ -106,7 +108,15 @@ def broadcast_shapes(*shapes):
 def broadcast_arrays(*args, subok=False):
     arrs = [asarray(x) for x in args]
     shape = np.broadcast_shapes(*(x.shape for x in arrs))
-    return tuple(x if x.shape == shape else _broadcast_view(x, shape) for x in arrs)
+    return tuple(x if x.shape == shape else _warn_on_write(_broadcast_view(x, shape)) for x in arrs)
+
+
+def _warn_on_write(v):
+    """NumPy 2's broadcast_arrays views: writeable when their array is, but a write warns (and
+    reading ``flags.writeable`` warns that a future NumPy makes them read-only)."""
+    if v._ro < READONLY:
+        v._ro = WARN_ON_WRITE
+    return v
 
 
 def atleast_1d(*arys):
@@ -200,6 +210,8 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
             raise TypeError("'out' must be an npgpu array")
         if out.shape != shape:
             raise ValueError("Output array is the wrong shape")
+        if out._ro:
+            fail_unless_writeable(out, "assignment destination")
         dt = out.dtype
     else:
         dt = check_dtype(dtype) if dtype is not None else np.result_type(*(a.dtype for a in arrs))
@@ -316,6 +328,8 @@ def copyto(dst, src, casting="same_kind", where=True):
     """NumPy's copyto: src broadcast into dst, cast by ``casting``, only where ``where``."""
     if not isinstance(dst, ndarray):
         raise TypeError(f"copyto() argument 1 must be npgpu.ndarray, not {type(dst).__name__}")
+    if dst._ro:
+        fail_unless_writeable(dst, "assignment destination")
     if isinstance(src, (int, float, complex, np.generic)) or (isinstance(src, np.ndarray) and src.ndim == 0):
         # a scalar: NumPy's own assignment into a 0-d host array checks the cast (NEP 50)
         tmp = np.empty((), dst.dtype)

@@ -8,7 +8,7 @@ import numpy as np
 from ._codegen import elementwise as _ew
 from ._core.dtypes import check_dtype
 from ._core import copy as _copy
-from ._core.ndarray import empty_array
+from ._core.ndarray import READONLY, empty_array
 from .creation import _BOOL, _F64, _I64, _diagonal_view, _mn, _run, asarray, zeros
 from .manipulation import broadcast_to
 
@@ -65,8 +65,9 @@ def diag(v, k=0):
             _copy.copy_into(_diagonal_view(out, k), v)
         return out
     if v.ndim == 2:
-        # NumPy returns a (read-only) view of the diagonal; npgpu views share memory too
-        return _diagonal_view(v, k)
+        d = _diagonal_view(v, k)
+        d._ro = READONLY       # NumPy's diag of a 2-D array: a read-only view of the diagonal
+        return d
     raise ValueError("Input must be 1- or 2-d.")
 
 

@@ -6,6 +6,7 @@ import operator as _operator
 
 import numpy as np
 
+from . import _array_api as _api
 from ._codegen import elementwise as _ew
 from ._core.dtypes import check_dtype
 from ._core.ndarray import empty_array, ndarray
@@ -116,6 +117,9 @@ def _inexact_dtype(*keys):
 
 
 def linspace(start, stop, num=50, endpoint=True, retstep=False, dtype=None, axis=0, *, device=None):
+    if device is not None:
+        with _api.device_scope(device):
+            return linspace(start, stop, num, endpoint, retstep, dtype, axis)
     num = _num(num)
     start, stop = _operand(start), _operand(stop)
     dt = _inexact_dtype(_key(start), _key(stop))

@@ -11,6 +11,7 @@ import numpy as np
 from numpy.exceptions import AxisError
 from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
+from . import _array_api as _api
 from . import _remap
 from ._core.dtypes import check_dtype
 from ._core.ndarray import ndarray
@@ -155,7 +156,6 @@ def astype(x, dtype, /, *, copy=True, device=None):
     """The Array API's ``astype``: ``x.astype(dtype, copy=copy)`` on ``x``'s device."""
     if not isinstance(x, ndarray):
         raise TypeError(f"Input should be an npgpu array. It is a {type(x)} instead.")
-    if device is not None and device != x.device:
-        raise ValueError(f"Device not understood. Only the array's device ({x.device}) is "
-                         f"allowed, but received: {device}")
+    if device is not None and _api.device_ordinal(device) != x._mem.device_id:
+        x, copy = _api.to_device(x, device), False        # already a fresh copy
     return x.astype(check_dtype(dtype), copy=copy)

@@ -4,7 +4,7 @@ import numpy as np
 from .._codegen import elementwise as _ew
 from . import layout as _layout
 from .dtypes import check_dtype
-from .ndarray import _ops, empty_array, ndarray
+from .ndarray import _ops, empty_array, fail_unless_writeable, ndarray
 from . import transfer as _transfer
 
 IDENTITY = _ew.ScalarOp.from_expr("identity", 1, "x0")
@@ -31,16 +31,21 @@ def may_overlap(a, b):
 
 
 def same_elements(a, b, shape):
-    """True if ``a`` and ``b`` (broadcast to ``shape``) address element i at the same place for every i."""
+    """True if ``a`` and ``b`` (broadcast to ``shape``) address element i at the same place for
+    every i, and ``a`` gives every i a place of its own: then an elementwise loop from ``b`` into
+    ``a`` reads each element before it writes it.  (A zero stride over a real axis, as a
+    writeable ``broadcast_arrays`` view has, writes one place many times: NumPy reads a copy.)"""
     if a._ptr != b._ptr or a.dtype.itemsize != b.dtype.itemsize:
         return False
     sa = _ew.broadcast_strides(a.shape, a._strides, shape)
     sb = _ew.broadcast_strides(b.shape, b._strides, shape)
-    return all(x == y or n == 1 for x, y, n in zip(sa, sb, shape))
+    return all((x == y and x) or n == 1 for x, y, n in zip(sa, sb, shape))
 
 
 def copy_into(dst, src):
     """dst[...] = src, with broadcasting and an unsafe cast (the caller checked casting)."""
+    if dst._ro:
+        fail_unless_writeable(dst, "assignment destination")
     if not isinstance(src, ndarray):
         fill(dst, src)
         return
@@ -96,6 +101,8 @@ def scalar_of(value, dtype):
 
 
 def fill(a, value):
+    if a._ro:
+        fail_unless_writeable(a, "assignment destination")
     if isinstance(value, ndarray):
         copy_into(a, value)
         return
@@ -114,6 +121,8 @@ def getitem(a, index):
 
 
 def setitem(a, index, value):
+    if a._ro:                      # before the index is looked at, as NumPy
+        fail_unless_writeable(a, "assignment destination")
     r = _layout.basic_index(a.shape, a._strides, index)
     if r is None:
         # integer arrays, masks: npgpu.indexing.advanced, registered by npgpu/__init__
@@ -139,6 +148,8 @@ def setitem(a, index, value):
 
 def set_from_host(arr, host, stream=None):
     """``arr.set(host)``: one host-to-device copy; a strided ``arr`` gets it through a copy kernel."""
+    if arr._ro:
+        fail_unless_writeable(arr, "assignment destination")
     host = np.asarray(host)
     if host.shape != arr.shape:
         raise ValueError(f"Shape mismatch. Old shape: {arr.shape}, new shape: {host.shape}")

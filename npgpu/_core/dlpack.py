@@ -22,7 +22,7 @@ from ..cuda import memory as _memory
 from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
-from .ndarray import _new, ndarray
+from .ndarray import READONLY, READONLY_FOREIGN, WRITEABLE, _new, ndarray
 
 if _backend.IS_CUDA:
     from ..cuda import _driver as drv
@@ -211,6 +211,11 @@ def to_dlpack(arr, *, stream=None, max_version=None, dl_device=None, copy=None):
     if copy:
         arr = arr.copy()       # queued on our current stream, like the work it copies
         flags = FLAG_IS_COPIED
+    elif arr._ro >= READONLY:
+        if not versioned:      # NumPy's rule: a legacy capsule cannot say "read-only"
+            raise BufferError("Cannot export readonly array since signalling readonly is "
+                              "unsupported by DLPack (supported by newer DLPack version).")
+        flags = FLAG_READ_ONLY
     _sync_to(consumer)
     return _make_capsule(arr._ptr, arr.shape, arr._strides, arr.dtype, own, arr, versioned, flags)
 
@@ -265,10 +270,12 @@ def _from_capsule(cap):
             raise BufferError(f"DLPack version {m.version.major}.{m.version.minor} is newer than "
                               f"npgpu supports ({VERSION[0]}.x)")
         used = _VUSED
+        ro = READONLY_FOREIGN if m.flags & FLAG_READ_ONLY else WRITEABLE
     elif _capsule_is_valid(cap, _NAME):
         addr = _capsule_get(cap, _NAME)
         m = DLManagedTensor.from_address(addr)
         used = _USED
+        ro = WRITEABLE
     else:
         raise ValueError("not a DLPack capsule (or one already consumed): expected a capsule "
                          "named 'dltensor' or 'dltensor_versioned'")
@@ -295,7 +302,7 @@ def _from_capsule(cap):
         lo, hi = 0, 0
     dev = dev_id if dev_type != kDLCPU else _runtime.get_device_id()
     mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner=owner)
-    return _new(mem, ptr, shape, strides, dt, None)
+    return _new(mem, ptr, shape, strides, dt, None, None, ro)
 
 
 def from_dlpack(x, /, *, device=None, copy=None):

@@ -8,6 +8,7 @@ package fills at import (``_core`` never imports ``ufuncs``).
 """
 import builtins
 import operator
+import warnings
 
 import numpy as np
 
@@ -20,14 +21,64 @@ from .dtypes import check_dtype
 _ops = {}          # name -> callable, filled by npgpu/__init__ (ufuncs, creation helpers)
 
 
-class Flags:
-    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "writeable")
+# ``ndarray._ro``: NumPy's WRITEABLE and WARN_ON_WRITE flags in one small int. Writers test
+# ``if a._ro:`` (one attribute load on the host) and call ``fail_unless_writeable`` only then.
+WRITEABLE = 0
+WARN_ON_WRITE = 1       # broadcast_arrays' views: writeable, but a write warns once (NumPy 2)
+READONLY = 2            # broadcast_to, diagonal, views of read-only arrays, flags.writeable=False
+READONLY_FOREIGN = 3    # imported read-only (CAI data[1], DLPack flag): can never become writeable
 
-    def __init__(self, c, f, own, writeable=True):
-        self.c_contiguous = c
-        self.f_contiguous = f
-        self.owndata = own
-        self.writeable = writeable
+_WRITE_WARNING = ("Numpy has detected that you (may be) writing to an array with\n"
+                  "overlapping memory from np.broadcast_arrays. If this is intentional\n"
+                  "set the WRITEABLE flag True or make a copy immediately before writing.")
+
+
+def fail_unless_writeable(a, what):
+    """NumPy's check before writing into ``a``: ``ValueError("<what> is read-only")``, or for a
+    view from ``broadcast_arrays`` a DeprecationWarning, once, after which the write goes ahead."""
+    if a._ro != WARN_ON_WRITE:
+        raise ValueError(f"{what} is read-only")
+    a._ro = WRITEABLE
+    warnings.warn(_WRITE_WARNING, DeprecationWarning, stacklevel=3)
+
+
+def set_writeable(a, flag):
+    """``a.flags.writeable = flag`` with NumPy's rule: a view may become writeable only while
+    the array that owns its memory is writeable; an owner always may; an import that the
+    producer marked read-only never may."""
+    if not flag:
+        if a._ro != READONLY_FOREIGN:
+            a._ro = READONLY
+        return
+    base = a._base
+    if a._ro == READONLY_FOREIGN or (base is not None and base._ro >= READONLY):
+        raise ValueError("cannot set WRITEABLE flag to True of this array")
+    a._ro = WRITEABLE
+
+
+class Flags:
+    """``ndarray.flags``: the layout flags as of the call; ``writeable`` reads and sets the array's."""
+
+    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "_arr")
+
+    def __init__(self, arr):
+        self.c_contiguous = arr._c_contig
+        self.f_contiguous = arr._f_contig
+        self.owndata = arr._base is None
+        self._arr = arr
+
+    @property
+    def writeable(self):
+        ro = self._arr._ro
+        if ro == WARN_ON_WRITE:
+            warnings.warn("future versions will not create a writeable array from "
+                          "broadcast_array. Set the writable flag explicitly to avoid this "
+                          "warning.", FutureWarning, stacklevel=2)
+        return ro < READONLY
+
+    @writeable.setter
+    def writeable(self, flag):
+        set_writeable(self._arr, flag)
 
     _names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
               "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
@@ -36,9 +87,17 @@ class Flags:
     def __getitem__(self, name):
         return getattr(self, self._names[name.upper()])
 
+    def __setitem__(self, name, value):
+        if self._names.get(name.upper() if isinstance(name, str) else name) != "writeable":
+            raise KeyError("Unknown flag")
+        set_writeable(self._arr, value)
+
     def __repr__(self):
-        return "\n".join(f"  {k.upper()} : {getattr(self, k)}"
-                         for k in ("c_contiguous", "f_contiguous", "owndata", "writeable"))
+        w = self._arr._ro
+        return "\n".join(
+            f"  {k.upper()} : {w < READONLY if k == 'writeable' else getattr(self, k)}"
+            + ("  (with WARN_ON_WRITE=True)" if k == "writeable" and w == WARN_ON_WRITE else "")
+            for k in ("c_contiguous", "f_contiguous", "owndata", "writeable"))
 
 
 class MemoryPointer:
@@ -57,9 +116,9 @@ class MemoryPointer:
         return f"<npgpu MemoryPointer {self.ptr:#x} of {self.mem!r}>"
 
 
-def _new(mem, ptr, shape, strides, dtype, base=None, contig=None):
+def _new(mem, ptr, shape, strides, dtype, base=None, contig=None, ro=WRITEABLE):
     """Fast internal constructor (no checks); ``contig``: (C, F) flags when the caller knows
-    them (a cached layout), else computed."""
+    them (a cached layout), else computed; ``ro``: the writeable state (``_ro``)."""
     a = ndarray.__new__(ndarray)
     a._mem = mem
     a._ptr = ptr
@@ -67,6 +126,7 @@ def _new(mem, ptr, shape, strides, dtype, base=None, contig=None):
     a._strides = strides
     a.dtype = dtype
     a._base = base
+    a._ro = ro
     if contig is None:
         isz = dtype.itemsize
         a._c_contig = _layout.is_c_contig(shape, strides, isz)
@@ -102,6 +162,7 @@ def empty_array(shape, dtype, order="C"):
     a.shape = shape
     a.dtype = dtype
     a._base = None
+    a._ro = WRITEABLE
     return a
 
 
@@ -109,8 +170,9 @@ class ndarray:
     """An N-dimensional array in GPU memory, with NumPy's semantics."""
 
     __slots__ = ("_mem", "_ptr", "shape", "_strides", "dtype", "_base", "_c_contig", "_f_contig",
-                 "__weakref__")
+                 "_ro", "__weakref__")
     __array_priority__ = 100
+    __module__ = "npgpu"           # the public name, as NumPy's TypeErrors print it: npgpu.ndarray
 
     def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
         shape = _layout.normalize_shape(shape)
@@ -128,6 +190,7 @@ class ndarray:
         self._strides = tuple(strides)
         self.dtype = dtype
         self._base = None
+        self._ro = WRITEABLE
         self._c_contig = _layout.is_c_contig(shape, self._strides, dtype.itemsize)
         self._f_contig = _layout.is_f_contig(shape, self._strides, dtype.itemsize)
 
@@ -161,7 +224,13 @@ class ndarray:
 
     @property
     def flags(self):
-        return Flags(self._c_contig, self._f_contig, self._base is None)
+        return Flags(self)
+
+    def setflags(self, write=None, align=None, uic=None):
+        if uic:
+            raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
+        if write is not None:      # device memory is always aligned: ``align`` changes nothing
+            set_writeable(self, write)
 
     @property
     def data(self):
@@ -186,21 +255,25 @@ class ndarray:
         if self.dtype.kind != "c":
             return self
         ft = np.dtype(f"f{self.itemsize // 2}")
-        return _new(self._mem, self._ptr, self.shape, self._strides, ft, self._root())
+        return _new(self._mem, self._ptr, self.shape, self._strides, ft, self._root(), None, self._ro)
 
     @property
     def imag(self):
         if self.dtype.kind != "c":
             out = _ops["zeros"](self.shape, self.dtype)
+            out._ro = READONLY          # NumPy: the imaginary part of a real array is read-only
             return out
         ft = np.dtype(f"f{self.itemsize // 2}")
-        return _new(self._mem, self._ptr + ft.itemsize, self.shape, self._strides, ft, self._root())
+        return _new(self._mem, self._ptr + ft.itemsize, self.shape, self._strides, ft, self._root(),
+                    None, self._ro)
 
     def _root(self):
         return self._base if self._base is not None else self
 
     def _view(self, offset, shape, strides, dtype=None):
-        return _new(self._mem, self._ptr + offset, shape, strides, dtype or self.dtype, self._root())
+        # a view writes no better than its array (read-only stays, broadcast_arrays' warning too)
+        return _new(self._mem, self._ptr + offset, shape, strides, dtype or self.dtype, self._root(),
+                    None, self._ro)
 
     # ---- views -----------------------------------------------------------------------------------
     def view(self, dtype=None, type=None):
@@ -447,6 +520,15 @@ class ndarray:
 
     def __dlpack_device__(self):
         return _ops["dlpack_device"](self)
+
+    def __array_namespace__(self, /, *, api_version=None):
+        """The Array API namespace of npgpu arrays: the ``npgpu`` module itself."""
+        return _ops["array_namespace"](api_version)
+
+    def to_device(self, device, /, *, stream=None):
+        """This array on ``device`` (an ``npgpu.cuda.Device`` or ordinal): itself when it is
+        already there, else a copy."""
+        return _ops["to_device"](self, device, stream)
 
     def __array_ufunc__(self, ufunc, method, *inputs, **kwargs):
         return _ops["array_ufunc"](ufunc, method, inputs, kwargs)

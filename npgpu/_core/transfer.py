@@ -9,7 +9,7 @@ from ..cuda import memory as _memory
 from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
-from .ndarray import _new, empty_array, ndarray
+from .ndarray import READONLY, READONLY_FOREIGN, WRITEABLE, _new, empty_array, ndarray
 
 if _backend.IS_CUDA:
     from ..cuda import _driver as drv
@@ -148,6 +148,8 @@ def to_host(arr, stream=None, order="C", out=None, blocking=True):
     if out is not None:
         if not isinstance(out, np.ndarray):
             raise TypeError("out must be a numpy.ndarray")
+        if not out.flags.writeable:      # the copy engine would ignore NumPy's flag
+            raise ValueError("output array is read-only")
         if out.shape != arr.shape or out.dtype != arr.dtype:
             raise ValueError(f"out has shape {out.shape} and dtype {out.dtype}, expected "
                              f"{arr.shape} and {arr.dtype}")
@@ -170,7 +172,7 @@ def cuda_array_interface(arr):
         "shape": arr.shape,
         "typestr": arr.dtype.str,
         "descr": [("", arr.dtype.str)],
-        "data": (arr._ptr if arr.size else 0, False),
+        "data": (arr._ptr if arr.size else 0, arr._ro >= READONLY),     # (pointer, read-only)
         "strides": None if arr._c_contig else arr._strides,
         "version": 3,
         # CAI v3: 1 means the legacy default stream; 0 is not allowed
@@ -185,7 +187,7 @@ def from_cuda_array_interface(obj):
     dt = check_dtype(np.dtype(cai["typestr"]))
     if cai.get("mask") is not None:
         raise TypeError("masked CUDA arrays are not supported")
-    ptr = cai["data"][0] or 0
+    ptr, readonly = cai["data"][0] or 0, bool(cai["data"][1])    # (pointer, read-only)
     strides = cai.get("strides")
     if strides is None:
         strides = _layout.c_strides(shape, dt.itemsize)
@@ -200,4 +202,5 @@ def from_cuda_array_interface(obj):
     hi = sum(st * (n - 1) for st, n in zip(strides, shape) if st > 0) + dt.itemsize
     dev = _runtime.get_device_id()
     mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner=obj)
-    return _new(mem, ptr, shape, strides, dt, None)
+    return _new(mem, ptr, shape, strides, dt, None, None,
+                READONLY_FOREIGN if readonly else WRITEABLE)

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._core import copy as _copy
 from .._core import layout as _layout
-from .._core.ndarray import ndarray
+from .._core.ndarray import fail_unless_writeable, ndarray
 from . import compaction as _cp
 
 _BOOL = np.dtype(np.bool_)
@@ -161,6 +161,8 @@ def compress(condition, a, axis=None, out=None):
     """The slices of ``a`` along ``axis`` (the flattened array for None) where ``condition``
     (1-d, truth of each element) is true.  A shorter condition counts as false past its end;
     a true entry past the axis' end is NumPy's out-of-bounds IndexError."""
+    if isinstance(out, ndarray) and out._ro:      # NumPy writes through a copy of out
+        fail_unless_writeable(out, "WRITEBACKIFCOPY base")
     cond = _device(condition)
     if cond.ndim != 1:
         raise ValueError("condition must be a 1-d array")
@@ -218,6 +220,8 @@ def place(arr, mask, vals):
     """``arr.flat[mask.flat] = vals``, cycling through ``vals`` (NumPy's ``place``)."""
     if not isinstance(arr, ndarray):
         raise TypeError(f"place() argument 1 must be npgpu.ndarray, not {type(arr).__name__}")
+    if arr._ro:
+        fail_unless_writeable(arr, "WRITEBACKIFCOPY base")      # NumPy's words
     mask = _device(mask)
     if mask.size != arr.size:
         raise ValueError("place: mask and data must be the same size")
@@ -235,6 +239,8 @@ def putmask(a, mask, values):
     ``putmask``: the value is chosen by the element's position, not by the mask's count)."""
     if not isinstance(a, ndarray):
         raise TypeError("putmask: first argument must be an array")
+    if a._ro:
+        fail_unless_writeable(a, "putmask: output array")
     mask = _device(mask)
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")

@@ -12,7 +12,7 @@ import numpy as np
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core import layout as _layout
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from ..creation import arange, asarray
 from . import advanced as _adv
 
@@ -60,6 +60,8 @@ def _empty_axis(n, idx, mode):
 # --- take / put ----------------------------------------------------------------------------------
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of ``a`` at ``indices`` along ``axis`` (the flattened array when None)."""
+    if isinstance(out, ndarray) and out._ro:       # NumPy's take writes through a copy of out
+        fail_unless_writeable(out, "WRITEBACKIFCOPY base")
     mode = _mode(mode)
     a = a if isinstance(a, ndarray) else asarray(a)
     if axis is None:
@@ -85,6 +87,8 @@ def put(a, ind, v, mode="raise"):
     """``a.flat[ind] = v`` (``v`` repeated as needed; the last of repeated indices wins)."""
     if not isinstance(a, ndarray):
         raise TypeError(f"put() argument 1 must be npgpu.ndarray, not {type(a).__name__}")
+    if a._ro:
+        fail_unless_writeable(a, "put: output array")
     mode = _mode(mode)
     idx = _int_index(ind).reshape(-1)
     if idx.size == 0:
@@ -138,6 +142,8 @@ def take_along_axis(arr, indices, axis=-1):
 def put_along_axis(arr, indices, values, axis):
     if not isinstance(arr, ndarray):
         raise TypeError("put_along_axis: arr must be an npgpu array")
+    if arr._ro:
+        fail_unless_writeable(arr, "assignment destination")
     target, index = _along(arr, indices, axis)
     if target is not arr and not arr._c_contig:
         tmp = arr.copy()
@@ -150,6 +156,8 @@ def put_along_axis(arr, indices, values, axis):
 def choose(a, choices, out=None, mode="raise"):
     """``choices[a[i]][i]`` for every ``i`` (all broadcast together)."""
     from ..manipulation import broadcast_to, stack
+    if isinstance(out, ndarray) and out._ro:
+        fail_unless_writeable(out, "output array")
     mode = _mode(mode)
     idx = _int_index(a)
     if isinstance(choices, ndarray):
@@ -307,6 +315,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 def fill_diagonal(a, val, wrap=False):
     """``a``'s main diagonal set to ``val`` (cycled), NumPy's ``a.flat[:end:step] = val``."""
+    if a._ro:
+        fail_unless_writeable(a, "underlying array")      # NumPy's a.flat says so
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     if a.ndim > 2 and len(set(a.shape)) != 1:

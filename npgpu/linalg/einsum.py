@@ -18,7 +18,7 @@ import numpy as np
 
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from . import products
 from ..creation import ones
 from ..ufuncs import multiply
@@ -277,6 +277,8 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if out is not None:
         if not isinstance(out, ndarray):
             raise TypeError("out must be an npgpu.ndarray")
+        if out._ro:
+            fail_unless_writeable(out, "operand array with iterator write flag set")
         if out.shape != res.shape:
             raise ValueError(f"out has shape {out.shape}, expected {res.shape}")
         _copy.copy_into(out, res)

@@ -5,7 +5,8 @@ import numpy as np
 
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
-from .._core.ndarray import _new as _new_array, empty_array, ndarray
+from .._core.ndarray import (READONLY, _new as _new_array, empty_array, fail_unless_writeable,
+                             ndarray)
 from ..cuda.memory import alloc as _alloc
 from ..creation import ones
 from ..ufuncs import multiply, negative, subtract
@@ -101,6 +102,8 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         out = out[0]
+    if isinstance(out, ndarray) and out._ro:
+        fail_unless_writeable(out, "output array")
     a = asarray(x1)
     b = asarray(x2)
     for i, x in enumerate((a, b)):
@@ -163,7 +166,8 @@ def dot(a, b, out=None):
             shape = a.shape[:-1] + b.shape[:-2] + b.shape[-1:] if b.ndim == 2 else a.shape[:-1]
         else:
             shape = a.shape[:-1] + b.shape[:-2] + b.shape[-1:]
-        if not isinstance(out, ndarray) or out.dtype != rt or out.shape != shape or not out._c_contig:
+        if (not isinstance(out, ndarray) or out.dtype != rt or out.shape != shape
+                or not out._c_contig or out._ro >= READONLY):
             raise ValueError("output array is not acceptable (must have the right datatype, "
                              "number of dimensions, and be a C-Array)")
     if a.ndim == 0 or b.ndim == 0:
@@ -325,6 +329,8 @@ def vecmat(x1, x2, /, *, out=None):
 def _to_out(r, out):
     if out is None:
         return r
+    if out._ro:
+        fail_unless_writeable(out, "output array")
     if out.shape != r.shape:
         raise ValueError(f"output shape {out.shape} does not match result shape {r.shape}")
     _copy.copy_into(out, r)
@@ -366,7 +372,9 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     rest = [i for i in range(a.ndim) if i not in (ax1, ax2)]
     shape = tuple(a.shape[i] for i in rest) + (length,)
     strides = tuple(a._strides[i] for i in rest) + (s1 + s2,)
-    return a._view(off, shape, strides)
+    d = a._view(off, shape, strides)
+    d._ro = READONLY           # NumPy: diagonal() is a read-only view
+    return d
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):

@@ -94,6 +94,7 @@ def matrix_power(a, n):
         r = zeros(a.shape, a.dtype)
         m = a.shape[-1]
         d = _p.diagonal(r, 0, -2, -1)
+        d.flags.writeable = True       # NumPy's diagonal is read-only; this one is ours to fill
         _copy.fill(d, 1)
         return r
     if n < 0:

@@ -27,7 +27,7 @@ from .. import _backend
 from .._codegen import compiler
 from .._codegen.launcher import warnings_lock
 from .._core import layout as _layout
-from .._core.ndarray import _new as _new_array, empty_array, ndarray
+from .._core.ndarray import _new as _new_array, empty_array, fail_unless_writeable, ndarray
 from ..cuda import memory as _memory
 from . import template as _t
 
@@ -151,26 +151,26 @@ def _typed(v):
 
 
 def single_out(out):
-    """``out`` given as a one-element tuple (NumPy allows it) -> the array."""
+    """``out`` given as a one-element tuple (NumPy allows it) -> the array, which must be an
+    npgpu array NumPy could write. Every reduction and scan checks its ``out=`` here first thing
+    (NumPy reports a read-only ``out`` before a bad axis); ``prepare_out`` checks it again."""
     if isinstance(out, tuple):
         if len(out) != 1:
             raise ValueError("The 'out' tuple must have exactly one entry")
-        return out[0]
-    if out is not None and not isinstance(out, ndarray):
-        raise TypeError(f"output must be an npgpu array, not {type(out).__name__}")
+        out = out[0]
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError(f"output must be an npgpu array, not {type(out).__name__}")
+        if out._ro:
+            fail_unless_writeable(out, "output array")
     return out
 
 
 def prepare_out(out, shape, dtype):
     """The output array: ``out`` checked against NumPy's expected shape, or a new one."""
+    out = single_out(out)
     if out is None:
         return empty_array(shape, dtype)
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError("The 'out' tuple must have exactly one entry")
-        out = out[0]
-    if not isinstance(out, ndarray):
-        raise TypeError("output must be an npgpu array")
     if out.shape != shape:
         raise ValueError(f"output parameter for reduction operation has the wrong shape: "
                          f"expected {shape}, got {out.shape}")

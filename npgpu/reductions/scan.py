@@ -329,6 +329,7 @@ def cumulative(name, a, axis, dtype, out, np_func, pre=None):
             return f(a)
     a0 = a
     a = _r.as_array(a)
+    out = _r.single_out(out)
     kw = {"axis": axis}
     if dtype is not None:
         kw["dtype"] = dtype
@@ -380,10 +381,7 @@ def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):
     if uf.nin != 2 or uf.nout != 1:
         raise ValueError("accumulate only supported for binary functions")
     a = _r.as_array(array)
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError("The 'out' tuple must have exactly one entry")
-        out = out[0]
+    out = _r.single_out(out)
     kw = {"axis": axis}
     if dtype is not None:
         kw["dtype"] = dtype

@@ -216,8 +216,7 @@ def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     a = _r.as_array(array)
     # indices are tiny metadata: validated on the host (as NumPy does), then sent once
     idx = indices.get() if isinstance(indices, ndarray) else np.asarray(indices)
-    if isinstance(out, tuple):
-        out = out[0]
+    out = _r.single_out(out)
     kw = {"axis": axis}
     if dtype is not None:
         kw["dtype"] = dtype

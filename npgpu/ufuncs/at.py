@@ -23,7 +23,7 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core import copy as _copy
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 
 _I64 = np.dtype(np.int64)
 _ATOMIC = {"add": "add", "subtract": "add", "maximum": "max", "minimum": "min",
@@ -216,6 +216,8 @@ def ufunc_at(uf, a, indices, b=None):
     if uf.nin == 1 and b is not None:
         raise ValueError("second operand provided when ufunc is unary")
     off, shape = element_offsets(a, indices)
+    if a._ro:
+        fail_unless_writeable(a, "operand array with iterator write flag set")
     keys = (a.dtype,)
     if b is not None:
         k = _arg_key(b)

@@ -5,12 +5,16 @@ from .._core.ndarray import _ops
 def array_ufunc(np_ufunc, method, inputs, kwargs):
     from .registry import UFUNCS
     uf = UFUNCS.get(np_ufunc.__name__)
-    if uf is None:
-        return NotImplemented          # NumPy then raises its TypeError naming the operand types
     if "out" in kwargs:
         out = kwargs["out"]
         if isinstance(out, tuple) and len(out) == 1:
             kwargs["out"] = out[0]
+    if uf is None:
+        # NumPy ufuncs npgpu implements as functions (matmul, vecdot, matvec, vecmat)
+        fn = _ops["ufunc_function"](np_ufunc.__name__) if method == "__call__" else None
+        if fn is None:
+            return NotImplemented      # NumPy then raises its TypeError naming the operand types
+        return fn(*inputs, **kwargs)
     if method == "__call__":
         return uf(*inputs, **kwargs)
     if method == "outer":

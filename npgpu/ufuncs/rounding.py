@@ -2,7 +2,7 @@
 import numpy as np
 
 from .._codegen import elementwise as _ew
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from . import helpers as _helpers
 
 _F64 = np.dtype(np.float64)
@@ -29,6 +29,8 @@ def around(a, decimals=0, out=None):
     from ..creation import asarray
     from .registry import UFUNCS
     a = a if isinstance(a, ndarray) else asarray(a)
+    if isinstance(out, ndarray) and out._ro:      # some paths below launch into out directly
+        fail_unless_writeable(out, "output array")
     decimals = int(decimals)
     dt = a.dtype
     if dt.kind in "biu" and decimals >= 0:

@@ -10,7 +10,7 @@ import numpy as np
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
-from .._core.ndarray import _ops, empty_array, ndarray
+from .._core.ndarray import _ops, empty_array, fail_unless_writeable, ndarray
 from ..cuda import runtime as _runtime
 
 _multi_device = _runtime.multi_device
@@ -247,8 +247,11 @@ class ufunc:
         if len(out) != self.nout:
             raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
         for o in out:
-            if o is not None and not isinstance(o, ndarray):
-                raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
+            if o is not None:
+                if not isinstance(o, ndarray):
+                    raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
+                if o._ro:
+                    fail_unless_writeable(o, "output array")
         return out
 
     def _prepare_out(self, outs, shape, loop_out, casting, order, arrays):
