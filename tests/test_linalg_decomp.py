@@ -521,3 +521,23 @@ def test_tensorsolve_tensorinv_matrix_power_negative():
     m = rand((3, 3)) + 3 * np.eye(3)
     np.testing.assert_allclose(gp.linalg.matrix_power(gp.asarray(m), -2).get(),
                                np.linalg.matrix_power(m, -2), rtol=1e-9)
+
+
+@pytest.mark.parametrize("shape", [(0, 2, 2), (0, 3, 2), (0, 2, 3), (3, 0, 2), (2, 2, 0), (0, 0, 0)])
+def test_empty_stacks_and_matrices(shape):
+    # an empty stack or empty matrices: NumPy's result shapes and dtypes, no library call
+    rng = np.random.default_rng(5)
+    a = rng.standard_normal(shape)
+    cases = [("svd", {}), ("svd", {"full_matrices": False}), ("svdvals", {}), ("qr", {}),
+             ("qr", {"mode": "complete"}), ("qr", {"mode": "r"}), ("qr", {"mode": "raw"}),
+             ("matrix_rank", {}), ("pinv", {})]
+    for name, kw in cases:
+        got = getattr(gp.linalg, name)(gp.asarray(a), **kw)
+        want = getattr(np.linalg, name)(a, **kw)
+        got = got if isinstance(got, tuple) else (got,)
+        want = want if isinstance(want, tuple) else (want,)
+        assert len(got) == len(want), name
+        for g_, w in zip(got, want):
+            w = np.asarray(w)
+            assert (g_.shape, g_.dtype) == (w.shape, w.dtype), (name, kw)
+            np.testing.assert_allclose(g_.get(), w, atol=1e-12)

@@ -124,12 +124,13 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     m, n = a.shape[-2:]
     batch = a.shape[:-2]
     k = min(m, n)
-    if k == 0:
+    if k == 0 or 0 in batch:
+        # nothing to decompose (an empty matrix or an empty stack): no library call
         s = empty_array(batch + (k,), _real(rt), "C")
         if not compute_uv:
             return s
-        return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else 0, rt), s,
-                            _eye_stack(batch, n if full_matrices else 0, n, rt))
+        return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else k, rt), s,
+                            _eye_stack(batch, n if full_matrices else k, n, rt))
     algo = svd_algo()
     if algo == "auto":
         algo = "gesvdp64" if rt in _WIDE else "gesvd"
@@ -251,7 +252,8 @@ def qr(a, mode="reduced"):
     view = buf[..., :, :n]
     _copy.copy_into(view, a)
     tau = empty_array(batch + (k,), rt, "C")
-    if k:
+    work = k and 0 not in batch     # an empty stack: no library call, every result empty
+    if work:
         _solver.geqrf(view, tau)
     if mode == "raw":
         return view.swapaxes(-1, -2), tau
@@ -259,9 +261,9 @@ def qr(a, mode="reduced"):
     if mode == "r":
         return r
     nq = m if mode == "complete" else k
-    if k and m:
+    if work and m:
         _solver.orgqr(buf[..., :, :nq], tau, nq, m)
-    elif m:
+    elif m and 0 not in batch:
         # no reflectors: Q is the identity
         _copy.copy_into(buf[..., :, :nq], _eye_stack(batch, m, nq, rt))
     return _R.QRResult(buf[..., :, :nq], r)

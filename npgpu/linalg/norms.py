@@ -13,7 +13,7 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core.ndarray import empty_array
-from ..creation import ones
+from ..creation import ones, zeros
 from ..ufuncs import less, multiply, sqrt, true_divide
 from ._common import LinAlgError, asarray
 from .decomp import svd
@@ -242,6 +242,8 @@ def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
         nz = _map(A.reshape(-1), "nz", np.dtype(np.float64))
         return less(0, _sum_last(nz, np.dtype(np.float64))).astype(np.int64)
     s = svd(A, compute_uv=False)
+    if s.shape[-1] == 0:
+        return zeros(s.shape[:-1], np.int64)     # empty matrices have rank 0
     smax = _reduce_rows(s.reshape(-1, s.shape[-1]), True).reshape(s.shape[:-1] + (1,))
     if tol is None:
         if rtol is None:
