@@ -40,6 +40,7 @@ INDICES = [
 ]
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("k", range(len(INDICES)))
 def test_getitem_matches_numpy(k):
     idx = INDICES[k]
@@ -54,6 +55,7 @@ def test_getitem_matches_numpy(k):
         assert_same(g[_dev(idx)], expect)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("k", range(len(INDICES)))
 def test_setitem_matches_numpy(k):
     idx = INDICES[k]

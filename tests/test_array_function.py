@@ -44,6 +44,7 @@ def _candidate_calls(f, g):
             yield (g,) * n, {}
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("func", sorted(TABLE, key=_qualname), ids=_qualname)
 def test_numpy_call_reaches_the_table_entry(func, monkeypatch):
     g = npgpu.asarray(random_array((3, 3), np.float64))

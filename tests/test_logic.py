@@ -63,6 +63,7 @@ def test_where_promotes_mixed_dtypes(pair):
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("scalar", [3, -2.5, 1 + 2j, True, 300, numpy.float32(1.5), numpy.int16(-7)],
                          ids=repr)
+@pytest.mark.matrix
 def test_where_python_scalars_are_weak(dt, scalar):
     c, y = rmask(9), rand(9, dt)
     with warnings.catch_warnings():
@@ -174,6 +175,7 @@ def close_pair(shape, dt):
     return a, b
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("equal_nan", [False, True])
 def test_isclose_every_dtype(dt, equal_nan):

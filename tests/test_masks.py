@@ -140,6 +140,7 @@ def _set_both(h, m, v, vg=None, op=False):
     assert_same(g, want)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_mask_setitem_every_dtype(dt):
     h = rand((5, 6), dt)
@@ -263,6 +264,7 @@ def test_mask_setitem_errors_write_nothing():
 
 
 # ---- nonzero / argwhere / flatnonzero -------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_nonzero_every_dtype(dt):
     h = _with_zeros(rand((4, 5), dt))
@@ -376,6 +378,7 @@ def test_extract(dt):
 
 
 # ---- place / putmask -------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_place_putmask_every_dtype(dt):
     h = rand((4, 5), dt)

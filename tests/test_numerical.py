@@ -29,6 +29,7 @@ def specials(h):
 
 
 # ---- nan_to_num -------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_nan_to_num_every_dtype(dt):
     h = specials(rand((4, 6), dt))
@@ -167,6 +168,7 @@ def assert_sum_close(got, want):
         numpy.testing.assert_allclose(got_h, want, rtol=tol, atol=tol * scale)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 @pytest.mark.parametrize("mode", ["full", "same", "valid"])
 def test_convolve_correlate_every_dtype(dt, mode):
@@ -234,6 +236,7 @@ def test_trapezoid_sample_points_layouts():
 
 
 # ---- gradient ---------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", [d for d in ALL_DTYPES if d.kind != "b"], ids=str)
 @pytest.mark.parametrize("edge_order", [1, 2])
 def test_gradient_dtypes(dt, edge_order):
@@ -289,6 +292,7 @@ def test_gradient_errors():
 
 
 # ---- polyval ----------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("xdt", ALL_DTYPES, ids=str)
 def test_polyval_x_dtypes(xdt):
     x = rand((3, 5), xdt, limit=4)
@@ -318,6 +322,7 @@ def test_polyval_forms():
 
 
 # ---- vander -----------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_vander_dtypes(dt):
     x = rand(6, dt, limit=9)

@@ -56,6 +56,7 @@ def _make(kind, xp, h):
 KINDS = ["owner", "view_of_readonly", "broadcast_to", "diag", "diagonal", "setflags"]
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
 def test_readonly_kinds_flags_and_values(kind, dtype):
@@ -219,6 +220,7 @@ def _writes():
     ]
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("name,f", _writes(), ids=[w[0] for w in _writes()])
 def test_writes_raise_numpys_error(kind, name, f):
@@ -247,6 +249,7 @@ def test_ndarray_set_and_get_out():
                                                                  "output array is read-only")
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("dtype", ALL_DTYPES, ids=str)
 def test_writes_every_dtype(dtype):
     h = random_array((N,), dtype)

@@ -41,6 +41,7 @@ def agree(fn_np, fn_gpu):
 
 
 # ---- tile / repeat / roll / rot90 / rollaxis ------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_tile_roll_repeat_dtypes(dt):
     for g, h in cases((2, 3), dt):
@@ -123,6 +124,7 @@ def test_rot90_rollaxis_views():
 
 
 # ---- joining ----------------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_block_concat_append_dtypes(dt):
     (g, h), (g2, h2) = cases((2, 3), dt)[:2]
@@ -182,6 +184,7 @@ INDEX_MODES = ("constant", "edge", "wrap", "reflect", "symmetric")
 VALUE_MODES = ("linear_ramp", "maximum", "minimum", "mean")
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_pad_index_modes_dtypes(dt):
     for g, h in cases((3, 4), dt):
@@ -258,6 +261,7 @@ def test_pad_errors():
 
 
 # ---- insert / delete ------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_insert_delete_dtypes(dt):
     vals = rand((3,), dt)
@@ -328,6 +332,7 @@ def test_insert():
 
 
 # ---- resize / trim_zeros / ediff1d / astype ------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_resize_ediff1d_astype_dtypes(dt):
     for g, h in cases((2, 3), dt):
