@@ -124,6 +124,12 @@ def test_asarray_device_keeps_copy_rules():
 
 
 # ---- cumulative_sum / cumulative_prod --------------------------------------------------------
+def check_both_cumulatives(h, **kw):
+    """cumulative_sum and cumulative_prod of host array ``h`` (copied to the device) match NumPy's."""
+    check(np.cumulative_sum(np.asarray(h), **kw), numpy.cumulative_sum(h, **kw))
+    check(np.cumulative_prod(np.asarray(h), **kw), numpy.cumulative_prod(h, **kw))
+
+
 def _rtol(dt):
     return 1e-2 if numpy.dtype(dt).itemsize <= 2 else 1e-5
 
@@ -171,10 +177,7 @@ def test_cumulative_long_rows_and_dtype():
     hb = random_array((40,), numpy.bool_, rng=numpy.random.default_rng(5))
     for dtype in (None, numpy.int8, numpy.float32, numpy.complex64):
         for init in (False, True):
-            check(np.cumulative_sum(np.asarray(hb), dtype=dtype, include_initial=init),
-                  numpy.cumulative_sum(hb, dtype=dtype, include_initial=init))
-            check(np.cumulative_prod(np.asarray(hb), dtype=dtype, include_initial=init),
-                  numpy.cumulative_prod(hb, dtype=dtype, include_initial=init))
+            check_both_cumulatives(hb, dtype=dtype, include_initial=init)
 
 
 def test_cumulative_out():
@@ -195,17 +198,11 @@ def test_cumulative_out():
 def test_cumulative_zero_d_and_empty():
     for h in (numpy.float32(2.5), numpy.array(-3, numpy.int8), numpy.array(True)):
         for init in (False, True):
-            check(np.cumulative_sum(np.asarray(h), include_initial=init),
-                  numpy.cumulative_sum(h, include_initial=init))
-            check(np.cumulative_prod(np.asarray(h), include_initial=init),
-                  numpy.cumulative_prod(h, include_initial=init))
+            check_both_cumulatives(h, include_initial=init)
     for shape, axis in (((0,), None), ((2, 0), 1), ((2, 0), 0), ((0, 3), 0), ((0, 3), 1)):
         h = numpy.zeros(shape, numpy.float32)
         for init in (False, True):
-            check(np.cumulative_sum(np.asarray(h), axis=axis, include_initial=init),
-                  numpy.cumulative_sum(h, axis=axis, include_initial=init))
-            check(np.cumulative_prod(np.asarray(h), axis=axis, include_initial=init),
-                  numpy.cumulative_prod(h, axis=axis, include_initial=init))
+            check_both_cumulatives(h, axis=axis, include_initial=init)
 
 
 def test_cumulative_errors():
