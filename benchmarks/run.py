@@ -3,7 +3,8 @@
 
     python3 benchmarks/run.py [--smoke] [--only SECTION ...]
 
-Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, indexing, linalg.
+Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, indexing, linalg,
+sorting, random, fft (the last three's cases are in benchmarks/<section>_cases.py).
 Each section prints one table; everything is also written as JSON to
 $OUT/bench.json (if OUT is set) or benchmarks/last.json.  See README.md.
 """
@@ -32,7 +33,11 @@ from _timing import load_libs, time_interleaved  # noqa: E402
 LIBS = ("npgpu", "cupy", "torch", "numpy")
 GPU_LIBS = ("npgpu", "cupy", "torch")
 SECTIONS = ("copy", "alloc", "transfer", "elementwise", "startup",
-            "reduction", "sweep", "indexing", "linalg")
+            "reduction", "sweep", "indexing", "linalg", "sorting", "random", "fft")
+# Sections whose cases live in their own module, benchmarks/<name>_cases.py, each with
+# ``cases(cfg, api) -> [Case]`` (``api`` below hands them this file's helpers).
+CASE_MODULES = ("sorting", "random", "fft")
+BW_SECTIONS = {"elementwise", "reduction", "indexing", "sorting", "random", "fft"}
 ALIASES = {"compile": "startup"}   # the start-up section grew out of the compile section
 GiB = 2 ** 30
 T0 = time.perf_counter()
@@ -420,6 +425,21 @@ def section_indexing(cfg):
                         lambda: np.array([3, 0, 15, 7], np.int64)],
                        lambda xp, x, i: x[i], kind="call"),
     ]
+
+
+# -- 8. sections in their own modules (benchmarks/<name>_cases.py) ---------------
+
+def _module_section(name):
+    """Builder for a section whose cases live in benchmarks/<name>_cases.py."""
+    import importlib
+    import types
+
+    def build(cfg):
+        mod = importlib.import_module(f"{name}_cases")
+        api = types.SimpleNamespace(H=H, Case=Case, p2=p2, case=_indexing_case, torch_of=_t,
+                                    binop=binop, unop=unop, np=np)
+        return mod.cases(cfg, api)
+    return build
 
 
 # -- 6b. size sweep: where does each library's per-call cost stop mattering? ----
@@ -871,7 +891,7 @@ def main(argv=None):
     cfg = make_config(args.smoke)
     wanted = [ALIASES.get(s, s) for s in args.only or SECTIONS]
     # %BW needs the copy ceiling from this same run.
-    if "copy" not in wanted and {"elementwise", "reduction", "indexing"} & set(wanted):
+    if "copy" not in wanted and BW_SECTIONS & set(wanted):
         wanted.insert(0, "copy")
     wanted = [s for s in SECTIONS if s in wanted]
 
@@ -888,6 +908,8 @@ def main(argv=None):
                 "elementwise": section_elementwise,
                 "reduction": section_reduction, "sweep": section_sweep,
                 "indexing": section_indexing, "linalg": section_linalg}
+    for name in CASE_MODULES:
+        builders[name] = _module_section(name)
     report = {"config": cfg, "env": info, "ceiling_gbps": None,
               "sections": {}}
     ceiling = None
