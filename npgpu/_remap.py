@@ -18,6 +18,7 @@ from ._codegen.compiler import KernelSource, Param
 from ._core.ndarray import empty_array
 
 _I64 = np.dtype(np.int64)
+EPT = 4     # elements a thread (as the elementwise contiguous layout, whose tests chose 4)
 
 # kind -> (scalar parameter names, source lines computing j from c; W is the index type).
 # Every map keeps its intermediate values non-negative, except edge/const (signed int64);
@@ -70,30 +71,20 @@ def _render(dt, kinds, fill_sel, nfill, narrow):
             lines.append(f"    s{d} = {w}(s{d})")
         if kind not in _SIGNED:
             lines += [f"    {p}{d} = {w}({p}{d})" for p in MAPS[kind][0]]
-    lines += ["    idx = cuda.grid(1)", "    step = cuda.gridsize(1)", "    while idx < n:",
-              f"        rem = {w}(idx)"]
-    if nfill:
-        lines.append("        f = -1")
-    for d in range(nd - 1, 0, -1):
-        lines += [f"        c{d} = rem % s{d}", f"        rem = rem // s{d}"]
-    lines.append("        c0 = rem")
-    for d, kind in enumerate(kinds):
-        body = MAPS[kind][1]
-        body = _subst(body, d, MAPS[kind][0]).replace("W(", f"{w}(")
-        if kind == "const":
-            body = body.replace("LO", str(fill_sel[d][0])).replace("HI", str(fill_sel[d][1]))
-        lines += ["        " + line for line in body.splitlines()]
-    load = f"src[{', '.join(f'j{d}' for d in range(nd))}]"
-    if nfill:
-        lines.append("        if f < 0:")
-        lines.append(f"            out[idx] = {load}")
-        for k in range(nfill):
-            lines.append(f"        {'elif' if k < nfill - 1 else 'else'}"
-                         f"{f' f == {k}' if k < nfill - 1 else ''}:")
-            lines.append(f"            out[idx] = fv{k}")
-    else:
-        lines.append(f"        out[idx] = {load}")
-    lines.append("        idx += step")
+    # EPT elements a thread, ``bd`` apart, all loads before any store (one element a thread
+    # keeps too few bytes in flight to fill the H200's memory pipe), then a guarded tail
+    lines += ["    bd = cuda.blockDim.x", f"    base = cuda.blockIdx.x * bd * {EPT} + cuda.threadIdx.x",
+              f"    step = cuda.gridDim.x * bd * {EPT}", "    while base < n:",
+              f"        if base + {EPT - 1} * bd < n:"]
+    stores = []
+    for u in range(EPT):
+        lines += _element(f"base + {u} * bd" if u else "base", u, 12, kinds, fill_sel, nfill, w)
+        stores.append(f"            out[{f'base + {u} * bd' if u else 'base'}] = v{u}")
+    lines += stores
+    lines += ["        else:", f"            for u in range({EPT}):",
+              "                idx = base + u * bd", "                if idx < n:"]
+    lines += _element("idx", "t", 20, kinds, fill_sel, nfill, w)
+    lines += ["                    out[idx] = vt", "        base += step"]
     text = "\n".join(lines) + "\n"
     name = _ew._kernel_name("remap", text)
     text = text.replace("def KERNEL(", f"def {name}(")
@@ -105,6 +96,31 @@ def _render(dt, kinds, fill_sel, nfill, narrow):
             params.append(Param("array", _I64, 1, "C"))
     params += [Param("scalar", dt)] * nfill
     return KernelSource(name, text, params)
+
+
+def _element(idx, tag, indent, kinds, fill_sel, nfill, w):
+    """Lines loading output element ``idx``'s value into ``v<tag>``: unravel, map each axis,
+    load through the source's strides (or, past a ``const`` map's edge, take its fill value)."""
+    nd = len(kinds)
+    lines = [f"rem = {w}({idx})"]
+    if nfill:
+        lines.append("f = -1")
+    for d in range(nd - 1, 0, -1):
+        lines += [f"c{d} = rem % s{d}", f"rem = rem // s{d}"]
+    lines.append("c0 = rem")
+    for d, kind in enumerate(kinds):
+        body = _subst(MAPS[kind][1], d, MAPS[kind][0]).replace("W(", f"{w}(")
+        if kind == "const":
+            body = body.replace("LO", str(fill_sel[d][0])).replace("HI", str(fill_sel[d][1]))
+        lines += body.splitlines()
+    load = f"src[{', '.join(f'j{d}' for d in range(nd))}]"
+    if not nfill:
+        lines.append(f"v{tag} = {load}")
+    else:       # the load stays conditional: an empty source axis has no element 0
+        lines += ["if f < 0:", f"    v{tag} = {load}"]
+        for k in range(nfill):
+            lines += [f"elif f == {k}:" if k < nfill - 1 else "else:", f"    v{tag} = fv{k}"]
+    return [" " * indent + line for line in lines]
 
 
 def _subst(body, d, names):
@@ -175,6 +191,6 @@ def remap(src, maps, out=None):
             values += [0, 0, t.size, 8, t._ptr, t.size, 8]
     for v in fills:
         values += [v.real, v.imag] if v.dtype.kind == "c" else [v]
-    grid, block = _ew._grid(n, 1)
+    grid, block = _ew._grid(n, EPT)
     kern(grid, block, values)
     return out

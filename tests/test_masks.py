@@ -454,7 +454,8 @@ def test_compaction_api():
 
 
 def test_mask_select_cost(monkeypatch):
-    """a[mask] with a C-contiguous bool mask: the scan, one scatter, one small host read."""
+    """a[mask] with a C-contiguous bool mask: the tile counts, their scan, one scatter, one
+    small host read (tile_select.py)."""
     reads = []
     d2h = _transfer._d2h
 
@@ -468,10 +469,12 @@ def test_mask_select_cost(monkeypatch):
     r = masks.mask_select(g, gm)
     scan_and_scatter = stats["launches"] - before
     assert len(reads) == 1 and reads[0] <= 8
-    # the scan is npgpu.cumsum: as many launches as cumsum alone takes, plus the scatter
+    # the scan is npgpu.cumsum of the tile counts: as many launches as cumsum alone takes,
+    # plus the count and the scatter kernels
+    counts = np.ones(3, dtype=numpy.int64)
     before = stats["launches"]
-    np.cumsum(gm, dtype=numpy.int32)
-    assert scan_and_scatter == stats["launches"] - before + 1
+    np.cumsum(counts)
+    assert scan_and_scatter == stats["launches"] - before + 2
     # a scalar assignment needs no count: one kernel, no read (function and operator)
     for assign in (lambda: masks.mask_setitem(g, gm, 1.0), lambda: g.__setitem__(gm, 2.0)):
         reads.clear()
@@ -485,3 +488,20 @@ def test_mask_select_cost(monkeypatch):
     assert stats["launches"] - before == scan_and_scatter and len(reads) == 1
     monkeypatch.undo()
     assert r.size == int(gm.sum())
+
+
+@pytest.mark.parametrize("dt", ["f4", "i8", "c16", "?", "f2", "u1"])
+@pytest.mark.parametrize("m", [1, 7, 127, 128, 129, 300, 520])
+def test_tile_select_across_tiles(m, dt):
+    """a[mask] and flatnonzero through the tile path: sizes around the tile (128 flags on the
+    simulator), partial words and tiles, rows of several elements, every density."""
+    from npgpu.indexing import tile_select
+    assert tile_select.TILE in (128, 8192)
+    for p in (0.0, 0.3, 1.0):
+        mk = rmask(m, p)
+        h = rand((m,), dt)
+        assert_same(np.asarray(h)[np.asarray(mk)], h[mk])
+        assert_same(np.flatnonzero(np.asarray(mk)), numpy.flatnonzero(mk))
+    h3 = rand((m, 3), dt)
+    mk = rmask(m, 0.6)
+    assert_same(np.asarray(h3)[np.asarray(mk)], h3[mk])

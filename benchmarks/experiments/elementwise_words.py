@@ -1,5 +1,7 @@
-"""Elementwise float32 2^28 on the GPU: the element kernel against the 8-byte-word kernel (two
-elements a load, ``elementwise.WORDS_MIN``) at 128/256/512 threads per block, next to PyTorch.
+"""Elementwise 2^28 on the GPU: the element kernel against the word kernel (two elements a
+load, ``elementwise.WORDS_MIN``) at 128/256/512 threads per block, next to PyTorch: float32
+negative/exp/add, and the 1-byte cases (bool masks and comparisons): where(mask, x, y),
+x > y, mask & mask2.
 
 Run: ``python3 benchmarks/experiments/elementwise_words.py``.  % of npgpu's copy bandwidth
 (bytes read + written), CUDA events, each result checked against NumPy.
@@ -18,10 +20,17 @@ n = 1 << (28 - SHIFT)
 bw = copy_bandwidth(t)
 h = np.random.default_rng(1).standard_normal(n, dtype=np.float32)
 hr = h[::-1].copy()
+hm, hm2 = h > 0, hr > 0.5
 x, y, o = gp.asarray(h), gp.asarray(hr), gp.empty(n, np.float32)
-ops = [("negative", 8, lambda: gp.negative(x, out=o), -h[:4096]),
-       ("exp", 8, lambda: gp.exp(x, out=o), np.exp(h[:4096])),
-       ("add", 12, lambda: gp.add(x, y, out=o), h[:4096] + hr[:4096])]
+m, m2, ob = gp.asarray(hm), gp.asarray(hm2), gp.empty(n, np.bool_)
+k = slice(0, 4096)
+ops = [("negative", 8, lambda: gp.negative(x, out=o), o, -h[k]),
+       ("exp", 8, lambda: gp.exp(x, out=o), o, np.exp(h[k])),
+       ("add", 12, lambda: gp.add(x, y, out=o), o, h[k] + hr[k]),
+       # the 1-byte cases go through the functions' own fast paths (no out=)
+       ("where", 13, lambda: gp.where(m, x, y), None, np.where(hm[k], h[k], hr[k])),
+       ("greater", 9, lambda: gp.greater(x, y), None, h[k] > hr[k]),
+       ("and", 3, lambda: gp.logical_and(m, m2), None, hm[k] & hm2[k])]
 if tl is not None:
     xt, yt = tl.put(h), tl.put(hr)
     ot = tl.torch.empty_like(xt)
@@ -29,7 +38,12 @@ if tl is not None:
                           ("exp", 8, lambda: tl.torch.exp(xt, out=ot)),
                           ("add", 12, lambda: tl.torch.add(xt, yt, out=ot))]:
         print(f"{name:9s} torch {pct(bw, per * n, t(tl, tf))}", flush=True)
-    del xt, yt, ot
+    mt, mt2 = tl.put(hm), tl.put(hm2)
+    for name, per, tf in [("where", 13, lambda: tl.torch.where(mt, xt, yt)),
+                          ("greater", 9, lambda: xt > yt),
+                          ("and", 3, lambda: tl.torch.logical_and(mt, mt2))]:
+        print(f"{name:9s} torch {pct(bw, per * n, t(tl, tf))}", flush=True)
+    del xt, yt, ot, mt, mt2
 words_min, tpb = ew.WORDS_MIN, ew.threads_per_block
 try:
     for variant in ["element", "words"]:
@@ -38,9 +52,10 @@ try:
             ew.threads_per_block = lambda specs, th=threads: th
             fresh()
             ew._fast.clear()
-            for name, per, fn, ref in ops:
+            for name, per, fn, res, ref in ops:
                 tg = t(gl, fn)
-                ok = np.allclose(o[:4096].get(), ref, rtol=2e-6)
+                got = (res if res is not None else fn())[k].get()
+                ok = np.allclose(got, ref, rtol=2e-6)
                 print(f"{name:9s} {variant:8s} threads={threads:4d} {pct(bw, per * n, tg)}  "
                       f"ok={ok}", flush=True)
 finally:

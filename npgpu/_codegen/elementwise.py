@@ -215,9 +215,10 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         lines += ld + [comp] + st
         lines.append("        base += step")
     elif layout == "words":
-        # 4-byte operands moved as 8-byte words (half the memory instructions of ``contig``):
+        # operands moved two elements a word (half the memory instructions of ``contig``):
         # each thread loads 2 words per array ``bd`` apart, unpacks 4 elements, stores 2 words.
-        # ``*w`` parameters are uint64 views of the same memory; an odd last element is done
+        # ``*w`` parameters are uint64 (4-byte dtypes) or uint16 (1-byte: bool masks and
+        # comparisons) views of the same memory; an odd last element is done
         # through the element arrays by thread 0.  No grid-stride loop: the grid covers n
         # (H200, 2^28 f32, 128 threads: negative 101%, exp 101%, add 103.5% of copy bandwidth;
         # with the loop 91%, 92%, 96%).
@@ -353,8 +354,9 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         else:
             params.append(Param("scalar", st))
     if layout == "words":
-        nwords = len(out_dtypes) + sum(1 for kind, _ in in_specs if kind == "a")
-        params += [Param("array", _U64, 1, "C")] * nwords
+        params += [Param("array", WORD_DTYPE[np.dtype(d).itemsize], 1, "C") for d in out_dtypes]
+        params += [Param("array", WORD_DTYPE[st.itemsize], 1, "C")
+                   for kind, st in in_specs if kind == "a"]
     ks = KernelSource(kname, text, params)
     ks.elements_per_thread = 4 if layout == "words" else ept
     ks.threads = (128 if layout == "words" else threads_per_block(in_specs)) if flat else _BLOCK
@@ -363,6 +365,9 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
 
 
 _U64 = np.dtype(np.uint64)
+# a ``words`` operand moves two elements per load: 1-byte dtypes as uint16, 4-byte as uint64
+WORD_DTYPE = {1: np.dtype(np.uint16), 4: _U64}
+_BYTE_FROM = {"b": "({} != uint16(0))", "i": "int8({})", "u": "uint8({})"}
 # reinterpretation of a 4-byte storage value as the low or high half of a uint64 word
 _WORD_FROM = {"f": "libdevice.int_as_float(int32({}))", "i": "int32({})", "u": "uint32({})"}
 _WORD_TO = {"f": "uint64(uint32(libdevice.float_as_int({})))", "i": "uint64(uint32({}))",
@@ -370,20 +375,26 @@ _WORD_TO = {"f": "uint64(uint32(libdevice.float_as_int({})))", "i": "uint64(uint
 
 
 def from_word(word, half, dt):
-    """Source of the 4-byte ``dt`` value in the low (``half`` 0) or high half of uint64 ``word``
-    (the elementwise ``words`` layout and the reductions' word loads)."""
+    """Source of the ``dt`` value in the low (``half`` 0) or high half of ``word``: a uint64
+    holding two 4-byte values or a uint16 holding two 1-byte values (the elementwise ``words``
+    layout and the reductions' word loads)."""
+    if dt.itemsize == 1:
+        bits = f"({word} & uint16(0xff))" if half == 0 else f"({word} >> uint16(8))"
+        return _BYTE_FROM[dt.kind].format(bits)
     bits = f"({word} & uint64(0xffffffff))" if half == 0 else f"({word} >> uint64(32))"
     return _WORD_FROM[dt.kind].format(bits)
 
 
 def _to_word(lo, hi, dt):
+    if dt.itemsize == 1:
+        return f"(uint16(uint8({lo})) | (uint16(uint8({hi})) << uint16(8)))"
     return (f"({_WORD_TO[dt.kind].format(lo)} | "
             f"({_WORD_TO[dt.kind].format(hi)} << uint64(32)))")
 
 
 def words_apply(arrays):
-    """Can a contiguous launch over ``arrays`` (inputs and outputs) move 8-byte words?
-    Every operand 4 bytes wide (float32/int32/uint32) and 8-byte aligned."""
+    """Can a contiguous launch over ``arrays`` (inputs and outputs) move words (two elements
+    a load)?  Every operand of a :func:`words_dtypes` dtype and 8-byte aligned."""
     return words_dtypes(a.dtype for a in arrays) and not any(a._ptr & 7 for a in arrays)
 
 
@@ -485,8 +496,10 @@ def contig_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
 
 
 def words_dtypes(dtypes):
-    """Do operands of these dtypes qualify for the ``words`` layout (4-byte numbers)?"""
-    return all(np.dtype(d).itemsize == 4 and np.dtype(d).kind in "fiu" for d in dtypes)
+    """Do operands of these dtypes qualify for the ``words`` layout?  4-byte numbers and 1-byte
+    ones (bool, int8, uint8: masks and comparisons), two elements per load either way."""
+    return all(np.dtype(d).itemsize in WORD_DTYPE and np.dtype(d).kind in "fiub"
+               for d in dtypes)
 
 
 def words_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
@@ -496,6 +509,15 @@ def words_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
     key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "words", 1, ())
     return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes), loop_in,
                                                    loop_out, "words", 1, name))
+
+
+def _word_values(values, n, arrays):
+    """Append the ``words`` kernel's word-view arguments of ``arrays`` (``n`` elements each) to
+    the launch ``values``: two elements a word, so ``n >> 1`` words of twice the itemsize."""
+    nw = n >> 1
+    for x in arrays:
+        wsz = 2 * x.dtype.itemsize
+        values += (0, 0, nw, wsz, x._ptr, nw, wsz)
 
 
 def launch_words(wargs, kern, n, arrays):
@@ -511,9 +533,7 @@ def launch_words(wargs, kern, n, arrays):
         wkern = kern or contig_kernel(*wargs)
     else:
         wkern = words_kernel(*wargs)
-        nw = n >> 1
-        for x in arrays:
-            values += (0, 0, nw, 8, x._ptr, nw, 8)
+        _word_values(values, n, arrays)
     grid, block = _grid(n, wkern)
     wkern(grid, block, values)
 
@@ -574,12 +594,8 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
                     isz = x.dtype.itemsize
                     values += (0, 0, n, isz, x._ptr, n, isz)
             if words:
-                nw = n >> 1
-                for x in outputs:
-                    values += (0, 0, nw, 8, x._ptr, nw, 8)
-                for x in inputs:
-                    if not isinstance(x, np.generic):
-                        values += (0, 0, nw, 8, x._ptr, nw, 8)
+                _word_values(values, n, [*outputs, *(x for x in inputs
+                                                     if not isinstance(x, np.generic))])
             grid, block = _grid(n, kern)
             kern(grid, block, values)
             return
@@ -671,9 +687,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             values += _arr_values(x._ptr, cshape, cstrides[len(outputs) + ai], x.itemsize)
         ai += 1
     if layout == "words":
-        nw = n >> 1
-        for x in [*outputs, *(x for k, x in enumerate(inputs) if kinds[k] == "a")]:
-            values += [0, 0, nw, 8, x._ptr, nw, 8]
+        _word_values(values, n, [*outputs, *(x for k, x in enumerate(inputs) if kinds[k] == "a")])
     if layout == "tiled":
         T, BY = _TILE
         grid, block = (-(-cshape[0] // T), -(-cshape[1] // T), 1), (T, BY, 1)

@@ -44,6 +44,7 @@ from .._core.ndarray import empty_array, ndarray
 from ..cuda import runtime as _runtime
 
 _I64 = np.dtype(np.int64)
+EPT = 4     # elements a gather thread handles (the elementwise contiguous layout's choice)
 _NONE = np.iinfo(np.int64).max        # the record's "no bad index"
 VALID_MSG = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
              "or boolean arrays are valid indices")
@@ -251,7 +252,7 @@ def _plan(a, entries):
 
 
 # --- the kernel template ----------------------------------------------------------------------
-def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv):
+def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv, narrow=False):
     """Source of one gather / check / scatter kernel (see the module docstring)."""
     k = len(idx_dts)
     coords = ", ".join(f"c{d}" for d in range(r))
@@ -283,56 +284,74 @@ def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv):
     for j, idt in enumerate(idx_dts):
         args += [f"I{j}", f"n{j}", f"t{j}"]
         params += [Param("array", idt, r, "A"), Param("scalar", _I64), Param("scalar", _I64)]
-    L = [f"def KERNEL({', '.join(args)}):",
-         "    i = cuda.grid(1)",
-         "    step = cuda.gridsize(1)",
-         "    while i < n:",
-         "        rem = i"]
-    for d in range(r - 1, 0, -1):
-        L += [f"        c{d} = rem % d{d}", f"        rem = rem // d{d}"]
-    L.append("        c0 = rem")
-    if mode != "check":
-        L.append("        o = base + " + " + ".join(f"c{d} * s{d}" for d in range(r)))
-    L.append("        bad = False")
-    for j in range(k):
-        L.append(f"        v{j} = int64(I{j}[{coords}])")
-        if emode == "wrap":
-            L.append(f"        v{j} = v{j} % n{j}")
-        elif emode == "clip":
-            L.append(f"        v{j} = min(max(v{j}, 0), n{j} - 1)")
-        elif emode == "none":              # checked by an earlier launch
-            L.append(f"        if v{j} < 0:")
-            L.append(f"            v{j} += n{j}")
-        elif emode in ("raise", "nonneg"):
-            if emode == "raise":
-                L.append(f"        if v{j} < 0:")
-                L.append(f"            v{j} += n{j}")
-            L.append(f"        if v{j} < 0 or v{j} >= n{j}:")
-            L.append(f"            cuda.atomic.min(ERR, 0, {j} * n + i)")
-            L.append("            bad = True")
+    L = [f"def KERNEL({', '.join(args)}):"]
+    w = "uint32" if narrow else "int64"
+
+    def element(i, tag, pad):
+        """Lines of one element ``i``: unravel, index loads and checks, the source offset."""
+        E = [f"rem = {w}({i})"]
+        for d in range(r - 1, 0, -1):
+            E += [f"c{d} = rem % {w}(d{d})", f"rem = rem // {w}(d{d})"]
+        E.append("c0 = rem")
         if mode != "check":
-            L.append(f"        o += v{j} * t{j}")
-    if dedupe:
-        L.append("        dd = " + " + ".join(f"v{j} * p{j}" for j in range(k)))
-        if mode == "check":
-            L.append("        if not bad:")
-            L.append("            cuda.atomic.max(OWN, dd, E + i + 1)")
-        else:
-            start, length = adv
-            jx = "0"
-            for d in range(start, start + length):
-                jx = f"c{d}" if jx == "0" else f"({jx}) * d{d} + c{d}"
-            L.append(f"        if OWN[dd] == E + {jx} + 1:")
-    pad = "            " if (dedupe and mode == "scatter") else "        "
+            E.append("o = base + " + " + ".join(f"c{d} * s{d}" for d in range(r)))
+        E.append(f"bad{tag} = False")
+        for j in range(k):
+            E.append(f"v{j} = int64(I{j}[{coords}])")
+            if emode == "wrap":
+                E.append(f"v{j} = v{j} % n{j}")
+            elif emode == "clip":
+                E.append(f"v{j} = min(max(v{j}, 0), n{j} - 1)")
+            elif emode == "none":              # checked by an earlier launch
+                E += [f"if v{j} < 0:", f"    v{j} += n{j}"]
+            elif emode in ("raise", "nonneg"):
+                if emode == "raise":
+                    E += [f"if v{j} < 0:", f"    v{j} += n{j}"]
+                E += [f"if v{j} < 0 or v{j} >= n{j}:",
+                      f"    cuda.atomic.min(ERR, 0, {j} * n + {i})", f"    bad{tag} = True"]
+            if mode != "check":
+                E.append(f"o += v{j} * t{j}")
+        return [pad + line for line in E]
+
     if mode == "gather":
-        L.append("        if not bad:")
-        L.append("            OUT[i] = SRC[o]")
-    elif mode == "scatter":
-        if vkind == "a":
-            L.append(f"{pad}DST[o] = {_ew.cast_expr(f'VAL[{coords}]', vdt, dt)}")
-        else:
-            L.append(f"{pad}DST[o] = VALS")
-    L.append("        i += step")
+        # EPT elements a thread, ``bd`` apart, every load before any store (as the elementwise
+        # contiguous layout: one element a thread keeps too few loads in flight).  A bad index
+        # loads element 0 instead (the source is not empty: gather() checks that first).
+        L += ["    bd = cuda.blockDim.x", f"    base0 = cuda.blockIdx.x * bd * {EPT} + "
+              "cuda.threadIdx.x", f"    step = cuda.gridDim.x * bd * {EPT}",
+              "    while base0 < n:", f"        if base0 + {EPT - 1} * bd < n:"]
+        for u in range(EPT):
+            L += element(f"base0 + {u} * bd" if u else "base0", u, "            ")
+            L += [f"            if bad{u}:", "                o = 0", f"            x{u} = SRC[o]"]
+        for u in range(EPT):
+            L += [f"            if not bad{u}:",
+                  f"                OUT[{f'base0 + {u} * bd' if u else 'base0'}] = x{u}"]
+        L += ["        else:", f"            for u in range({EPT}):",
+              "                i = base0 + u * bd", "                if i < n:"]
+        L += element("i", "t", "                    ")
+        L += ["                    if not badt:", "                        OUT[i] = SRC[o]",
+              "        base0 += step"]
+    else:
+        L += ["    i = cuda.grid(1)", "    step = cuda.gridsize(1)", "    while i < n:"]
+        L += element("i", "", "        ")
+        if dedupe:
+            L.append("        dd = " + " + ".join(f"v{j} * p{j}" for j in range(k)))
+            if mode == "check":
+                L.append("        if not bad:")
+                L.append("            cuda.atomic.max(OWN, dd, E + i + 1)")
+            else:
+                start, length = adv
+                jx = "0"
+                for d in range(start, start + length):
+                    jx = f"c{d}" if jx == "0" else f"({jx}) * d{d} + c{d}"
+                L.append(f"        if OWN[dd] == E + {jx} + 1:")
+        pad = "            " if (dedupe and mode == "scatter") else "        "
+        if mode == "scatter":
+            if vkind == "a":
+                L.append(f"{pad}DST[o] = {_ew.cast_expr(f'VAL[{coords}]', vdt, dt)}")
+            else:
+                L.append(f"{pad}DST[o] = VALS")
+        L.append("        i += step")
     text = "\n".join(L) + "\n"
     name = _ew._kernel_name(f"index_{mode}", text)
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
@@ -401,9 +420,13 @@ def _kernel(mode, emode, p, vkind=None, vdt=None, dedupe=False):
     r = len(p.shape)
     idx_dts = tuple(x.dtype for x in p.arrays)
     dt = p.a.dtype
-    key = ("index", mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, p.adv if dedupe else None)
+    # a gather of fewer than 2^31 elements unravels its index in 32 bits (several times
+    # cheaper than 64-bit division on the GPU)
+    narrow = mode == "gather" and _layout.prod(p.shape) < 2 ** 31
+    key = ("index", mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, p.adv if dedupe else None,
+           narrow)
     return compiler.get_kernel(key, lambda: _render(mode, emode, dt, idx_dts, r, vkind, vdt,
-                                                    dedupe, p.adv))
+                                                    dedupe, p.adv, narrow))
 
 
 def _padded(p):
@@ -466,13 +489,16 @@ def gather(p, emode="raise", error=out_of_bounds):
         if emode in ("raise", "nonneg"):
             check(p, emode, error)
         return out
+    if p.m == 0:         # every index is out of bounds of an empty source: check() raises
+        check(p, emode, error)
+        return out
     q = _padded(p)
     checked = emode in ("raise", "nonneg")
     rec = _record()
     kern = _kernel("gather", emode, q)
     vals = [n] + _arr(out._ptr, n, a.itemsize) + _arr(p.lo, p.m, a.itemsize) + _arr(rec._ptr, 1, 8)
     vals += list(q.shape[1:]) + [q.base, *q.strides] + _index_values(q)
-    kern(*_ew._grid(n, 1), vals)
+    kern(*_ew._grid(n, EPT), vals)
     if checked:
         bad = _read_record(rec)
         if bad != _NONE:
@@ -580,7 +606,7 @@ def _gather_fast(a, index):
     if f is None:
         p = parse(a, index)
         n = _layout.prod(p.shape)
-        if n == 0:
+        if n == 0 or p.m == 0:
             return gather(p)
         q = _padded(p)
         x = q.arrays[0]
@@ -593,7 +619,7 @@ def _gather_fast(a, index):
     rec = _record()
     vals = [n, 0, 0, n, isz, out._ptr, n, isz, 0, 0, m, isz, a._ptr - lo_off, m, isz,
             0, 0, 1, 8, rec._ptr, 1, 8, *mid, 0, 0, *xhead, index._ptr, *xtail]
-    kern(*_ew._grid(n, 1), vals)
+    kern(*_ew._grid(n, EPT), vals)
     bad = _read_record(rec)
     if bad != _NONE:
         _raise_bad(q.replace(arrays=[index._view(0, q.shape, q.arrays[0]._strides)]), bad, n,

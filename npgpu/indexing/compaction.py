@@ -14,7 +14,10 @@ and sets will be too).  A compaction over flags ``F`` (any dtype, any layout) is
    selected elements: thread ``i`` tests ``F[m(i)]`` and, if set, moves element ``i``.
 
 A mask select therefore costs the scan, one scatter kernel and one small read (plus one
-elementwise kernel when the flags are not already a C-contiguous bool array).
+elementwise kernel when the flags are not already a C-contiguous bool array).  When the flags
+cover C-contiguous data from its first axis (``a[mask]``, ``flatnonzero``), ``tile_select.py``
+does the same with per-tile counts instead of a ranks array (4 bytes an element less written
+and read).
 
 API (``flags`` may also be a :class:`Ranks` from :func:`rank`, to reuse one scan):
 
@@ -39,6 +42,7 @@ from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core import transfer as _transfer
 from .._core.ndarray import empty_array, ndarray
+from . import tile_select as _tiles
 
 _BOOL = np.dtype(np.bool_)
 _I32 = np.dtype(np.int32)
@@ -210,6 +214,15 @@ def select_values(src, flags, axis=0):
     ``a[mask]`` is ``select_values(a, mask)``; ``compress(c, a, axis)`` uses ``axis``.
     ``axis=None``: the flags (of ``src.size`` elements) cover ``src`` in C order, whatever its
     shape and strides; the result is 1-d."""
+    if axis in (0, None) and not isinstance(flags, Ranks) and src._c_contig:
+        f = bool_flags(flags)
+        if axis is None and f.size != src.size:
+            raise ValueError(f"{f.size} flags for {src.size} elements")
+        if axis == 0:
+            _check_axes(src.shape, f.shape, 0)
+        if _tiles.applies(f, src):      # no ranks array: tile counts (tile_select.py)
+            return _tiles.select(src, f.reshape(-1), () if axis is None else src.shape[f.ndim:])
+        flags = f
     rk = rank(flags)
     k = len(rk.shape)
     if axis is None:
@@ -230,6 +243,10 @@ def select_values(src, flags, axis=0):
 
 def select_indices(flags):
     """int64 C-order linear indices of the set flags (``flatnonzero``)."""
+    if not isinstance(flags, Ranks):
+        flags = bool_flags(flags)
+        if _tiles.applies(flags):
+            return _tiles.indices(flags.reshape(-1))
     rk = rank(flags)
     out = empty_array((rk.count,), _I64)
     if rk.count:
