@@ -1,0 +1,197 @@
+"""Philox4x32-10 and the variate sources every random kernel builds on, as device-function source.
+
+The stream (what ``docs/random.md`` promises):
+
+* A bit generator is a 64-bit key ``(k0, k1)`` and a 128-bit counter ``C``.  Philox4x32-10 of
+  key and counter ``X`` gives a *block* of four 32-bit words.
+* A request of ``n`` elements taking ``per`` elements from one block (4 for 32-bit outputs, 2 for
+  64-bit ones, 1 for samplers that consume a stream of words) reserves
+  ``32 * ceil(n / (32 * per))`` blocks, ``C`` .. ``C + blocks - 1``, and advances ``C`` past them.
+* Element ``i`` lives in group ``g = i // (32 * per)``, lane ``l = (i % (32 * per)) // 32`` of
+  block ``b = 32 * g + i % 32``: a warp's 32 threads compute 32 consecutive blocks and each of
+  its ``per`` stores writes 32 consecutive elements (coalesced), and the numbers depend on
+  neither the launch shape nor on how a request is split at multiples of ``32 * per``.
+* Draw ``j`` of block ``b`` is Philox of counter ``C + b + j * 2**64``: ``j = 0`` is the block
+  itself; a rejected lane redraws from ``j = 1, 2, ...`` (its own words of those blocks), and
+  a per-element sampler (``per = 1``) reads its words from ``j = 0, 1, ...`` in order: its own
+  sub-stream, never shared with another element or request.
+
+Each function here is a ``def`` that :data:`HELPERS` renders as a Numba device function.
+Integer arithmetic is written for Numba's typing on the GPU (any arithmetic on two integers is at
+least 64 bits wide, ``uint64`` mixed with a signed value becomes ``float64``), so every literal
+next to a ``uint64`` is wrapped in ``uint64(...)``; the simulator computes the same bits with
+NumPy scalars.
+"""
+
+# Random123's Philox4x32 constants: round multipliers and the Weyl key increments
+M0, M1 = 0xD2511F53, 0xCD9E8D57
+W0, W1 = 0x9E3779B9, 0xBB67AE85
+ROUNDS = 10
+GROUP = 32          # blocks in a group: one warp's worth (see the module docstring)
+
+
+def _philox_source():
+    lines = ["def philox(c0, c1, c2, c3, k0, k1):",
+             "    # 10 rounds; products of zero-extended 32-bit values -> mul.wide.u32"]
+    for r in range(ROUNDS):
+        if r:
+            lines += [f"    k0 = uint32(uint64(k0) + uint64({W0}))",
+                      f"    k1 = uint32(uint64(k1) + uint64({W1}))"]
+        lines += [f"    p0 = uint64(c0) * uint64({M0})",
+                  f"    p1 = uint64(c2) * uint64({M1})",
+                  "    c0 = uint32((p1 >> uint64(32)) ^ uint64(c1) ^ uint64(k0))",
+                  "    c1 = uint32(p1)",
+                  "    c2 = uint32((p0 >> uint64(32)) ^ uint64(c3) ^ uint64(k1))",
+                  "    c3 = uint32(p0)"]
+    lines.append("    return c0, c1, c2, c3")
+    return "\n".join(lines) + "\n"
+
+
+PHILOX = _philox_source()
+
+# block b, draw j of a request at counter (clo, chi): counter C + b + j * 2**64 (b, j: uint64)
+BLOCK = """
+def block(k0, k1, clo, chi, b, j):
+    lo = clo + b
+    hi = chi + j + (uint64(1) if lo < clo else uint64(0))
+    return philox(uint32(lo), uint32(lo >> uint64(32)), uint32(hi), uint32(hi >> uint64(32)),
+                  k0, k1)
+"""
+
+# --- a per-element word stream: st is a local uint64[6] ----------------------------------
+# st[0], st[1]: the element's counter (C + b, low and high 64 bits); st[2]: the key (k0 | k1 << 32)
+# st[3]: the next draw j; st[4]: words used of the buffered block; st[5], st[6]: its four words
+STREAM = """
+def st_init(st, key, clo, chi, b):
+    lo = clo + b
+    st[0] = lo
+    st[1] = chi + (uint64(1) if lo < clo else uint64(0))
+    st[2] = key
+    st[3] = uint64(0)
+    st[4] = uint64(4)
+
+
+def next_u32(st):
+    pos = st[4]
+    if pos >= uint64(4):
+        hi = st[1] + st[3]
+        r0, r1, r2, r3 = philox(uint32(st[0]), uint32(st[0] >> uint64(32)), uint32(hi),
+                                uint32(hi >> uint64(32)), uint32(st[2]),
+                                uint32(st[2] >> uint64(32)))
+        st[5] = uint64(r0) | (uint64(r1) << uint64(32))
+        st[6] = uint64(r2) | (uint64(r3) << uint64(32))
+        st[3] = st[3] + uint64(1)
+        pos = uint64(0)
+    w = st[uint64(5) + (pos >> uint64(1))]
+    st[4] = pos + uint64(1)
+    return uint32(w >> (uint64(32) * (pos & uint64(1))))
+
+
+def next_u64(st):
+    hi = uint64(next_u32(st))
+    return (hi << uint64(32)) | uint64(next_u32(st))
+
+
+def next_double(st):
+    # [0, 1): 53 random bits
+    return float64(next_u64(st) >> uint64(11)) * 1.1102230246251565e-16
+
+
+def next_open(st):
+    # (0, 1): the midpoint of one of 2**53 equal cells
+    return (float64(next_u64(st) >> uint64(11)) + 0.5) * 1.1102230246251565e-16
+
+
+def next_normal(st):
+    # Box-Muller; one of the pair (a sampler's draws are independent of each other)
+    r = math.sqrt(-2.0 * math.log(next_open(st)))
+    return r * math.cos(6.283185307179586 * next_double(st))
+
+
+def next_exp(st):
+    return -math.log(next_open(st))
+"""
+
+# --- the lane sources: a block's four words -> per base variates --------------------------
+# 32-bit uniform [0, 1): 24 bits; 64-bit: two words, 53 bits.  "open" variants are cell
+# midpoints in (0, 1), safe for log on both ends.
+LANES = """
+def u01_f32(x):
+    return float32(x >> uint32(8)) * float32(5.9604644775390625e-08)
+
+
+def open_f32(x):
+    return (float32(x >> uint32(8)) + float32(0.5)) * float32(5.9604644775390625e-08)
+
+
+def u01_f64(a, b):
+    return float64(((uint64(a) << uint64(32)) | uint64(b)) >> uint64(11)) * 1.1102230246251565e-16
+
+
+def open_f64(a, b):
+    k = ((uint64(a) << uint64(32)) | uint64(b)) >> uint64(11)
+    return (float64(k) + 0.5) * 1.1102230246251565e-16
+
+
+def box_muller_f32(a, b):
+    r = float32(math.sqrt(float32(-2.0) * float32(math.log(open_f32(a)))))
+    t = float32(6.2831854820251465) * u01_f32(b)
+    return r * float32(math.cos(t)), r * float32(math.sin(t))
+
+
+def box_muller_f64(a, b, c, d):
+    r = math.sqrt(-2.0 * math.log(open_f64(a, b)))
+    t = 6.283185307179586 * u01_f64(c, d)
+    return r * math.cos(t), r * math.sin(t)
+"""
+
+# --- unbiased bounded integers (Lemire's multiply-and-reject) -------------------------------
+# m: the number of values (1 .. 2**32, or 1 .. 2**64 as uint64 with 0 meaning 2**64).
+# A rejected lane redraws from draws j = 1, 2, ... of its block, its own word(s) of each.
+BOUNDED = """
+def bounded32(x, m, k0, k1, clo, chi, b, lane):
+    if m == uint64(4294967296):
+        return uint64(x)
+    p = uint64(x) * m
+    lo = p & uint64(0xffffffff)
+    if lo < m:
+        t = (uint64(4294967296) - m) % m
+        j = uint64(1)
+        while lo < t:
+            w = block(k0, k1, clo, chi, b, j)
+            p = uint64(w[lane]) * m
+            lo = p & uint64(0xffffffff)
+            j += uint64(1)
+    return p >> uint64(32)
+
+
+def mulhi64(a, b):
+    mask = uint64(0xffffffff)
+    a0 = a & mask
+    a1 = a >> uint64(32)
+    b0 = b & mask
+    b1 = b >> uint64(32)
+    p00 = a0 * b0
+    p01 = a0 * b1
+    p10 = a1 * b0
+    mid = (p00 >> uint64(32)) + (p01 & mask) + (p10 & mask)
+    return a1 * b1 + (p01 >> uint64(32)) + (p10 >> uint64(32)) + (mid >> uint64(32))
+
+
+def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
+    x = (uint64(hi) << uint64(32)) | uint64(lo)
+    if m == uint64(0):
+        return x
+    low = x * m
+    if low < m:
+        t = (uint64(0) - m) % m
+        j = uint64(1)
+        while low < t:
+            w = block(k0, k1, clo, chi, b, j)
+            x = (uint64(w[2 * lane]) << uint64(32)) | uint64(w[2 * lane + 1])
+            low = x * m
+            j += uint64(1)
+    return mulhi64(x, m)
+"""
+
+HELPERS = (PHILOX, BLOCK, STREAM, LANES, BOUNDED)

@@ -1,0 +1,391 @@
+"""npgpu.random: the Philox4x32-10 stream against a NumPy reference, API, shapes, errors."""
+import pickle
+
+import numpy as np
+import pytest
+
+import npgpu
+import npgpu.random as R
+from npgpu.random import permutations as _shuffle, philox
+from npgpu.random.kernels import Sampler, launch
+
+M0, M1, W0, W1 = 0xD2511F53, 0xCD9E8D57, 0x9E3779B9, 0xBB67AE85
+MASK = np.uint64(0xFFFFFFFF)
+
+
+def philox_ref(ctr, key):
+    """Philox4x32-10 in NumPy (Salmon et al. 2011): ctr (..., 4) words, key 2 words."""
+    ctr = np.asarray(ctr, np.uint64)
+    c0, c1, c2, c3 = (ctr[..., i] for i in range(4))
+    k0, k1 = np.uint64(key[0]), np.uint64(key[1])
+    for r in range(10):
+        if r:
+            k0, k1 = (k0 + np.uint64(W0)) & MASK, (k1 + np.uint64(W1)) & MASK
+        p0, p1 = c0 * np.uint64(M0), c2 * np.uint64(M1)
+        c0, c1, c2, c3 = ((p1 >> np.uint64(32)) ^ c1 ^ k0, p1 & MASK,
+                          (p0 >> np.uint64(32)) ^ c3 ^ k1, p0 & MASK)
+    return np.stack([c0, c1, c2, c3], -1).astype(np.uint32)
+
+
+def stream_ref(counter, key, n, per):
+    """The four words of the block of each element and its lane (philox.py's layout)."""
+    i = np.arange(n)
+    g, lane = i // (32 * per), (i % (32 * per)) // 32
+    blocks = [counter + int(b) for b in 32 * g + i % 32]
+    ctr = np.array([[(c >> (32 * w)) & 0xFFFFFFFF for w in range(4)] for c in blocks], np.uint64)
+    return philox_ref(ctr, [key & 0xFFFFFFFF, key >> 32]), lane
+
+
+# Random123's known-answer vectors (kat_vectors): counter, key -> output
+KAT = [((0, 0, 0, 0), (0, 0), (0x6627E8D5, 0xE169C58D, 0xBC57AC4C, 0x9B00DBD8)),
+       ((0xFFFFFFFF,) * 4, (0xFFFFFFFF,) * 2, (0x408F276D, 0x41C83B0E, 0xA20BC7C6, 0x6D5451FD)),
+       ((0x243F6A88, 0x85A308D3, 0x13198A2E, 0x03707344), (0xA4093822, 0x299F31D0),
+        (0xD16CFE09, 0x94FDCCEB, 0x5001E420, 0x24126EA1))]
+
+
+@pytest.mark.parametrize("ctr,key,want", KAT)
+def test_reference_known_answers(ctr, key, want):
+    assert tuple(int(x) for x in philox_ref(ctr, key)) == want
+
+
+def _njit_helpers():
+    """The device helpers compiled by Numba for the CPU: the same integer typing rules as the
+    GPU target (the simulator computes with NumPy scalars, which type differently)."""
+    import math
+    import numba
+    from numba import types as nt
+    ns = {"math": math, "numba": numba}
+    for t in ("uint32", "uint64", "int64", "float32", "float64"):
+        ns[t] = getattr(nt, t)
+    src = "\n".join(philox.HELPERS[i] for i in (0, 1, 3, 4))
+    src = "\n".join(("@numba.njit\ndef " + c) for c in ("\n" + src).split("\ndef ")[1:])
+    exec(src, ns)
+    return ns
+
+
+@pytest.mark.parametrize("ctr,key,want", KAT)
+def test_device_philox_under_numba_typing(ctr, key, want):
+    ns = _njit_helpers()
+    from numba import types as nt
+    got = ns["philox"](*(nt.uint32(c) for c in ctr), nt.uint32(key[0]), nt.uint32(key[1]))
+    assert tuple(int(x) for x in got) == want
+
+
+def test_device_lanes_under_numba_typing():
+    ns = _njit_helpers()
+    from numba import types as nt
+    rng = np.random.default_rng(5)
+    words = rng.integers(0, 2 ** 32, 64, dtype=np.uint64)
+    for a, b in words.reshape(-1, 2):
+        assert ns["u01_f32"](nt.uint32(a)) == np.float32(int(a) >> 8) * np.float32(2 ** -24)
+        k = ((int(a) << 32) | int(b)) >> 11
+        assert ns["u01_f64"](nt.uint32(a), nt.uint32(b)) == k * 2.0 ** -53
+        assert ns["open_f64"](nt.uint32(a), nt.uint32(b)) == (k + 0.5) * 2.0 ** -53
+        m = int(b) % 1000 + 1
+        # no rejection for these words (the low product >= the threshold) -> the high product
+        if (int(a) * m) % 2 ** 32 >= (2 ** 32 - m) % m:
+            got = ns["bounded32"](nt.uint32(a), nt.uint64(m), nt.uint32(1), nt.uint32(2),
+                                  nt.uint64(0), nt.uint64(0), nt.uint64(0), 0)
+            assert got == (int(a) * m) >> 32
+        x, y = int(a) << 20 | 12345, int(b) * 977
+        assert ns["mulhi64"](nt.uint64(x), nt.uint64(y)) == (x * y) >> 64
+
+
+@pytest.mark.parametrize("counter", [0, 12345, (1 << 64) - 40, (1 << 128) - 7])
+def test_raw_words_match_reference(counter):
+    key = 0x0123456789ABCDEF
+    bg = R.Philox(counter=counter, key=key)
+    got = bg.random_raw(300).get()
+    words, lane = stream_ref(counter, key, 300, 4)
+    np.testing.assert_array_equal(got, words[np.arange(300), lane])
+    blocks = 32 * -(-300 // 128)
+    assert bg.state["state"]["counter"].tolist() == [
+        ((counter + blocks) % 2 ** 128 >> (32 * w)) & 0xFFFFFFFF for w in range(4)]
+
+
+def test_uniforms_match_reference():
+    key = 987654321
+    g = R.Generator(R.Philox(key=key))
+    f64 = g.random(100).get()
+    w, lane = stream_ref(0, key, 100, 2)
+    hi = w[np.arange(100), 2 * lane].astype(np.uint64)
+    lo = w[np.arange(100), 2 * lane + 1].astype(np.uint64)
+    np.testing.assert_array_equal(f64, ((hi << np.uint64(32) | lo) >> np.uint64(11)) * 2.0 ** -53)
+    c = 32 * -(-100 // 64)
+    f32 = g.random(200, dtype=np.float32).get()
+    w, lane = stream_ref(c, key, 200, 4)
+    ref = (w[np.arange(200), lane] >> 8).astype(np.float32) * np.float32(2 ** -24)
+    np.testing.assert_array_equal(f32, ref)
+
+
+def test_integers_match_reference_without_rejection():
+    key = 42
+    g = R.Generator(R.Philox(key=key))
+    m = 1000        # rejection happens for 2**32 mod 1000 of 2**32 words: none here
+    got = g.integers(7, 7 + m, 256).get()
+    w, lane = stream_ref(0, key, 256, 4)
+    x = w[np.arange(256), lane].astype(np.uint64)
+    assert np.all((x * np.uint64(m)) & MASK >= np.uint64((2 ** 32 - m) % m))
+    np.testing.assert_array_equal(got, 7 + ((x * np.uint64(m)) >> np.uint64(32)).astype(np.int64))
+
+
+def test_same_seed_same_numbers_and_split_requests():
+    a, b = R.default_rng(2024), R.default_rng(2024)
+    for name, per in (("random", 2), ("standard_normal", 2), ("exponential", 2)):
+        whole = getattr(a, name)(size=3 * 64).get()
+        parts = [getattr(b, name)(size=s).get() for s in (64, 128)]
+        np.testing.assert_array_equal(whole, np.concatenate(parts))
+    whole = a.integers(0, 2 ** 31, 256).get()
+    np.testing.assert_array_equal(whole, np.concatenate([b.integers(0, 2 ** 31, 128).get(),
+                                                         b.integers(0, 2 ** 31, 128).get()]))
+    whole = a.gamma(0.7, size=50).get()
+    np.testing.assert_array_equal(whole, np.concatenate([b.gamma(0.7, size=32).get(),
+                                                         b.gamma(0.7, size=18).get()]))
+    assert not np.array_equal(R.default_rng(1).random(8).get(), R.default_rng(2).random(8).get())
+
+
+def test_state_roundtrip_jumped_advance_spawn():
+    g = R.default_rng(7)
+    st = g.bit_generator.state
+    assert st["bit_generator"] == "Philox4x32"
+    x = g.random(10).get()
+    g.bit_generator.state = st
+    np.testing.assert_array_equal(g.random(10).get(), x)
+    bg = R.Philox(7)
+    j = bg.jumped()
+    assert int(j.state["state"]["counter"][3]) == 1 and bg.state["state"]["counter"][3] == 0
+    adv = R.Philox(7).advance(32)
+    ref = R.Philox(7)
+    ref.random_raw(128)
+    np.testing.assert_array_equal(adv.random_raw(16).get(), ref.random_raw(16).get())
+    kids = g.spawn(2)
+    assert not np.array_equal(kids[0].random(8).get(), kids[1].random(8).get())
+    g2 = pickle.loads(pickle.dumps(g))
+    np.testing.assert_array_equal(g2.random(5).get(), g.random(5).get())
+    with pytest.raises(ValueError):
+        R.Philox(1, key=2)
+    with pytest.raises(ValueError):
+        g.bit_generator.state = {"bit_generator": "PCG64", "state": {}}
+
+
+@pytest.mark.parametrize("seed", [1.5, "a", object()])
+def test_bad_seed_type(seed):
+    with pytest.raises(TypeError) as ours:
+        R.default_rng(seed)
+    with pytest.raises(TypeError) as theirs:
+        np.random.default_rng(seed)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_negative_seed():
+    with pytest.raises(ValueError, match="expected non-negative integer"):
+        R.default_rng(-1)
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("dtype", [np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16,
+                                   np.uint32, np.uint64, np.bool_])
+def test_integers_dtypes_and_bounds(dtype):
+    g = R.default_rng(3)
+    info = (0, 1) if dtype is np.bool_ else (np.iinfo(dtype).min, np.iinfo(dtype).max)
+    for lo, hi, endpoint in ((info[0], info[1], True), (info[0], info[0] + 1, False),
+                             (max(info[0], -3), min(info[1], 5), False)):
+        x = g.integers(lo, hi, size=(4, 50), dtype=dtype, endpoint=endpoint).get()
+        assert x.dtype == np.dtype(dtype) and x.shape == (4, 50)
+        top = hi if endpoint else hi - 1
+        assert x.min() >= lo and x.max() <= top
+        if top - lo <= 8:
+            assert set(np.unique(x).tolist()) == set(range(int(lo), int(top) + 1))
+
+
+def test_integers_wide_and_array_bounds():
+    g = R.default_rng(11)
+    x = g.integers(-2 ** 62, 2 ** 62, 300).get()
+    assert x.min() < -2 ** 60 and x.max() > 2 ** 60
+    lo = np.array([0, 10, 20])
+    hi_h = np.array([[30], [50]])
+    y = g.integers(lo, npgpu.asarray(hi_h), size=(2, 3)).get()        # broadcast to (2, 3)
+    assert np.all(y >= lo) and np.all(y < hi_h) and y.shape == (2, 3)
+    z = g.integers(npgpu.asarray(np.array([3, 7, 9])[::-1]), 20, endpoint=True).get()
+    assert z.shape == (3,) and np.all(z >= [9, 7, 3]) and np.all(z <= 20)
+    u = g.integers(0, 2 ** 64, 200, dtype=np.uint64).get()
+    assert u.max() > 2 ** 63
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_float_dtype_and_out(dtype):
+    g = R.default_rng(5)
+    for name in ("random", "standard_normal", "standard_exponential"):
+        x = getattr(g, name)(size=(3, 70), dtype=dtype)
+        assert x.dtype == np.dtype(dtype) and x.shape == (3, 70)
+        out = npgpu.empty((2, 33), dtype=dtype)
+        assert getattr(g, name)(out=out, dtype=dtype) is out
+        h = out.get()
+        assert np.isfinite(h).all() and len(np.unique(h)) == h.size
+    u = g.random(1000, dtype=dtype).get()
+    assert u.min() >= 0 and u.max() < 1
+    assert g.random().shape == ()
+    assert g.random(0).shape == (0,)
+
+
+@pytest.mark.parametrize("name,args", [
+    ("uniform", (-2.0, 3.0)), ("normal", (1.0, 2.0)), ("lognormal", (0.0, 0.5)),
+    ("exponential", (2.0,)), ("laplace", (1.0, 2.0)), ("logistic", (1.0, 2.0)),
+    ("gumbel", (1.0, 2.0)), ("weibull", (1.5,)), ("pareto", (3.0,)), ("power", (2.0,)),
+    ("rayleigh", (2.0,)), ("standard_cauchy", ()), ("triangular", (0.0, 1.0, 3.0)),
+    ("geometric", (0.3,)), ("gamma", (2.0, 3.0)), ("standard_gamma", (0.5,)),
+    ("beta", (2.0, 3.0)), ("beta", (0.5, 0.5)), ("chisquare", (3.0,)),
+    ("noncentral_chisquare", (3.0, 2.0)), ("noncentral_chisquare", (0.5, 2.0)),
+    ("f", (3.0, 5.0)), ("noncentral_f", (3.0, 5.0, 1.0)), ("standard_t", (4.0,)),
+    ("wald", (1.0, 2.0)), ("vonmises", (0.5, 2.0)), ("poisson", (3.0,)), ("poisson", (40.0,)),
+    ("binomial", (10, 0.3)), ("binomial", (1000, 0.6)), ("negative_binomial", (3.0, 0.4)),
+    ("hypergeometric", (10, 20, 7)), ("zipf", (2.5,)), ("logseries", (0.6,)),
+])
+def test_distribution_shapes_dtypes_and_param_arrays(name, args):
+    g = R.default_rng(17)
+    ref = getattr(np.random.default_rng(0), name)(*args, size=3)
+    x = getattr(g, name)(*args, size=(2, 3))
+    assert x.shape == (2, 3) and x.dtype == ref.dtype
+    h = x.get()
+    assert np.all(np.isfinite(h))
+    if args:
+        # the first parameter as a host array and as a strided device array, broadcast to size
+        host = np.array([args[0], args[0]])[:, None] * np.ones(3)
+        dev = npgpu.asarray(np.repeat(host, 2, axis=1))[:, ::-2]
+        for p in (host, dev):
+            y = getattr(g, name)(p, *args[1:], size=(2, 3))
+            assert y.shape == (2, 3) and y.dtype == ref.dtype
+        assert getattr(g, name)(*args).shape == ()
+        assert getattr(g, name)(np.array([args[0]] * 4), *args[1:]).shape == (4,)
+    assert getattr(g, name)(*args, size=0).shape == (0,)
+
+
+BAD = [("normal", (0, -1)), ("exponential", (-1,)), ("gamma", (-1,)), ("gamma", (1, -1)),
+       ("beta", (0, 1)), ("beta", (1, 0)), ("poisson", (-1,)), ("poisson", (1e19,)),
+       ("poisson", (np.nan,)), ("binomial", (-1, .5)), ("binomial", (3, 1.1)),
+       ("binomial", (3, np.nan)), ("geometric", (0,)), ("geometric", (1.5,)),
+       ("uniform", (0, np.inf)), ("lognormal", (0, -1)), ("laplace", (0, -1)),
+       ("logistic", (0, -1)), ("gumbel", (0, -1)), ("weibull", (-1,)), ("pareto", (0,)),
+       ("power", (0,)), ("rayleigh", (-1,)), ("triangular", (1, 0, 2)),
+       ("triangular", (0, 3, 2)), ("triangular", (0, 0, 0)), ("vonmises", (0, -1)),
+       ("standard_t", (0,)), ("chisquare", (0,)), ("f", (0, 1)), ("f", (1, 0)),
+       ("noncentral_chisquare", (0, 1)), ("noncentral_chisquare", (1, -1)),
+       ("noncentral_f", (1, 1, -1)), ("negative_binomial", (0, .5)),
+       ("negative_binomial", (1, 0)), ("hypergeometric", (-1, 5, 1)),
+       ("hypergeometric", (5, -1, 1)), ("hypergeometric", (5, 5, -1)),
+       ("hypergeometric", (1, 1, 3)), ("zipf", (1,)), ("logseries", (1,)), ("wald", (0, 1)),
+       ("wald", (1, 0)), ("standard_gamma", (-1,)), ("integers", (5, 5)),
+       ("integers", (-1,)), ("integers", (0, 300, None, np.int8)),
+       ("integers", (-1, 5, None, np.uint8)), ("integers", (0, 5, None, np.float32)),
+       ("integers", (0, 5, None, bool)), ("random", (None, np.int32)),
+       ("standard_normal", (None, np.int32)), ("choice", (0,)),
+       ("choice", (5, 3, True, [.5, .5, .5, 0, 0])), ("choice", (5, 3, True, [1.5, -.5, 0, 0, 0])),
+       ("choice", (5, 3, True, [.5, .5])), ("choice", (5, 6, False)),
+       ("choice", (5, 3, False, [.5, .5, 0, 0, 0])), ("choice", ([], 3)),
+       ("normal", (np.zeros(3), 1, (2,))), ("normal", (np.zeros((2, 3)), 1, (3,)))]
+
+
+@pytest.mark.parametrize("name,args", BAD)
+def test_errors_match_numpy(name, args):
+    with pytest.raises(Exception) as theirs:
+        getattr(np.random.default_rng(0), name)(*args)
+    with pytest.raises(type(theirs.value)) as ours:
+        getattr(R.default_rng(0), name)(*args)
+    assert str(ours.value) == str(theirs.value)
+
+
+def test_errors_on_device_parameters():
+    g = R.default_rng(0)
+    with pytest.raises(ValueError, match="scale < 0"):
+        g.normal(0, npgpu.asarray(np.array([1.0, -1.0])))
+    with pytest.raises(ValueError, match="low >= high"):
+        g.integers(npgpu.asarray(np.array([3, 5])), 5)
+
+
+def _is_perm(p, n):
+    return sorted(p.tolist()) == list(range(n))
+
+
+@pytest.mark.parametrize("small", [True, False])
+def test_permutation_shuffle_permuted_choice(small, monkeypatch):
+    if not small:
+        monkeypatch.setattr(_shuffle, "SMALL", 4)      # the Feistel route on small sizes
+    g = R.default_rng(99)
+    for n in (1, 2, 5, 16, 37):
+        p = g.permutation(n).get()
+        assert p.dtype == np.int64 and _is_perm(p, n)
+    h = np.arange(24.0).reshape(6, 4)
+    x = npgpu.asarray(h)
+    y = g.permutation(x).get()
+    assert sorted(map(tuple, y.tolist())) == sorted(map(tuple, h.tolist()))
+    y = g.permutation(x, axis=1).get()
+    assert sorted(y[0].tolist()) == h[0].tolist() and (y[:, :1] % 4 == y[:, :1] % 4).all()
+    g.shuffle(x)
+    assert sorted(map(tuple, x.get().tolist())) == sorted(map(tuple, h.tolist()))
+    z = g.permuted(npgpu.asarray(h), axis=1).get()
+    assert all(sorted(z[i].tolist()) == h[i].tolist() for i in range(6))
+    z = g.permuted(npgpu.asarray(h)).get()
+    assert sorted(z.ravel().tolist()) == h.ravel().tolist()
+    c = g.choice(37, 20, replace=False).get()
+    assert len(set(c.tolist())) == 20 and c.max() < 37
+    c = g.choice(npgpu.asarray(h), 3, replace=False).get()
+    assert c.shape == (3, 4)
+    first = [g.permutation(5).get()[0] for _ in range(4)]
+    assert len(set(first)) > 1
+
+
+def test_choice_with_p_and_replacement():
+    g = R.default_rng(4)
+    x = g.choice(4, 400, p=[0.1, 0.0, 0.6, 0.3]).get()
+    assert set(np.unique(x).tolist()) <= {0, 2, 3} and (x == 2).sum() > (x == 0).sum()
+    y = g.choice(np.arange(5) * 10, (3, 4)).get()
+    assert y.shape == (3, 4) and np.all(y % 10 == 0)
+    assert g.choice(5).shape == ()
+
+
+def test_bytes_dirichlet_multinomial_multivariate_normal():
+    g = R.default_rng(8)
+    b = g.bytes(10)
+    assert isinstance(b, bytes) and len(b) == 10
+    d = g.dirichlet([1.0, 2.0, 3.0], size=5).get()
+    np.testing.assert_allclose(d.sum(axis=1), 1.0)
+    m = g.multinomial(20, [0.2, 0.3, 0.5], size=4).get()
+    assert m.shape == (4, 3) and np.all(m.sum(axis=1) == 20) and m.min() >= 0
+    mv = g.multivariate_normal([1.0, -1.0], [[2.0, 0.5], [0.5, 1.0]], size=6).get()
+    assert mv.shape == (6, 2)
+
+
+def test_legacy_api():
+    R.seed(12)
+    a = R.rand(3, 4).get()
+    R.seed(12)
+    np.testing.assert_array_equal(R.rand(3, 4).get(), a)
+    assert R.randn(2, 5).shape == (2, 5)
+    r = R.randint(3, 9, size=50).get()
+    assert r.min() >= 3 and r.max() < 9 and r.dtype == np.int64
+    for f in (R.random_sample, R.random, R.ranf, R.sample):
+        v = f((4,)).get()
+        assert v.shape == (4,) and v.min() >= 0 and v.max() < 1
+    assert R.uniform(2, 3, size=5).get().min() >= 2
+    assert R.normal(size=(2, 2)).shape == (2, 2)
+    assert _is_perm(R.permutation(10).get(), 10)
+    assert R.choice(5, 3).shape == (3,)
+    rs = R.RandomState(5)
+    st = rs.get_state()
+    x = rs.poisson(3.0, 6).get()
+    rs.set_state(st)
+    np.testing.assert_array_equal(rs.poisson(3.0, 6).get(), x)
+    with pytest.warns(DeprecationWarning):
+        v = rs.random_integers(1, 6, size=20).get()
+    assert v.min() >= 1 and v.max() <= 6
+    with pytest.raises(ValueError, match="high <= 0"):
+        R.randint(0)
+
+
+def test_raw_kernel_sampler_layout_independent_of_launch(monkeypatch):
+    from npgpu.random import kernels
+    a = R.Philox(key=5).random_raw(200).get()
+    monkeypatch.setattr(kernels, "_SIM_BLOCKS", 1)
+    monkeypatch.setattr(kernels, "_THREADS", 3)
+    b = R.Philox(key=5).random_raw(200).get()
+    np.testing.assert_array_equal(a, b)
