@@ -76,18 +76,31 @@ def _render(mode, dt, inner):
               "        cuda.syncthreads()", "        off *= 2",
               "    excl = sh[t] - mine", f"    total = sh[{BLOCK - 1}]",
               "    b = cuda.blockIdx.x", "    pos = R[b] - C[b]"]
+        L.append(f"    full = tile + {TILE} <= n")
         for k in range(GROUPS):
             L += [f"    q = pos + int64((excl >> uint64({16 * k})) & uint64(0xffff))",
-                  f"    e0 = tile + {k * GROUP_SPAN} + t * 8",
-                  "    for j in range(8):",
-                  f"        if (w{k} >> uint64(8 * j)) & uint64(1):"]
-            if mode == "values":
-                L += [f"            for r in range({inner}):" if inner > 1 else
-                      "            r = 0",
-                      ("    " if inner > 1 else "") + "            Y[q, r] = X[e0 + j, r]"]
+                  f"    e0 = tile + {k * GROUP_SPAN} + t * 8"]
+            if mode == "values" and inner == 1:
+                # a full tile loads its 8 elements before the stores that depend on the flags
+                # (8 loads in flight, not 8 round trips one after another)
+                L.append("    if full:")
+                L += [f"        x{j} = X[e0 + {j}, 0]" for j in range(8)]
+                for j in range(8):
+                    L += [f"        if (w{k} >> uint64({8 * j})) & uint64(1):",
+                          f"            Y[q, 0] = x{j}", "            q += 1"]
+                L.append("    else:")
+                ind = "    "
             else:
-                L.append("            Y[q] = e0 + j")
-            L.append("            q += 1")
+                ind = ""
+            L += [f"{ind}    for j in range(8):",
+                  f"{ind}        if (w{k} >> uint64(8 * j)) & uint64(1):"]
+            if mode == "values":
+                L += [f"{ind}            for r in range({inner}):" if inner > 1 else
+                      f"{ind}            r = 0",
+                      ("    " if inner > 1 else "") + f"{ind}            Y[q, r] = X[e0 + j, r]"]
+            else:
+                L.append(f"{ind}            Y[q] = e0 + j")
+            L.append(f"{ind}            q += 1")
             L.append(f"    pos += int64((total >> uint64({16 * k})) & uint64(0xffff))")
     text = f"def KERNEL({', '.join(args)}):\n" + "\n".join(L) + "\n"
     name = _ew._kernel_name(f"tile_{mode}", text)
