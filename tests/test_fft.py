@@ -157,6 +157,32 @@ def test_non_contiguous_inputs(name, kw, layout):
     check(got, getattr(np.fft, name)(view(x), **kw))
 
 
+def test_real_axis_not_innermost_out_and_repeats():
+    """R2C / C2R along an axis that is not innermost run on a copy with that axis last; the
+    result comes back in NumPy's order, into ``out`` when given (straight when ``out`` has
+    the axis innermost, e.g. Fortran order), and repeated calls on a view whose axis is
+    innermost in memory (no copy) stay right."""
+    x = random_array((6, 3, 4), np.float64)
+    g = npgpu.asarray(x)
+    for order in ("C", "F"):
+        o = npgpu.empty((4, 3, 4), np.complex128, order=order)
+        assert F.rfft(g, axis=0, norm="ortho", out=o) is o
+        check(o, np.fft.rfft(x, axis=0, norm="ortho"))
+        r = npgpu.empty((6, 3, 4), np.float64, order=order)
+        assert F.irfft(F.rfft(g, axis=0), n=6, axis=0, out=r) is r
+        check(r, x)
+        h = npgpu.empty((3, 3, 4), np.float32, order=order)
+        c = random_array((2, 3, 4), np.complex64)
+        assert F.hfft(npgpu.asarray(c), n=3, axis=0, out=h) is h
+        check(h, np.fft.hfft(c, n=3, axis=0))
+    t = npgpu.asarray(random_array((5, 8), np.float32))
+    for _ in range(2):                                    # (the one-axis fast path)
+        check(F.rfft(t.T, axis=0), np.fft.rfft(t.get().T, axis=0))
+        check(F.irfft(F.rfft(t.T, axis=0), n=8, axis=0), t.get().T)
+    check(*both("rfftn", x, axes=(1, 0)))                 # the real axis in the middle
+    check(*both("irfftn", random_array((3, 4, 5), np.complex128), axes=(2, 1), s=(5, 6)))
+
+
 def test_broadcast_zero_d_and_empty():
     x = random_array((5,), np.complex128)
     b = npgpu.broadcast_to(npgpu.asarray(x), (3, 5))
@@ -404,6 +430,51 @@ def test_cufft_errors_name_the_call_and_shape(cache):
     key = (0, t, (0,), (0,), 1, 0, (0,), 1, 0, 1)
     with pytest.raises(F.CuFFTError, match=r"cufftMakePlanMany64 failed .*shape \[0\]"):
         _cufft.make_plan(key)
+
+
+@pytest.mark.skipif(ON_GPU, reason="checks the simulator's cuFFT stand-in")
+def test_stand_in_rejects_strided_real_layouts(cache):
+    """cuFFT fails R2C / C2R executions of strided layouts (the H200's failed these two with
+    CUFFT_INVALID_VALUE); the stand-in fails every R2C / C2R / D2Z / Z2D execution whose input
+    or output stride is not 1, so CI catches a real transform planned strided.  C2C with the
+    same layout runs."""
+    from npgpu.fft import _cufft
+    from npgpu.fft._sim.cufft import CUFFT, DTYPES
+    x = npgpu.asarray(random_array((9, 5), np.float64))
+    with pytest.raises(F.CuFFTError, match=r"cufftExecD2Z failed with CUFFT_INVALID_VALUE for "
+                       r"a D2Z transform of shape \[9\], batch 5 \(input embed \[9\] stride 5 "
+                       r"dist 1, output embed \[5\] stride 5 dist 1\)") as err:
+        _cufft.transform("r2c", x, npgpu.empty((5, 5), np.complex128), 0, 1, (9,))
+    assert err.value.status == "CUFFT_INVALID_VALUE"
+    c = npgpu.asarray(random_array((6, 4, 5), np.complex64))
+    with pytest.raises(F.CuFFTError, match=r"cufftExecC2R failed with CUFFT_INVALID_VALUE for "
+                       r"a C2R transform of shape \[6\], batch 6 \(input embed \[4\] stride 5 "
+                       r"dist 20, output embed \[6\] stride 5 dist 30\)"):
+        _cufft.transform("c2r", c, npgpu.empty((6, 6, 5), np.float32), 1, 2, (6,))
+    z = random_array((9, 5), np.complex128)
+    y = npgpu.empty((9, 5), np.complex128)
+    _cufft.transform("c2c", npgpu.asarray(z), y, 0, 1, (9,), _cufft.FORWARD)
+    check(y, np.fft.fft(z, axis=0))
+    # every real type, a stride on either side: planned, then refused at execution
+    for t in (CUFFT.Type.R2C, CUFFT.Type.D2Z, CUFFT.Type.C2R, CUFFT.Type.Z2D):
+        in_dt, out_dt = DTYPES[int(t)]
+        ilen, olen = (8, 5) if in_dt.kind == "f" else (5, 8)
+        for istride, ostride in [(1, 1), (2, 1), (1, 2)]:
+            src = npgpu.asarray(random_array((ilen * istride,), in_dt))
+            dst = npgpu.empty((olen * ostride,), out_dt)
+            h = CUFFT.create()
+            try:
+                CUFFT.make_plan_many64(h, 1, [8], [ilen], istride, ilen * istride, [olen],
+                                       ostride, olen * ostride, int(t), 1)
+                run = getattr(CUFFT, "exec_" + t.name.lower())
+                if istride == ostride == 1:
+                    run(h, src._ptr, dst._ptr)
+                    continue
+                with pytest.raises(CUFFT.cuFFTError) as err:
+                    run(h, src._ptr, dst._ptr)
+                assert str(err.value) == "CUFFT_INVALID_VALUE"
+            finally:
+                CUFFT.destroy(h)
 
 
 @pytest.mark.skipif(ON_GPU, reason="counts the simulator stand-in's cuFFT calls")

@@ -14,6 +14,9 @@ advanced layout: with ``outer`` elements before them and ``inner`` after,
 * ``inner == 1``: unit stride, one batch of ``outer`` transforms, one execution;
 * otherwise stride ``inner``: either a batch of ``inner`` interleaved transforms executed
   ``outer`` times, or a batch of ``outer`` executed ``inner`` times (the fewer executions).
+
+The strided forms are for C2C only: cuFFT fails R2C / C2R executions of strided layouts
+(``CUFFT_INVALID_VALUE`` on the H200), so the callers give real transforms ``inner == 1``.
 """
 import threading
 

@@ -9,7 +9,10 @@ messages), pick the dtypes, then one of three engines -- :func:`_c2c`, :func:`_r
    crops, zero-pads (``n``/``s``), casts and, for ``hfft``, conjugates;
 2. transform groups of at most 3 consecutive axes with one cuFFT plan each
    (:func:`.._cufft.transform`: batched over the other axes, strided when needed): the first
-   group out of place into the result, the others in place on it;
+   group out of place into the result, the others in place on it.  R2C and C2R plans need
+   unit strides, so when the real axis is not innermost :func:`_run` works on a view with
+   the transformed axes last (the copy of step 1 makes it C-contiguous) and returns the
+   result viewed back in NumPy's axis order;
 3. finish (:func:`_finish`): the norm's scale factor, ``ihfft``'s conjugate and a cast to
    a float16 result or into ``out=`` in one elementwise kernel (none when nothing is left).
 
@@ -366,9 +369,37 @@ def _run(kind, a, steps, forward, out, herm, record=None):
         fct *= f
     if kind == "c2c":
         return _c2c(a, ns, axes, FORWARD if forward else INVERSE, fct, out, record)
+    last = axes[0] if kind == "r2c" else axes[-1]
+    order = _real_last(a, ns, axes, last)
+    if order is None:
+        return _real(kind, a, ns, axes, last, fct, out, herm, dtype, record)
+    # the transform of a view with the real axis innermost (``_prepare`` copies it into a
+    # C-contiguous buffer when it is not one), its result viewed back in NumPy's order
+    back = [order.index(d) for d in range(a.ndim)]          # new position of axis d
+    res = _real(kind, a.transpose(order), ns, [back[d] for d in axes], back[last], fct,
+                None if out is None else out.transpose(order), herm, dtype)
+    return out if out is not None else res.transpose(back)
+
+
+def _real_last(a, ns, axes, last):
+    """cuFFT's R2C / C2R plans take unit strides only (the device's cuFFT fails strided ones
+    that C2C accepts; CuPy also makes the real axis innermost): when elements follow the real
+    axis ``last``, an order of ``a``'s axes with the transformed ones last and ``last``
+    innermost; None when ``last`` is innermost already."""
+    lengths = dict(zip(axes, ns))
+    inner = 1
+    for d in range(last + 1, a.ndim):
+        inner *= lengths.get(d, a.shape[d])
+    if inner <= 1:
+        return None
+    return ([d for d in range(a.ndim) if d not in lengths]
+            + sorted(d for d in lengths if d != last) + [last])
+
+
+def _real(kind, a, ns, axes, last, fct, out, herm, dtype, record=None):
     if kind == "r2c":
-        return _r2c(a, ns, axes, axes[0], fct, out, herm, record)
-    return _c2r(a, ns, axes, axes[-1], fct, out, herm, dtype)
+        return _r2c(a, ns, axes, last, fct, out, herm, record)
+    return _c2r(a, ns, axes, last, fct, out, herm, dtype)
 
 
 def _sequence(kind, a, steps, forward, out):

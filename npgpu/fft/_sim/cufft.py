@@ -4,7 +4,9 @@ Plans follow cuFFT's advanced data layout (``cufftMakePlanMany64``): element ``(
 of the input is at ``b * idist + istride * (i0 * inembed[1] * .. + ir-1)`` (elements of the
 input type), the output likewise with ``onembed``/``ostride``/``odist``; R2C outputs and C2R
 inputs have ``n[-1] // 2 + 1`` elements along the last dimension.  Arguments cuFFT rejects
-raise nvmath's ``cuFFTError`` with cuFFT's status.  ``set_auto_allocation(plan, 0)`` makes an
+raise nvmath's ``cuFFTError`` with cuFFT's status; so do R2C/C2R executions (single or
+double) whose input or output stride is not 1, as the device's cuFFT does (it plans them, then
+fails the execution with ``CUFFT_INVALID_VALUE``).  ``set_auto_allocation(plan, 0)`` makes an
 execution without a work area of the planned size an error, as on the device; the planned
 work size is the bytes of one complex intermediate for rank >= 2 and 0 for rank 1, so both
 kinds of plan run in CI.  A C2R execution overwrites its input with NaN afterwards (cuFFT
@@ -208,6 +210,8 @@ class Cufft:
         p = self._plan(plan, made=True)
         _require(p.type in types and idata != 0 and odata != 0)
         _require(p.auto or p.work_size == 0 or p.work != 0)
+        # cuFFT's real transforms take only unit-stride layouts (seen on the H200)
+        _require(p.type not in _R2C + _C2R or (p.istride == 1 and p.ostride == 1))
         in_dt, out_dt = DTYPES[p.type]
         ishape, oshape = self._shapes(p)
         x = self._view(idata, ishape, p.inembed, p.istride, p.idist, in_dt)
