@@ -1,0 +1,516 @@
+"""Set routines: ``unique`` (and NumPy 2's ``unique_values/counts/inverse/all``), ``isin``,
+``intersect1d``, ``union1d``, ``setdiff1d``, ``setxor1d``.
+
+Everything is built on one sort and one run-length encoding of the sorted keys.
+
+``unique`` of a 1-d key array ``a`` (``axis=None`` flattens):
+
+1. sort: ``S = sort(a)`` -- or, when indices are asked for, ``perm = argsort(a)`` (stable,
+   so a run's first element is the first occurrence) and ``S = a[perm]``;
+2. :func:`runs` encodes the runs of equal keys in ``S`` in two launches of one template
+   (:func:`_render`), reduce-then-scan over tiles of ``TILE = BLOCK * ITEMS`` elements:
+
+   * ``count``: each of a tile's ``ITEMS`` rounds flags ``BLOCK`` adjacent elements
+     (``S[j] != S[j-1]``, NaNs one run when ``equal_nan``) and counts them with
+     ``syncthreads_count``: one int32 per tile;
+   * a scan of the tile counts (``cumsum``, one launch: a few thousand values), one 8-byte
+     read of the total -- the output's length;
+   * ``scatter``: the same flags again, ranked within each round (a warp ballot and popcount,
+     the warp totals through shared memory), from the tile's offset; a run's first element
+     writes its value (``values``), its ``perm`` entry (``indices``) and its position
+     (``starts``); every element writes its run number to ``inverse[perm[j]]``.
+
+   So ``S`` is read twice, each output written once; no flag or rank array is stored.
+   ``counts`` are ``starts[1:] - starts[:-1]`` (the last run's end, ``n``, is written by the
+   thread of element ``n - 1``).
+3. ``axis=k`` sorts the rows of ``moveaxis(a, k, 0)`` lexicographically (one ``lexsort`` of
+   the columns) and runs the same template on whole rows (a row differs from
+   the previous one when any column does: ``!=``, so NaN rows stay apart, as NumPy's structured
+   comparison keeps them).
+
+``isin`` sorts ``test_elements`` once and binary-searches every element (``searchsorted``), or
+for integers of a small range marks a boolean table (NumPy's ``kind='table'``).  The two-array
+functions follow NumPy's definitions on top of ``unique`` / ``isin`` and the compaction primitive.
+"""
+from typing import NamedTuple
+
+import numpy as np
+
+from .. import _backend
+from .._codegen import compiler
+from .._codegen import elementwise as _ew
+from .._codegen.compiler import KernelSource, Param
+from .._core import transfer as _transfer
+from .._core.ndarray import empty_array, ndarray
+
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+_BOOL = np.dtype(np.bool_)
+# A tile: ITEMS rounds of BLOCK adjacent elements (BLOCK a multiple of 32 on the GPU: whole
+# warps ballot).  Not yet measured on the H200 (benchmarks/experiments/unique_parts.py sweeps
+# both).  The simulator's tiles are tiny so that tests span many tiles and partial rounds.
+if _backend.IS_SIM:
+    BLOCK, ITEMS = 4, 3
+else:
+    BLOCK, ITEMS = 256, 16
+TILE = BLOCK * ITEMS
+
+
+# ---- the run-length template ----------------------------------------------------------------
+def _differ_source(dt, rows, equal_nan):
+    """``differ(S, i, j)``: do keys ``i`` and ``j`` of ``S`` start different runs?"""
+    if rows:
+        # a row differs when any column does (NaN != NaN: NaN rows stay apart, as in NumPy)
+        return ("def differ(S, i, j):\n"
+                "    for c in range(S.shape[1]):\n"
+                "        if S[i, c] != S[j, c]:\n"
+                "            return True\n"
+                "    return False\n")
+    a, b = "S[i]", "S[j]"
+    if dt == np.float16:
+        a, b = f"float32({a})", f"float32({b})"
+    lines = ["def differ(S, i, j):", f"    a = {a}", f"    b = {b}"]
+    if equal_nan and dt.kind == "c":
+        lines += ["    na = a.real != a.real or a.imag != a.imag",
+                  "    nb = b.real != b.real or b.imag != b.imag",
+                  "    return a != b and not (na and nb)"]
+    elif equal_nan and dt.kind == "f":
+        lines.append("    return a != b and not (a != a and b != b)")
+    else:
+        lines.append("    return a != b")
+    return "\n".join(lines) + "\n"
+
+
+# outputs of the scatter mode, in parameter order
+OUTPUTS = ("values", "indices", "starts", "inverse")
+
+
+def _round_rank(P, block, sim):
+    """Lines giving, for this round's flags ``f`` (one a thread), ``r`` (the set flags before
+    this thread's) and ``tot`` (the round's set flags).  GPU: a warp ballot and popcount, the
+    warp totals through shared memory (double-buffered by round: one barrier a round).
+    Simulator (no warp intrinsics): a Hillis-Steele scan over two shared buffers."""
+    if not sim:
+        nw = block // 32
+        return [f"{P}m = cuda.ballot_sync(0xFFFFFFFF, f)",
+                    f"{P}r = int64(cuda.popc(m & ((uint32(1) << lane) - uint32(1))))",
+                    f"{P}if lane == 0:",
+                    f"{P}    wt[k & 1, w] = int32(cuda.popc(m))",
+                    f"{P}cuda.syncthreads()",
+                    f"{P}tot = int64(0)",
+                    f"{P}for u in range({nw}):",
+                    f"{P}    x = wt[k & 1, u]",
+                    f"{P}    if u < w:",
+                    f"{P}        r += x",
+                    f"{P}    tot += x"]
+    L = [f"{P}v = int32(f)", f"{P}sa[t] = v", f"{P}cuda.syncthreads()"]
+    off, src, dst = 1, "sa", "sb"
+    while off < block:
+        L += [f"{P}if t >= {off}:", f"{P}    v += {src}[t - {off}]",
+              f"{P}{dst}[t] = v", f"{P}cuda.syncthreads()"]
+        off *= 2
+        src, dst = dst, src
+    return L + [f"{P}tot = int64({src}[{block - 1}])", f"{P}r = int64(v) - int64(f)",
+                f"{P}cuda.syncthreads()"]
+
+
+def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
+    """Tile ``b`` is elements ``b * TILE ..``, in ``items`` rounds of ``block`` adjacent
+    elements (coalesced loads; ``differ`` reads ``S[j - 1]`` again, from L1).
+    ``count``: ``cnt[b]`` = the runs starting in tile ``b`` (``syncthreads_count`` a round).
+    ``scatter``: the outputs ``outs`` (a subset of :data:`OUTPUTS`, in that order), each
+    round's ranks from :func:`_round_rank` added to the tile's offset (``offs``: inclusive)."""
+    block = BLOCK if block is None else block
+    items = ITEMS if items is None else items
+    sim = _backend.IS_SIM if sim is None else sim
+    sdim = 2 if rows else 1
+    args = ["n", "K", "S"]
+    params = [Param("scalar", _I64), Param("scalar", _I64), Param("array", dt, sdim, "C")]
+    if mode == "count":
+        args.append("cnt")
+        params.append(Param("array", _I32, 1, "C"))
+    else:
+        args.append("offs")
+        params.append(Param("array", _I64, 1, "C"))
+        if "indices" in outs or "inverse" in outs:
+            args.append("perm")
+            params.append(Param("array", _I64, 1, "C"))
+        for o in outs:
+            args.append(o)
+            params.append(Param("array", dt if o == "values" else _I64,
+                                sdim if o == "values" else 1, "C"))
+    L = [f"def KERNEL({', '.join(args)}):",
+         "    t = int64(cuda.threadIdx.x)",
+         "    b = int64(cuda.blockIdx.x)"]
+    flag = ["        j = b * {tile} + k * {block} + t".format(tile=block * items, block=block),
+            "        f = False",
+            "        if j < n:",
+            "            f = j == 0 or differ(S, j - 1, j)"]
+    if mode == "count":
+        L += ["    c = int32(0)", f"    for k in range({items}):"] + flag
+        L += ["        c += int32(cuda.syncthreads_count(int32(f)))",
+              "    if t == 0:", "        cnt[b] = c"]
+    else:
+        if sim:
+            L += [f"    sa = cuda.shared.array({block}, int32)",
+                  f"    sb = cuda.shared.array({block}, int32)"]
+        else:
+            L += [f"    wt = cuda.shared.array((2, {block // 32}), int32)",
+                  "    lane = uint32(t & 31)",
+                  "    w = t >> 5"]
+        L += ["    p = int64(0)",
+              "    if b > 0:",
+              "        p = offs[b - 1]",
+              f"    for k in range({items}):"] + flag
+        L += _round_rank("        ", block, sim)
+        L += ["        q = p + r", "        if f:"]
+        P = "            "
+        if "values" in outs:
+            if rows:
+                L += [f"{P}for cc in range(S.shape[1]):", f"{P}    values[q, cc] = S[j, cc]"]
+            else:
+                L.append(f"{P}values[q] = S[j]")
+        if "indices" in outs:
+            L.append(f"{P}indices[q] = perm[j]")
+        if "starts" in outs:
+            L.append(f"{P}starts[q] = j")
+        if "inverse" in outs:
+            L += ["        if j < n:", "            inverse[perm[j]] = q if f else q - 1"]
+        if "starts" in outs:
+            L += ["        if j == n - 1:", "            starts[K] = n"]
+        L.append("        p += tot")
+    text = ("@cuda.jit(device=True)\n" + _differ_source(dt, rows, equal_nan) + "\n\n"
+            + "\n".join(L) + "\n")
+    name = _ew._kernel_name(f"unique_{mode}", text)
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+
+
+def _arr(x):
+    return _ew._arr_values(x._ptr, x.shape, x._strides, x.itemsize)
+
+
+def _kernel(mode, S, equal_nan, outs):
+    rows = S.ndim == 2
+    key = ("unique_runs", mode, S.dtype, rows, equal_nan and not rows, outs)
+    return compiler.get_kernel(key, lambda: _render(mode, S.dtype, rows, key[4], outs))
+
+
+class Runs(NamedTuple):
+    """The run-length encoding of sorted keys: ``values`` (one key or row per run, or None),
+    ``indices`` (``perm`` at each run's start), ``inverse`` (each element's run number, in the
+    order ``perm`` maps back to), ``counts`` (each run's length); the ones not asked for None."""
+    values: ndarray
+    indices: ndarray
+    inverse: ndarray
+    counts: ndarray
+
+
+def runs(S, perm=None, *, equal_nan=False, values=True, indices=False, inverse=False,
+         counts=False):
+    """Run-length encode ``S`` (C-contiguous, 1-d keys or 2-d rows, sorted so that equal keys
+    are adjacent).  ``perm`` (int64, C-contiguous, ``S = a[perm]``) is needed for ``indices``
+    and ``inverse``.  Launches: the count kernel, a cumsum of the tile counts, one 8-byte read,
+    the scatter kernel (and one subtraction for ``counts``)."""
+    from ..reductions.functions import cumsum
+    n = S.shape[0]
+    outs = tuple(o for o, want in zip(OUTPUTS, (values, indices, counts, inverse)) if want)
+    if n == 0:
+        K = 0
+    else:
+        ntile = -(-n // TILE)
+        cnt = empty_array((ntile,), _I32)
+        _kernel("count", S, equal_nan, ())(ntile, BLOCK, [n, 0, *_arr(S), *_arr(cnt)])
+        offs = cumsum(cnt, dtype=_I64)
+        host = np.empty(1, _I64)
+        _transfer._d2h(host, offs._ptr + (ntile - 1) * 8, 8)
+        K = int(host[0])
+    res = {}
+    if values:
+        res["values"] = empty_array((K,) + S.shape[1:], S.dtype)
+    if indices:
+        res["indices"] = empty_array((K,), _I64)
+    if counts:
+        res["starts"] = empty_array((K + 1,), _I64)
+    if inverse:
+        res["inverse"] = empty_array((n,), _I64)
+    if n:
+        vals = [n, K, *_arr(S), *_arr(offs)]
+        if indices or inverse:
+            vals += _arr(perm)
+        for o in outs:
+            vals += _arr(res[o])
+        _kernel("scatter", S, equal_nan, outs)(ntile, BLOCK, vals)
+    cts = None
+    if counts:
+        from ..ufuncs import UFUNCS
+        st = res.pop("starts")
+        cts = UFUNCS["subtract"](st[1:], st[:-1]) if K else empty_array((0,), _I64)
+    return Runs(res.get("values"), res.get("indices"), res.get("inverse"), cts)
+
+
+# ---- the sort this module stands on -----------------------------------------------------------
+def _sort(a):
+    """``a`` flattened and sorted (NaN last, stable), C-contiguous."""
+    from .functions import sort
+    return _contig(sort(a, axis=None))
+
+
+def _argsort(a):
+    """Stable argsort of ``a`` flattened: int64, C-contiguous."""
+    from .functions import argsort
+    return _contig(argsort(a, axis=None))
+
+
+def _contig(x):
+    from ..creation import ascontiguousarray
+    return x if x._c_contig else ascontiguousarray(x)
+
+
+def _take(a, perm, axis=None):
+    """``a[perm]`` (along ``axis``); ``perm`` is a permutation: no bounds check (no read)."""
+    from ..indexing.routines import take
+    return _contig(take(a, perm, axis=axis, mode="clip"))
+
+
+def _device(a):
+    from ..creation import asarray
+    return a if isinstance(a, ndarray) else asarray(a)
+
+
+# ---- unique --------------------------------------------------------------------------------------
+class UniqueAllResult(NamedTuple):
+    values: ndarray
+    indices: ndarray
+    inverse_indices: ndarray
+    counts: ndarray
+
+
+class UniqueCountsResult(NamedTuple):
+    values: ndarray
+    counts: ndarray
+
+
+class UniqueInverseResult(NamedTuple):
+    values: ndarray
+    inverse_indices: ndarray
+
+
+def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
+    """(values, indices, inverse, counts) of a 1-d array; the ones not asked for None."""
+    if return_index or return_inverse:
+        perm = _argsort(flat)
+        S = _take(flat, perm)
+    else:
+        perm, S = None, _sort(flat)
+    return runs(S, perm, equal_nan=equal_nan and S.dtype.kind in "fc", indices=return_index,
+                inverse=return_inverse, counts=return_counts)
+
+
+def _row_order(A):
+    """Stable lexicographic argsort of the rows of 2-d ``A``, the first column most
+    significant: one ``lexsort`` of the columns (whose last key is the primary one)."""
+    from ..ranges import arange
+    from .functions import lexsort
+    n, m = A.shape
+    if m == 0:
+        return arange(n, dtype=_I64)
+    return _contig(lexsort([A[:, c] for c in range(m - 1, -1, -1)]))
+
+
+def unique(ar, return_index=False, return_inverse=False, return_counts=False, axis=None, *,
+           equal_nan=True, sorted=True):
+    """NumPy's ``unique``.  The values are always sorted (``sorted=False`` allows any order);
+    ``indices`` are first occurrences (the argsort is stable)."""
+    from numpy.lib.array_utils import normalize_axis_index
+    ar = _device(ar)
+    if axis is None or ar.ndim == 1:
+        if axis is not None:
+            normalize_axis_index(axis, ar.ndim)
+        r = _unique_keys(ar.reshape(-1), return_index, return_inverse, return_counts,
+                         equal_nan)
+        values = r.values
+        inverse = r.inverse.reshape(ar.shape) if return_inverse else None
+    else:
+        from ..manipulation import moveaxis
+        try:
+            a = moveaxis(ar, axis, 0)
+        except np.exceptions.AxisError:
+            raise np.exceptions.AxisError(axis, ar.ndim) from None
+        axis = normalize_axis_index(axis, ar.ndim)
+        rest = a.shape[1:]
+        A = _contig(a.reshape(a.shape[0], int(np.prod(rest, dtype=np.int64))))
+        perm = _row_order(A)
+        r = runs(_take(A, perm, axis=0), perm, indices=return_index, inverse=return_inverse,
+                 counts=return_counts)
+        values = moveaxis(r.values.reshape((r.values.shape[0],) + rest), 0, axis)
+        inverse = r.inverse
+    out = (values,)
+    if return_index:
+        out += (r.indices,)
+    if return_inverse:
+        out += (inverse,)
+    if return_counts:
+        out += (r.counts,)
+    return out[0] if len(out) == 1 else out
+
+
+def unique_values(x, /):
+    return unique(x, equal_nan=False, sorted=False)
+
+
+def unique_counts(x, /):
+    return UniqueCountsResult(*unique(x, return_counts=True, equal_nan=False, sorted=False))
+
+
+def unique_inverse(x, /):
+    return UniqueInverseResult(*unique(x, return_inverse=True, equal_nan=False, sorted=False))
+
+
+def unique_all(x, /):
+    return UniqueAllResult(*unique(x, return_index=True, return_inverse=True,
+                                   return_counts=True, equal_nan=False, sorted=False))
+
+
+# ---- isin -----------------------------------------------------------------------------------------
+def _searchsorted(keys, v):
+    from .searching import searchsorted
+    return searchsorted(keys, v, side="left")
+
+
+def _as(x, dt):
+    return x if x.dtype == dt else x.astype(dt)
+
+
+def _isin_sort(x, t, invert):
+    """Sort ``t`` (``x``'s dtype), binary-search every ``x``: found where the key at the left
+    insertion point equals ``x`` (past the end the last key, smaller than ``x``, is read)."""
+    from ..ufuncs import UFUNCS
+    T = _sort(t)
+    hit = _take(T, _searchsorted(T, x))
+    return UFUNCS["not_equal" if invert else "equal"](hit, x)
+
+
+def _isin_table(x, t, lo, hi, invert):
+    """NumPy's ``kind='table'``: one boolean per value in ``[lo, hi]``, set at ``t - lo``."""
+    from ..creation import full
+    from ..logic import where
+    from ..ufuncs import UFUNCS
+    table = full((hi - lo + 1,), invert, dtype=_BOOL)
+    table[UFUNCS["subtract"](_as(t, _I64), lo)] = not invert
+    xi = _as(x, _I64)
+    inside = UFUNCS["logical_and"](UFUNCS["greater_equal"](xi, lo),
+                                   UFUNCS["less_equal"](xi, hi))
+    got = _take(table, where(inside, UFUNCS["subtract"](xi, lo), 0))
+    return where(inside, got, invert)
+
+
+def _isin(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
+    """``isin`` of the flattened ``ar1`` (1-d bool); ``assume_unique`` changes nothing here."""
+    from ..reductions.functions import max as _max, min as _min
+    x, t = _device(ar1).reshape(-1), _device(ar2).reshape(-1)
+    if kind not in {None, "sort", "table"}:
+        raise ValueError(f"Invalid kind: '{kind}'. Please use None, 'sort' or 'table'.")
+    ints = all(a.dtype.kind in "uib" for a in (x, t))
+    if kind == "table" and not ints:
+        raise ValueError("The 'table' method is only supported for boolean or integer arrays. "
+                         "Please select 'sort' or None for kind.")
+    if t.size == 0 or x.size == 0:
+        from ..creation import full
+        return full((x.size,), invert, dtype=_BOOL)
+    if ints and kind != "sort" and np.uint64 not in (x.dtype, t.dtype):
+        # NumPy's choice (the result is the same either way): a table no larger than six
+        # times both inputs, or any table when asked for (two 8-byte reads: min and max)
+        lo, hi = int(_min(t).get()), int(_max(t).get())
+        tdt = np.dtype(np.uint8) if t.dtype == _BOOL else t.dtype
+        if hi - lo <= np.iinfo(tdt).max:
+            if kind == "table" or hi - lo <= 6 * (x.size + t.size):
+                return _isin_table(x, t, lo, hi, invert)
+        elif kind == "table":
+            raise RuntimeError("You have specified kind='table', but the range of values in "
+                               "`ar2` or `ar1` exceed the maximum integer of the datatype. "
+                               "Please set `kind` to None or 'sort'.")
+    dt = np.result_type(x.dtype, t.dtype)
+    return _isin_sort(_as(x, dt), _as(t, dt), invert)
+
+
+def isin(element, test_elements, assume_unique=False, invert=False, *, kind=None):
+    """NumPy's ``isin``: ``element in test_elements``, shaped like ``element``."""
+    element = _device(element)
+    return _isin(element, test_elements, assume_unique, invert, kind=kind).reshape(
+        element.shape)
+
+
+# ---- two-array set functions ---------------------------------------------------------------------
+def _concat(a, b):
+    from ..manipulation import concatenate
+    return concatenate((_device(a), _device(b)), axis=None)
+
+
+def _select(src, flags):
+    from ..indexing.compaction import select_values
+    return select_values(src, flags)
+
+
+def _ravel(a):
+    return _device(a).reshape(-1)
+
+
+def union1d(ar1, ar2):
+    """NumPy's ``union1d``: the sorted unique values in either array."""
+    return unique(_concat(ar1, ar2))
+
+
+def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
+    """NumPy's ``intersect1d``: sorted values in both; with ``return_indices`` the first
+    occurrences of them in each (of the unique values' positions when ``assume_unique``)."""
+    from ..ufuncs import UFUNCS
+    if not assume_unique:
+        if return_indices:
+            ar1, ind1 = unique(ar1, return_index=True)
+            ar2, ind2 = unique(ar2, return_index=True)
+        else:
+            ar1, ar2 = unique(ar1), unique(ar2)
+    else:
+        ar1, ar2 = _ravel(ar1), _ravel(ar2)
+    aux = _concat(ar1, ar2)
+    if return_indices:
+        order = _argsort(aux)
+        aux = _take(aux, order)
+    else:
+        aux = _sort(aux)
+    mask = UFUNCS["equal"](aux[1:], aux[:-1])
+    int1d = _select(aux[:-1], mask)
+    if not return_indices:
+        return int1d
+    i1 = _select(order[:-1], mask)
+    i2 = UFUNCS["subtract"](_select(order[1:], mask), ar1.size)
+    if not assume_unique:
+        i1, i2 = _take(ind1, i1), _take(ind2, i2)
+    return int1d, i1, i2
+
+
+def setxor1d(ar1, ar2, assume_unique=False):
+    """NumPy's ``setxor1d``: sorted unique values in exactly one of the arrays."""
+    from ..ufuncs import UFUNCS
+    if not assume_unique:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    aux = _concat(ar1, ar2)
+    if aux.size == 0:
+        return aux
+    aux = _sort(aux)
+    # aux[i] is alone when it differs from both neighbours (the ends have one)
+    flag = empty_array((aux.size + 1,), _BOOL)
+    flag[0] = True
+    flag[-1] = True
+    UFUNCS["not_equal"](aux[1:], aux[:-1], out=flag[1:-1])
+    return _select(aux, UFUNCS["logical_and"](flag[1:], flag[:-1]))
+
+
+def setdiff1d(ar1, ar2, assume_unique=False):
+    """NumPy's ``setdiff1d``: unique values of ``ar1`` not in ``ar2`` (with ``assume_unique``,
+    ``ar1``'s values in their order)."""
+    if assume_unique:
+        ar1 = _ravel(ar1)
+    else:
+        ar1, ar2 = unique(ar1), unique(ar2)
+    return _select(ar1, _isin(ar1, ar2, assume_unique=True, invert=True))
