@@ -102,6 +102,34 @@ from .numerical import convolve, correlate, interp, nan_to_num, real_if_close
 from .calculus import gradient, trapezoid
 from .polynomials import polyval, vander
 
+# --- sorting (issue 14) ---
+from .sorting.functions import (argpartition, argsort, lexsort, partition, sort, sort_complex,
+                                partition_inplace as _partition_inplace,
+                                sort_inplace as _sort_inplace)
+_ops.update(sort_inplace=_sort_inplace, argsort=argsort, partition_inplace=_partition_inplace,
+            argpartition=argpartition)
+
+# --- sets (issue 14) ---
+from .sorting.sets import (intersect1d, isin, setdiff1d, setxor1d, union1d, unique, unique_all,
+                           unique_counts, unique_inverse, unique_values)
+
+# --- searching and counting (issue 14) ---
+from .sorting.searching import digitize, searchsorted
+from .sorting.counting import (bincount, histogram, histogram2d, histogram_bin_edges,
+                               histogramdd)
+_ops.update(searchsorted=searchsorted)
+
+# --- order statistics, cov/corrcoef (issue 14) ---
+from .sorting.order_stats import (median, nanmedian, nanpercentile, nanquantile, percentile,
+                                  quantile)
+from .statistics import corrcoef, cov
+
+# --- fft (issue 16) ---
+from . import fft
+
+# --- random (issue 15) ---
+from . import random
+
 # --- dispatch / Array API (issue 19) ---
 from ._array_api import __array_api_version__, __array_namespace_info__
 from . import _array_api

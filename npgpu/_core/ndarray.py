@@ -417,6 +417,22 @@ class ndarray:
     def choose(self, choices, out=None, mode="raise"):
         return _ops["choose"](self, choices, out=out, mode=mode)
 
+    # ---- sorting (npgpu.sorting, issue 14) ----------------------------------------------------
+    def sort(self, axis=-1, kind=None, order=None, *, stable=None):
+        _ops["sort_inplace"](self, axis, kind, order, stable=stable)
+
+    def argsort(self, axis=-1, kind=None, order=None, *, stable=None):
+        return _ops["argsort"](self, axis, kind, order, stable=stable)
+
+    def partition(self, kth, axis=-1, kind="introselect", order=None):
+        _ops["partition_inplace"](self, kth, axis, kind, order)
+
+    def argpartition(self, kth, axis=-1, kind="introselect", order=None):
+        return _ops["argpartition"](self, kth, axis, kind, order)
+
+    def searchsorted(self, v, side="left", sorter=None):
+        return _ops["searchsorted"](self, v, side, sorter)
+
     # ---- elementwise methods (the ufunc layer, through _ops) ---------------------------------
     def clip(self, min=None, max=None, out=None, **kwargs):
         return _ops["clip"](self, min, max, out=out, **kwargs)

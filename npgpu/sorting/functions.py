@@ -1,0 +1,255 @@
+"""``sort``, ``argsort`` and friends: NumPy's signatures on top of the radix sort.
+
+Every sort is stable (NumPy's ``kind=``/``stable=`` are checked and accepted; the device sort
+is always the stable one).  The axis is moved last and made C-contiguous (one copy when it is
+not already), so a sort along an axis is a sort of ``nrow`` rows of ``m`` elements:
+
+* one row (1-d, ``axis=None``): the radix sort of the values' key parts (:mod:`.keys`);
+  integers and bool sort their keys alone and decode them, floats carry their bits beside the
+  keys, complex sorts a permutation by its three key parts and gathers;
+* several rows: the permutation of the flattened rows, sorted by the values' key parts and then
+  by the row id (the most significant part), its indices taken ``% m``; ``sort`` gathers.
+"""
+import operator
+
+import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
+
+from .._core.ndarray import empty_array, ndarray
+from . import keys as _keys
+from . import radix as _radix
+from . import segmented as _seg
+
+_I64 = np.dtype(np.int64)
+
+
+def _asarray(a):
+    if isinstance(a, ndarray):
+        return a
+    from ..creation import asarray
+    return asarray(a)
+
+
+def _check_kind(kind, stable, order):
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if kind is not None:
+        if stable is not None:
+            raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
+                             "Use only one of them.")
+        if not isinstance(kind, str):
+            raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
+        if not kind or kind[0].lower() not in "qmhs":
+            raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' "
+                             f"(got {kind!r})")
+
+
+def _check_dtype(a):
+    if a.dtype.kind not in "biufc":
+        raise TypeError(f"cannot sort arrays of dtype {a.dtype}")
+
+
+def _axis_int(axis):
+    try:
+        return operator.index(axis)
+    except TypeError:
+        raise TypeError(f"integer argument expected, got {type(axis).__name__}") from None
+
+
+def _rows(a, axis):
+    """(``a`` with ``axis`` last, C-contiguous; the normalised axis; was it moved)."""
+    from ..creation import ascontiguousarray
+    if axis is None:
+        x = a.reshape(-1)
+        return ascontiguousarray(x), None
+    axis = normalize_axis_index(_axis_int(axis), a.ndim)
+    if axis != a.ndim - 1:
+        from ..manipulation import moveaxis
+        a = moveaxis(a, axis, -1)
+    return ascontiguousarray(a), axis
+
+
+def _restore(r, axis, ndim):
+    """Move the last axis of ``r`` back to ``axis``, C-contiguous (NumPy's sort returns a new
+    C-ordered array)."""
+    if axis is None or axis == ndim - 1:
+        return r
+    from ..creation import ascontiguousarray
+    from ..manipulation import moveaxis
+    return ascontiguousarray(moveaxis(r, -1, axis))
+
+
+def permutation(x, descending=False, parts=None):
+    """int64 sorting permutation of each row of C-contiguous ``x`` (the last axis), as indices
+    within the row (``parts``: key parts to sort by instead of ``x``'s own, least significant
+    first; rows still come from ``x.shape``)."""
+    m = x.shape[-1] if x.ndim else 1
+    n = x.size
+    nrow = n // m if m else 0
+    parts = list(_keys.parts_for(x, descending) if parts is None else parts)
+    if n and _seg.applies(parts, m):
+        return _seg.sort_rows(parts[0], nrow, m, "index").reshape(x.shape)
+    row = _keys.row_part(nrow, m)
+    if row is not None:
+        parts.append(row)
+    out = _radix.sort(parts, n, payload="index", mod=m if row is not None else 0)
+    return out.reshape(x.shape)
+
+
+def sorted_values(x, descending=False):
+    """Each row of C-contiguous ``x`` (the last axis) sorted, a new C-contiguous array."""
+    n = x.size
+    m = x.shape[-1] if x.ndim else 1
+    parts = _keys.parts_for(x, descending)
+    if n == 0:
+        return empty_array(x.shape, x.dtype)
+    payload = None if parts[0].invertible else "values"
+    if _seg.applies(parts, m):
+        r = _seg.sort_rows(parts[0], n // m, m, payload)
+        return r.view(x.dtype).reshape(x.shape)
+    if m == n and len(parts) == 1:
+        out = empty_array(x.shape, x.dtype)
+        _radix.sort(parts, n, payload=payload, out=_keys.bits_view(out))
+        return out
+    # rows, complex: the permutation of the flattened array, then one gather
+    parts = list(parts)
+    row = _keys.row_part(n // m, m)
+    if row is not None:
+        parts.append(row)
+    perm = _radix.sort(parts, n, payload="index")
+    from ..indexing.routines import take
+    return take(x.reshape(-1), perm).reshape(x.shape)
+
+
+def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """A sorted copy of ``a`` (NumPy's ``sort``; ``descending`` as the Array API's: the exact
+    reverse of the ascending order, ties in input order, NaN first).  Always stable."""
+    a = _asarray(a)
+    _check_kind(kind, stable, order)
+    _check_dtype(a)
+    ndim = a.ndim
+    x, ax = _rows(a, axis)
+    return _restore(sorted_values(x, bool(descending)), ax, ndim)
+
+
+def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
+    """int64 indices that sort ``a`` along ``axis`` (NumPy's ``argsort``; stable; ``descending``
+    as the Array API's: ties keep their input order)."""
+    a = _asarray(a)
+    _check_kind(kind, stable, order)
+    _check_dtype(a)
+    if a.ndim == 0 and axis is not None:
+        axis = None                   # NumPy: the 0-d array as a 1-element one
+    ndim = a.ndim
+    x, ax = _rows(a, axis)
+    return _restore(permutation(x, bool(descending)), ax, ndim)
+
+
+def lexsort(keys, axis=-1):
+    """int64 indices sorting by several keys, the last the primary one (NumPy's ``lexsort``):
+    one radix sort by every key's parts, the first key's least significant first."""
+    if isinstance(keys, ndarray):
+        if keys.ndim == 0:
+            raise TypeError("need sequence of keys with len > 0 in lexsort")
+        keys = [keys[i] for i in range(keys.shape[0])]
+    elif isinstance(keys, (list, tuple)):
+        keys = [_asarray(k) for k in keys]
+    else:
+        keys = _asarray(keys)
+        return lexsort(keys, axis)
+    if not keys:
+        raise TypeError("need sequence of keys with len > 0 in lexsort")
+    shape = keys[0].shape
+    if any(k.shape != shape for k in keys):
+        raise ValueError("all keys need to be the same shape")
+    for k in keys:
+        _check_dtype(k)
+    if len(shape) == 0:
+        from ..creation import zeros
+        return zeros((), _I64)
+    ndim = len(shape)
+    xs = []
+    for k in keys:
+        x, ax = _rows(k, _axis_int(axis))
+        xs.append(x)
+    parts = [p for x in xs for p in _keys.parts_for(x)]
+    return _restore(permutation(xs[0], parts=parts), ax, ndim)
+
+
+def sort_complex(a):
+    """``a`` sorted along its last axis as complex (NumPy's ``sort_complex``: int8/uint8/
+    int16/uint16 give complex64, other real dtypes complex128)."""
+    a = _asarray(a)
+    b = sort(a)
+    if b.dtype.kind == "c":
+        return b
+    if b.dtype.char in "bhBH":
+        return b.astype(np.complex64)
+    return b.astype(np.complex128)
+
+
+def _check_kth(kth, a, axis, kind, order):
+    """NumPy's checks of ``partition``'s arguments; returns the normalised axis."""
+    if order is not None:
+        raise ValueError("Cannot specify order when the array has no fields.")
+    if kind != "introselect":
+        raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    if isinstance(kth, ndarray):
+        kth = kth.get()
+    k = np.asarray(kth)
+    if k.dtype == np.bool_:
+        raise ValueError("Booleans unacceptable as partition index")
+    if k.dtype.kind not in "iu":
+        raise TypeError("Partition index must be integer")
+    if k.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    n = a.size if axis is None else a.shape[normalize_axis_index(_axis_int(axis), a.ndim)] \
+        if a.ndim else None
+    if n is None:
+        normalize_axis_index(_axis_int(axis), a.ndim)     # NumPy's AxisError for 0-d
+    if n:
+        for v in k.reshape(-1):
+            v = int(v)
+            w = v + n if v < 0 else v
+            if not 0 <= w < n:
+                raise ValueError(f"kth(={w}) out of bounds ({n})")
+
+
+def partition(a, kth, axis=-1, kind="introselect", order=None):
+    """A copy of ``a`` in which every ``kth`` element is where a sort would put it, smaller
+    ones before and larger after (NumPy's contract).  The device sorts the whole axis (a
+    sorted array satisfies the contract for every ``kth``)."""
+    a = _asarray(a)
+    _check_dtype(a)
+    _check_kth(kth, a, axis, kind, order)
+    return sort(a, axis=axis)
+
+
+def argpartition(a, kth, axis=-1, kind="introselect", order=None):
+    """int64 indices partitioning ``a`` (NumPy's ``argpartition``): those of a stable argsort,
+    which satisfy the contract for every ``kth``."""
+    a = _asarray(a)
+    _check_dtype(a)
+    if a.ndim == 0 and axis is not None:
+        axis = None
+    _check_kth(kth, a, axis, kind, order)
+    return argsort(a, axis=axis)
+
+
+# ---- ndarray methods (through the _ops registry) -------------------------------------------------
+def sort_inplace(a, axis=-1, kind=None, order=None, *, stable=None):
+    """``ndarray.sort``: ``a`` sorted in place."""
+    from .._core.ndarray import fail_unless_writeable
+    if a._ro:
+        fail_unless_writeable(a, "sort array")
+    r = sort(a, axis=axis, kind=kind, order=order, stable=stable)
+    a[...] = r
+
+
+def partition_inplace(a, kth, axis=-1, kind="introselect", order=None):
+    """``ndarray.partition``: ``a`` partitioned in place."""
+    from .._core.ndarray import fail_unless_writeable
+    if a._ro:
+        fail_unless_writeable(a, "partition array")
+    r = partition(a, kth, axis=axis, kind=kind, order=order)
+    a[...] = r

@@ -1,0 +1,515 @@
+"""LSD radix sort of unsigned key parts, with or without a payload: the sorting primitive.
+
+Input: key parts (:class:`.keys.KeyPart`, least significant first) over ``n`` elements.  Each
+part is sorted in passes of ``digit`` bits, least significant digit first; every pass is a
+stable counting sort, so after the last pass of the last part the order is the lexicographic
+order of (last part, ..., first part), ties in input order.  One pass is three launches
+(reduce-then-scan; the tiles of a pass are independent, no block waits on another):
+
+1. ``count``: each tile of ``TILE`` elements counts its digits into ``counts[digit * ntile +
+   tile]`` (digit-major, so one scan orders every (digit, tile) bucket);
+2. the scan: ``npgpu.cumsum`` of ``counts`` (the project's look-back scan).  The bucket of
+   (digit, tile) starts at the inclusive scan's previous entry;
+3. ``scatter``: each tile ranks its elements stably by digit and moves key and payload to
+   ``start of bucket + rank within it``.  On the GPU a warp ranks 32 elements at a time with
+   ``match.any`` (lanes holding one digit find each other; the lowest lane adds their number to
+   the warp's counter of that digit), the warps' counters are scanned per digit, the tile is
+   reordered by digit in shared memory and written out in order (runs of one digit are stored
+   by consecutive threads).  The simulator ranks by counting earlier equal digits (it has no
+   warp intrinsics); the order is the same.
+
+Where keys come from, per pass (``src`` modes of the rendering):
+
+* the first pass of the first part reads the values (an unsigned view) and computes keys on the
+  fly; its payload is the element's index (``iota``), the values' bits (``values``) or nothing;
+* the first pass of a later part reads the values *through the permutation so far*
+  (``gather``: key of ``X[P[i]]``, payload ``P[i]``);
+* other passes read the key array the previous pass wrote.  The last pass of a part writes no
+  keys (the next part recomputes its own), except a key-only sort's, which writes the values
+  (an invertible key decodes to the value's bits).
+
+Index payloads are int32 below 2^31 elements; the last pass writes the caller's dtype (int64),
+optionally ``index % m`` (the position within a row of the segmented sort).
+"""
+import hashlib
+
+import numpy as np
+
+from .. import _backend
+from .._codegen import compiler
+from .._codegen import elementwise as _ew
+from .._codegen.compiler import KernelSource, Param
+from .._core.ndarray import empty_array
+from . import keys as _keys
+
+_SIM = _backend.IS_SIM
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+# Digit width of a pass.  GPU: 8 bits (4 passes of a 32-bit key); the simulator takes 4-bit
+# digits (its cost is per counter scanned: 16 a tile, not 256; the order is the same).
+DIGIT = 4 if _SIM else 8
+# Threads a block and elements a thread (a tile is BLOCK * ITEMS elements).  GPU: 256 threads
+# (8 warps); ITEMS from the bytes an element moves (key + payload), so the tile's staging in
+# shared memory stays at 32 KiB.  The simulator: 8 x 2 (several tiles in every test).
+BLOCK = 8 if _SIM else 256
+SIM_ITEMS = 2
+
+
+def items_for(key_w, pay_w):
+    if _SIM:
+        return SIM_ITEMS
+    return 16 if key_w + pay_w <= 8 else 8
+
+
+def pass_plan(parts, digit=None):
+    """[(part index, shift, bits)] of every pass, in order."""
+    digit = digit or DIGIT
+    out = []
+    for p, part in enumerate(parts):
+        # every pass of a part counts 2^bits digits (a narrower last digit leaves the top
+        # counters empty), so the passes of a part share their kernels: the shift is a parameter
+        bits = min(digit, part.bits)
+        for shift in range(0, part.bits, digit):
+            out.append((p, shift, bits))
+    return out
+
+
+# ---- rendering ---------------------------------------------------------------------------------
+def _digit(key, kt, shift, bits):
+    """Source of the digit of ``key``: ``bits`` bits from ``shift`` (an int, or the name of the
+    kernel's shift parameter)."""
+    if shift:
+        key = f"({key} >> {kt}({shift}))"
+    return f"int32({key} & {kt}({(1 << bits) - 1}))"
+
+
+def _load_lines(part, src, i, pay, pad, ptn="int64", cond=False):
+    """Lines setting ``key`` (and ``pv``, the payload) of element ``i``.
+
+    src: "iota"/"values"/"none" (first pass: key from X[i]), "gather" (key of X[P[i]]),
+    "key" (K[i]); pay: None, "iota", "array"."""
+    kt = _keys.uint_name(part.w)
+    L = []
+    if src == "gather":
+        L.append(f"{pad}pv = P[{i}]")
+        L.append(f"{pad}key = {part.expr('X', 'int64(pv)')}")
+        return L
+    if src == "key":
+        L.append(f"{pad}key = K[{i}]")
+    else:
+        L.append(f"{pad}key = {part.expr('X', i)}")
+    if pay == "iota":
+        L.append(f"{pad}pv = {ptn}({i})")
+    elif pay == "array":
+        L.append(f"{pad}pv = P[{i}]")
+    elif pay == "values":
+        L.append(f"{pad}pv = X[{i}]")
+    if cond and pay is not None:          # the payload travels only when the flag says so
+        L[-1] = f"{pad}if carry:\n{pad}    " + L[-1].strip()
+    del kt
+    return L
+
+
+def _signature(part, src, pay, key_out, pay_out, kdt, pdt, odt):
+    """(argument names, Params) shared by count and scatter: n, ntile, m, X, P, K (+ outputs)."""
+    xdt = part.src.dtype if part.src is not None else _keys.UINT[1]
+    names = ["n", "ntile", "m", "sh", "X", "P", "K", "C", "F"]
+    params = [Param("scalar", _I64)] * 4 + [
+        Param("array", xdt, 1, "C"), Param("array", pdt, 1, "C"),
+        Param("array", kdt, 1, "C"), Param("array", _I32 if odt is None else odt, 1, "C"),
+        Param("array", _I32, 1, "C")]
+    return names, params
+
+
+def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
+    """Per tile: digit counts into ``C[digit * ntile + tile]``.  ``detect``: also set ``F[0]``
+    when a value of the tile has no decodable key (float -0.0 or NaN)."""
+    kdt = part.dtype
+    kt = _keys.uint_name(part.w)
+    R = 1 << bits
+    tile = block * items
+    L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F):",
+         "    tid = int64(cuda.threadIdx.x)",
+         "    t = int64(cuda.blockIdx.x)",
+         f"    hist = cuda.shared.array({R}, int32)",
+         f"    d = tid",
+         f"    while d < {R}:",
+         "        hist[d] = int32(0)",
+         f"        d += {block}",
+         "    cuda.syncthreads()",
+         f"    base = t * {tile}",
+         "    spec = False"]
+    if not sim:
+        L.append("    lane = int32(cuda.laneid)")
+        L.append("    ltm = cuda.lanemask_lt()")
+    for k in range(items):
+        L.append(f"    i = base + tid + {k * block}")
+        if not sim:
+            L.append(f"    dk = int32({R})")
+        L.append("    if i < n:")
+        L += _load_lines(part, src, "i", None if src != "gather" else "array", "        ")
+        if sim:
+            L.append(f"        cuda.atomic.add(hist, {_digit('key', kt, 'sh', bits)}, int32(1))")
+        else:
+            L.append(f"        dk = {_digit('key', kt, 'sh', bits)}")
+        if detect:
+            L.append(f"        if {part.special('X', 'i')}:")
+            L.append("            spec = True")
+        if not sim:
+            # lanes with one digit add once (lowest lane: their count): no atomic contention
+            # on keys whose digit is (nearly) constant
+            L.append("    peers = cuda.match_any_sync(0xffffffff, dk)")
+            L.append(f"    if dk < {R} and (peers & ltm) == 0:")
+            L.append("        cuda.atomic.add(hist, dk, int32(cuda.popc(peers)))")
+    if detect:
+        L += ["    if spec:", "        F[0] = int32(1)"]
+    L += ["    cuda.syncthreads()",
+          "    d = tid",
+          f"    while d < {R}:",
+          f"        C[d * ntile + t] = {_ew.type_name(cdt)}(hist[d])",
+          f"        d += {block}"]
+    return _finish("radix_count", part, L, _signature(part, src, None, False, False, kdt, pdt,
+                                                       cdt)[1])
+
+
+def _store_lines(part, key_out, pay_out, key, pv, g, odt, pad, cond=False):
+    L = []
+    if key_out == "key":
+        L.append(f"{pad}KO[{g}] = {key}")
+    elif key_out == "decode" and cond:
+        # the values' bits where they travelled, else the decoded keys
+        L += [f"{pad}if carry:", f"{pad}    KO[{g}] = {pv}", f"{pad}else:",
+              f"{pad}    KO[{g}] = {part.decode(key)}"]
+    elif key_out == "decode":
+        L.append(f"{pad}KO[{g}] = {part.decode(key)}")
+    if pay_out == "mod":
+        L.append(f"{pad}PO[{g}] = {_ew.type_name(odt)}(int64({pv}) % m)")
+    elif pay_out:
+        if cond:
+            L.append(f"{pad}if carry:")
+            pad += "    "
+        L.append(f"{pad}PO[{g}] = {_ew.type_name(odt)}({pv})")
+    return L
+
+
+def rank_lines(items, R, block, sim, tile):
+    """Lines ranking the tile's elements stably by digit: from ``d{k}`` (the digit of item
+    ``k``, ``R`` for none) at tile position ``j{k}``, set ``p{k}``: the item's position in the
+    tile ordered by digit, and (GPU) ``sdo[d]``: where digit ``d`` starts in that order; the
+    simulator sets ``r{k}``, the item's rank among the tile's equal digits."""
+    L = []
+    A = L.append
+    if sim:
+        A("    cuda.syncthreads()")
+        for k in range(items):
+            A(f"    if d{k} < {R}:")
+            A(f"        sd[j{k}] = d{k}")
+            A("    else:")
+            A(f"        sd[j{k}] = int32({R})")
+        A("    cuda.syncthreads()")
+        for k in range(items):
+            A(f"    r{k} = int64(0)")
+            A(f"    p{k} = int64(0)")
+            A(f"    if d{k} < {R}:")
+            A("        q = int64(0)")
+            A(f"        while q < {tile}:")
+            A(f"            if sd[q] < d{k}:")
+            A(f"                p{k} += 1")
+            A(f"            elif sd[q] == d{k} and q < j{k}:")
+            A(f"                r{k} += 1")
+            A("            q += 1")
+            A(f"        p{k} += r{k}")
+        return L
+    nw = block // 32
+    A("    q = tid")
+    A(f"    while q < {nw * R}:")
+    A("        wh[q] = int32(0)")
+    A(f"        q += {block}")
+    A("    cuda.syncthreads()")
+    for k in range(items):
+        A(f"    peers = cuda.match_any_sync(0xffffffff, d{k})")
+        A("    lt = int32(cuda.popc(peers & ltm))")
+        A("    c = int32(0)")
+        A(f"    if d{k} < {R}:")
+        A(f"        c = wh[wid * {R} + d{k}]")
+        A("    cuda.syncwarp()")
+        A(f"    if d{k} < {R} and lt == 0:")
+        A(f"        wh[wid * {R} + d{k}] = c + int32(cuda.popc(peers))")
+        A("    cuda.syncwarp()")
+        A(f"    r{k} = c + lt")
+    A("    cuda.syncthreads()")
+    # per digit: exclusive scan over the warps and the tile total; thread t owns digits
+    # [t * qd, (t + 1) * qd) (qd > 1 when a row's block has fewer threads than digits); a
+    # block scan of the threads' sums gives each digit's start in the tile (sdo)
+    qd = max(1, R // block)
+    A("    tot = int32(0)")
+    A(f"    for u in range({qd}):")
+    A(f"        dd = tid * {qd} + u")
+    A(f"        if dd < {R}:")
+    A("            acc = int32(0)")
+    A(f"            for w in range({nw}):")
+    A(f"                c = wh[w * {R} + dd]")
+    A(f"                wh[w * {R} + dd] = acc")
+    A("                acc += c")
+    A("            sdo[dd] = acc")
+    A("            tot += acc")
+    A("    x = tot")
+    for off in (1, 2, 4, 8, 16):
+        A(f"    y = cuda.shfl_up_sync(0xffffffff, x, {off})")
+        A(f"    if lane >= {off}:")
+        A("        x += y")
+    A("    if lane == 31:")
+    A("        swt[wid] = x")
+    A("    cuda.syncthreads()")
+    A("    if wid == 0:")
+    A("        w = int32(0)")
+    A(f"        if lane < {nw}:")
+    A("            w = swt[lane]")
+    for off in (1, 2, 4, 8, 16):
+        A(f"        y = cuda.shfl_up_sync(0xffffffff, w, {off})")
+        A(f"        if lane >= {off}:")
+        A("            w += y")
+    A(f"        if lane < {nw}:")
+    A("            swt[lane] = w")
+    A("    cuda.syncthreads()")
+    A("    e = x - tot")
+    A("    if wid > 0:")
+    A("        e += swt[wid - 1]")
+    A(f"    for u in range({qd}):")
+    A(f"        dd = tid * {qd} + u")
+    A(f"        if dd < {R}:")
+    A("            c = sdo[dd]")
+    A("            sdo[dd] = e")
+    A("            e += c")
+    A("    cuda.syncthreads()")
+    for k in range(items):
+        A(f"    p{k} = int32(0)")
+        A(f"    if d{k} < {R}:")
+        A(f"        p{k} = sdo[d{k}] + wh[wid * {R} + d{k}] + r{k}")
+    return L
+
+
+def shared_lines(items, R, block, sim, kt, ptn, tile):
+    """Shared arrays of the ranking (and the tile's staging: ``sk`` keys, ``sp`` payloads)."""
+    if sim:
+        L = [f"    sd = cuda.shared.array({tile}, int32)"]
+    else:
+        nw = block // 32
+        L = ["    lane = int64(cuda.laneid)",
+             "    wid = tid >> 5",
+             "    ltm = cuda.lanemask_lt()",
+             f"    wh = cuda.shared.array({nw * R}, int32)",        # warp x digit counters
+             f"    sdo = cuda.shared.array({R}, int32)",             # tile's digit offsets
+             f"    swt = cuda.shared.array({nw}, int32)"]
+    L.append(f"    sk = cuda.shared.array({tile}, {kt})")
+    if ptn:
+        L.append(f"    sp = cuda.shared.array({tile}, {ptn})")
+    return L
+
+
+def stage_lines(items, R, has_pay, cond=False):
+    """Lines moving every ranked item (key, payload) to its position ``p{k}`` in the shared
+    tile, then a barrier."""
+    L = []
+    for k in range(items):
+        L += [f"    if d{k} < {R}:", f"        sk[p{k}] = key{k}"]
+        if has_pay and cond:
+            L += ["        if carry:", f"            sp[p{k}] = pv{k}"]
+        elif has_pay:
+            L.append(f"        sp[p{k}] = pv{k}")
+    L.append("    cuda.syncthreads()")
+    return L
+
+
+def tile_position(k, block, items, sim):
+    """Tile position of item ``k`` of a thread.  GPU: warp w holds elements [w * 32 * items,
+    (w + 1) * 32 * items), item k of lane l is element w * 32 * items + 32 k + l (coalesced,
+    and ranking item by item in a warp keeps tile order).  Simulator: k * block + tid."""
+    if sim:
+        return f"tid + {k * block}"
+    return f"wid * {32 * items} + {32 * k} + lane"
+
+
+def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt, *,
+                   block, items, sim, cond=False):
+    """Per tile: stable ranking by digit, then each element to its bucket.
+
+    Parameters: ``n, ntile, m, X, P, K, C`` (C: the inclusive scan of the counts), ``KO``
+    (keys out: key array or decoded values, dtype ``kodt``), ``PO`` (payload out, ``podt``).
+    ``cond``: the payload (the values' bits) is loaded, moved and stored only where ``F[0]``
+    is set (the first count found a value whose key does not decode to it); else the last
+    pass decodes the keys."""
+    kt = _keys.uint_name(part.w)
+    R = 1 << bits
+    tile = block * items
+    has_pay = pay is not None
+    ptn = _ew.type_name(pdt) if has_pay else None
+    L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F, KO, PO):",
+         "    tid = int64(cuda.threadIdx.x)",
+         "    t = int64(cuda.blockIdx.x)",
+         f"    base = t * {tile}",
+         f"    nv = min(n - base, int64({tile}))"]
+    A = L.append
+    if cond:
+        A("    carry = F[0] != 0")
+    L += shared_lines(items, R, block, sim, kt, ptn, tile)
+    if not sim:
+        A(f"    sgb = cuda.shared.array({R}, int64)")    # bucket start - tile digit offset
+    for k in range(items):
+        A(f"    j{k} = {tile_position(k, block, items, sim)}")
+        A(f"    d{k} = int32({R})")
+        A(f"    key{k} = {kt}(0)")
+        if has_pay:
+            A(f"    pv{k} = {ptn}(0)")
+        A(f"    if j{k} < nv:")
+        L += _load_lines(part, src, f"base + j{k}", pay, "        ", ptn, cond)
+        A(f"        key{k} = key")
+        if has_pay:
+            A(f"        pv{k} = pv" if not cond else f"        if carry:\n            pv{k} = pv")
+        A(f"        d{k} = {_digit('key', kt, 'sh', bits)}")
+    L += rank_lines(items, R, block, sim, tile)
+    if sim:
+        # straight to the bucket: its start + the rank among the tile's equal digits
+        for k in range(items):
+            A(f"    if d{k} < {R}:")
+            A(f"        x = int64(d{k}) * ntile + t")
+            A(f"        g = r{k}")
+            A("        if x > 0:")
+            A("            g += int64(C[x - 1])")
+            L += _store_lines(part, key_out, pay_out, f"key{k}", f"pv{k}", "g", podt,
+                              "        ", cond)
+    else:
+        A("    dd = tid")
+        A(f"    while dd < {R}:")
+        A("        xg = int64(dd) * ntile + t")
+        A("        gb = int64(0)")
+        A("        if xg > 0:")
+        A("            gb = int64(C[xg - 1])")
+        A("        sgb[dd] = gb - int64(sdo[dd])")
+        A(f"        dd += {block}")
+        L += stage_lines(items, R, has_pay, cond)
+        # the tile in digit order, stored by consecutive threads (runs of a digit coalesce)
+        for k in range(items):
+            A(f"    j = tid + {k * block}")
+            A("    if j < nv:")
+            A("        key = sk[j]")
+            A(f"        g = sgb[{_digit('key', kt, 'sh', bits)}] + j")
+            L += _store_lines(part, key_out, pay_out, "key", "sp[j]" if has_pay else None, "g",
+                              podt, "        ", cond)
+    params = _signature(part, src, pay, key_out, pay_out, part.dtype, pdt, cdt)[1]
+    params += [Param("array", kodt, 1, "C"), Param("array", podt, 1, "C")]
+    return _finish("radix_scatter", part, L, params)
+
+
+def _finish(prefix, part, lines, params):
+    text = part.device_source() + "\n".join(lines) + "\n"
+    name = _ew._kernel_name(prefix, text)
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+
+
+# ---- launching ---------------------------------------------------------------------------------
+def _vals(a, n=None):
+    if a is None:
+        return [0, 0, 0, 1, 0, 0, 1]
+    n = a.size if n is None else n
+    return _ew._arr_values(a._ptr, (n,), (a.itemsize,), a.itemsize)
+
+
+def _run_pass(part, src, pay, key_out, pay_out, shift, bits, n, X, P, K, KO, PO, pdt, kodt,
+              podt, m, F=None, cond=False):
+    """One pass: count, scan, scatter.  ``F``: the int32 flag of a conditional payload
+    (``cond``); the first pass's count sets it."""
+    from ..reductions.functions import cumsum
+    items = items_for(part.w, pdt.itemsize if pay is not None else 0)
+    tile = BLOCK * items
+    ntile = -(-n // tile)
+    cdt = _I32 if n < 2 ** 31 else _I64
+    R = 1 << bits
+    detect = cond and src == "first"
+    ck = ("radix_count", part.cache_key(), src, bits, cdt, pdt, BLOCK, items, _SIM, detect)
+    kc = compiler.get_kernel(ck, lambda: render_count(part, src, bits, cdt, pdt, block=BLOCK,
+                                                      items=items, sim=_SIM, detect=detect))
+    counts = empty_array((R * ntile,), cdt)
+    xv = _vals(X) if X is not None else _vals(None)
+    head = [n, ntile, m, shift] + xv + _vals(P) + _vals(K)
+    fv = _vals(F)
+    kc(ntile, BLOCK, head + _vals(counts) + fv)
+    incl = cumsum(counts, dtype=cdt)
+    sk = ("radix_scatter", part.cache_key(), src, pay, key_out, pay_out, bits, cdt, pdt,
+          kodt, podt, BLOCK, items, _SIM, cond)
+    ks = compiler.get_kernel(sk, lambda: render_scatter(
+        part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt, block=BLOCK,
+        items=items, sim=_SIM, cond=cond))
+    ks(ntile, BLOCK, head + _vals(incl) + fv + _vals(KO, n) + _vals(PO, n))
+
+
+def sort(parts, n, *, payload=None, out=None, index_dtype=_I64, mod=0):
+    """Sort ``n`` elements by ``parts`` (least significant first); returns ``out``.
+
+    payload: ``"index"`` -- ``out`` receives the sorting permutation (``index_dtype``;
+    ``index % mod`` when ``mod``); ``"values"`` -- ``out`` receives the values of the single
+    part's source in sorted order (any part kind; for a float part the values travel only when
+    the data holds -0.0 or NaN, which the first pass detects on the device: otherwise the keys
+    decode to the values); None -- a key-only sort of one invertible part, ``out`` receives
+    the decoded values.  ``out``: a C-contiguous 1-d array (unsigned bits
+    view) of ``n`` elements, allocated when None."""
+    plan = pass_plan(parts)
+    index = payload == "index"
+    if payload != "index":
+        assert len(parts) == 1 and (payload == "values" or parts[0].invertible)
+    if out is None:
+        odt = np.dtype(index_dtype) if index else parts[0].src.dtype
+        out = empty_array((n,), odt)
+    if n == 0:
+        return out
+    pdt = (_I32 if n < 2 ** 31 else _I64) if index else (
+        parts[0].src.dtype if payload == "values" else None)
+    if not plan:                  # nothing to sort by (one row of nothing): identity
+        assert index
+        from ..creation import arange
+        r = arange(n, dtype=out.dtype)
+        if mod:
+            r = r % mod
+        out[...] = r
+        return out
+    P = K = F = None
+    cond = payload == "values" and parts[0].kind == "float"
+    if cond:
+        from ..creation import zeros
+        F = zeros((1,), _I32)
+    last = len(plan) - 1
+    for q, (p, shift, bits) in enumerate(plan):
+        part = parts[p]
+        first_of_part = q == 0 or plan[q - 1][0] != p
+        last_of_part = q == last or plan[q + 1][0] != p
+        if first_of_part:
+            src = "gather" if p > 0 else "first"
+        else:
+            src = "key"
+        if src == "gather":
+            pay = "array"
+        elif q == 0:
+            pay = "iota" if index else ("values" if payload == "values" else None)
+        else:
+            pay = "array" if payload is not None else None
+        # outputs
+        if q == last:
+            key_out = "decode" if payload is None or cond else None
+            pay_out = ("mod" if mod else "cast") if index else (
+                "cast" if payload and not cond else None)
+            KO = out if key_out else None
+            PO = out if pay_out else None
+            kodt = out.dtype if key_out else _keys.UINT[1]
+            podt = out.dtype if pay_out else _keys.UINT[1]
+        else:
+            key_out = None if last_of_part else "key"
+            pay_out = "cast" if payload is not None else None
+            KO = empty_array((n,), part.dtype) if key_out else None
+            PO = empty_array((n,), pdt) if pay_out else None
+            kodt = part.dtype if key_out else _keys.UINT[1]
+            podt = pdt if pay_out else _keys.UINT[1]
+        _run_pass(part, src, pay, key_out, pay_out, shift, bits, n, part.src, P, K, KO, PO,
+                  pdt if pdt is not None else _keys.UINT[1], kodt, podt, part.m or mod, F,
+                  cond)
+        K, P = KO, PO
+    return out

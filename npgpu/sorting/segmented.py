@@ -1,0 +1,149 @@
+"""Sort of short rows: one block per row, every radix pass in shared memory.
+
+A row of ``m <= max_row`` elements is one tile: its block loads it once (keys computed from the
+values on the fly), runs every digit pass of the key with the radix sort's ranking
+(:func:`.radix.rank_lines`: the same stable ranking a tile of the global sort uses) and a
+reorder through shared memory, and stores the row once: one read and one write of the data
+whatever the number of passes.  Single-part keys only (every real dtype); complex and lexsort
+keys, and longer rows, take the global radix sort with the row id as the top key part.
+
+Payloads as in the global sort: none (integers, bool: the keys decode to the values), the
+values' bits (floats), or the index within the row (argsort; int64 out).
+"""
+import numpy as np
+
+from .. import _backend
+from .._codegen import compiler
+from .._codegen import elementwise as _ew
+from .._codegen.compiler import KernelSource, Param
+from .._core.ndarray import empty_array
+from . import keys as _keys
+from . import radix as _radix
+
+_SIM = _backend.IS_SIM
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
+# the most threads a row's block has (GPU: 8 warps, as the global sort's tiles)
+MAX_BLOCK = _radix.BLOCK
+
+
+def max_row(key_w, pay_w):
+    """Longest row the one-block sort takes for keys of ``key_w`` bytes and payloads of
+    ``pay_w``."""
+    return MAX_BLOCK * _radix.items_for(key_w, pay_w)
+
+
+def _shape(m, key_w, pay_w):
+    """(threads, items) of a row of ``m``: as few warps as cover the row."""
+    items = _radix.items_for(key_w, pay_w)
+    if _SIM:
+        return MAX_BLOCK, items
+    warps = max(1, -(-m // (32 * items)))
+    return 32 * warps, items
+
+
+def render(part, pay, digit, *, block, items, sim, out_dt):
+    """The row kernel: ``(nrow, m, X, KO, PO)``; ``pay``: None (decode keys into ``KO``),
+    ``"values"`` (the values' bits travel, into ``PO``), ``"iota"`` (index in the row, ``PO`` of
+    ``out_dt``)."""
+    kt = _keys.uint_name(part.w)
+    tile = block * items
+    ptn = {"values": _keys.uint_name(part.src.dtype.itemsize), "iota": "int32",
+           None: None}[pay]
+    R = 1 << min(digit, part.bits)
+    L = ["def KERNEL(nrow, m, X, KO, PO):",
+         "    tid = int64(cuda.threadIdx.x)",
+         "    row = int64(cuda.blockIdx.x)",
+         "    base = row * m",
+         "    nv = m"]
+    A = L.append
+    L += _radix.shared_lines(items, R, block, sim, kt, ptn, tile)
+    for k in range(items):
+        A(f"    j{k} = {_radix.tile_position(k, block, items, sim)}")
+        A(f"    key{k} = {kt}(0)")
+        if ptn:
+            A(f"    pv{k} = {ptn}(0)")
+        A(f"    if j{k} < nv:")
+        A(f"        key{k} = {part.expr('X', f'base + j{k}')}")
+        if pay == "values":
+            A(f"        pv{k} = X[base + j{k}]")
+        elif pay == "iota":
+            A(f"        pv{k} = int32(j{k})")
+    # the passes as a loop, not unrolled (8 passes x 16 items of a 64-bit key unrolled are too
+    # much code for Numba); every pass counts R digits (a row's keys are whole bytes or bool)
+    npass = -(-part.bits // digit)
+    A(f"    for q in range({npass}):")
+    A(f"        sh = q * {digit}")
+    body = []
+    for k in range(items):
+        body += [f"    d{k} = int32({R})", f"    if j{k} < nv:",
+                 f"        d{k} = {_radix._digit(f'key{k}', kt, 'sh', min(digit, part.bits))}"]
+    body += _radix.rank_lines(items, R, block, sim, tile)
+    body += _radix.stage_lines(items, R, ptn is not None)
+    for k in range(items):
+        body += [f"    if j{k} < nv:", f"        key{k} = sk[j{k}]"]
+        if ptn:
+            body.append(f"        pv{k} = sp[j{k}]")
+    body.append("    cuda.syncthreads()")
+    L += ["    " + ln for ln in body]
+    for k in range(items):
+        A(f"    if j{k} < nv:")
+        if pay is None:
+            A(f"        KO[base + j{k}] = {part.decode(f'key{k}')}")
+        elif pay == "values":
+            A(f"        PO[base + j{k}] = pv{k}")
+        else:
+            A(f"        PO[base + j{k}] = {_ew.type_name(out_dt)}(pv{k})")
+    text = part.device_source() + "\n".join(L) + "\n"
+    name = _ew._kernel_name("radix_rows", text)
+    xdt = part.src.dtype
+    params = [Param("scalar", _I64), Param("scalar", _I64), Param("array", xdt, 1, "C"),
+              Param("array", xdt, 1, "C"), Param("array", out_dt, 1, "C")]
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+
+
+def applies(parts, m):
+    """Does the one-block row sort take rows of ``m`` by these key parts?"""
+    return len(parts) == 1 and 1 < m <= max_row(parts[0].w, 8)
+
+
+def sort_rows(part, nrow, m, payload):
+    """Sort ``nrow`` rows of ``m`` elements (C-contiguous, ``part.src``) by ``part``.
+
+    payload: None (key-only: the values), ``"values"``, ``"index"`` (int64 indices within the
+    row).  Returns a 1-d array of ``nrow * m`` (the values' unsigned view, or int64)."""
+    pay = {"index": "iota"}.get(payload, payload)
+    pw = {None: 0, "values": part.src.dtype.itemsize, "iota": 4}[pay]
+    block, items = _shape(m, part.w, pw)
+    assert m <= block * items
+    out_dt = _I64 if pay == "iota" else part.src.dtype
+    key = ("radix_rows", part.cache_key(), pay, _radix.DIGIT, block, items, _SIM, out_dt)
+    kern = compiler.get_kernel(key, lambda: render(part, pay, _radix.DIGIT, block=block,
+                                                   items=items, sim=_SIM, out_dt=out_dt))
+    n = nrow * m
+    out = empty_array((n,), out_dt)
+    if n == 0:
+        return out
+    xv = _ew._arr_values(part.src._ptr, (n,), (part.src.itemsize,), part.src.itemsize)
+    ov = _ew._arr_values(out._ptr, (n,), (out.itemsize,), out.itemsize)
+    kv = ov if pay is None else xv          # the unused output: any array of the right dtype
+    pv = ov if pay is not None else _ew._arr_values(out._ptr, (0,), (out_dt.itemsize,),
+                                                     out_dt.itemsize)
+    kern(nrow, block, [nrow, m] + xv + kv + pv)
+    return out
+
+
+def gpu_variants():
+    """GPU renderings of the row kernel (for CI's PTX check): each payload, a one-warp and an
+    eight-warp block (a thread owning several digits, and one digit each)."""
+    import npgpu
+    out = []
+    for dt, pay, block in ((np.float32, "values", 64), (np.float32, "iota", 256),
+                           (np.int64, None, 32), (np.bool_, "iota", 32),
+                           (np.float16, "values", 256), (np.uint8, None, 128)):
+        part = _keys.parts_for(npgpu.zeros(4, dt))[0]
+        pw = {None: 0, "values": part.src.dtype.itemsize, "iota": 4}[pay]
+        items = 16 if part.w + pw <= 8 else 8
+        out_dt = _I64 if pay == "iota" else part.src.dtype
+        out.append(render(part, pay, 8, block=block, items=items, sim=False, out_dt=out_dt))
+    return out
