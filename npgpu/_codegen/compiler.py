@@ -24,6 +24,7 @@ import hashlib
 import json
 import linecache
 import os
+import re
 import tempfile
 import sys
 import threading
@@ -305,7 +306,19 @@ def compile_ptx(fn, params, cc, opt=True, launch_bounds=None):
                                   launch_bounds=launch_bounds)
     finally:
         _compiling[0] = False
+    missing = [f for f in _EXTERN_FUNC.findall(ptx) if f not in _LINKED]
+    if missing:
+        # e.g. Numba's float16 operators call cuda_fp16 functions: the driver's link step
+        # would fail with "undefined reference" (CI compiles to PTX only and never links)
+        raise RuntimeError(f"{getattr(fn, '__name__', 'kernel')}: the PTX calls functions "
+                           f"that npgpu does not link: {', '.join(sorted(set(missing)))} "
+                           "(compute float16 in float32)")
     return ptx
+
+
+# functions a kernel's PTX may declare without a body: the driver provides them
+_LINKED = {"vprintf"}
+_EXTERN_FUNC = re.compile(r"^\s*\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([\w$]+)", re.M)
 
 
 def _record(ks):

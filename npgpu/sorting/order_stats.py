@@ -181,14 +181,18 @@ def _render(method, A, V, R, nan_skip, source, take_int=False):
          "        qi = t // rows", "        row = t - qi * rows", "        cnt = n",
          "        bad = False"]
     P = "        "
+    # float16 values are read as float32 (exact): Numba's own float16 comparisons and
+    # arithmetic call cuda_fp16 functions that npgpu's link step does not include
+    ld = "float32({})" if A == _F16 else "{}"
     if fl and source == "sort":
         if nan_skip:        # NaN sort last: the valid prefix ends at the first NaN
             L += [P + s for s in ("lo = int64(0)", "hi = n", "while lo < hi:",
-                                  "    mid = (lo + hi) // 2", "    if S[row, mid] != S[row, mid]:",
+                                  "    mid = (lo + hi) // 2",
+                                  "    sm = " + ld.format("S[row, mid]"), "    if sm != sm:",
                                   "        hi = mid", "    else:", "        lo = mid + 1",
                                   "cnt = lo", "bad = cnt == 0")]
         else:
-            L.append(P + "bad = S[row, n - 1] != S[row, n - 1]")
+            L += [P + "sl = " + ld.format("S[row, n - 1]"), P + "bad = sl != sl"]
     elif fl:
         L.append(P + ("cnt = n - NANC[0]\n" + P + "bad = cnt == 0" if nan_skip
                       else "bad = NANC[0] > 0"))
@@ -211,9 +215,9 @@ def _render(method, A, V, R, nan_skip, source, take_int=False):
         L += [P2 + "RK[2 * qi] = lo", P2 + "RK[2 * qi + 1] = hi"]
     else:
         if source == "sort":
-            L += [P2 + "a = S[row, lo]", P2 + "b = S[row, hi]"]
+            L += [P2 + "a = " + ld.format("S[row, lo]"), P2 + "b = " + ld.format("S[row, hi]")]
         else:
-            L += [P2 + "a = T[2 * qi]", P2 + "b = T[2 * qi + 1]"]
+            L += [P2 + "a = " + ld.format("T[2 * qi]"), P2 + "b = " + ld.format("T[2 * qi + 1]")]
         L += [P2 + s for s in _combine_source(kind, A, V, R)]
         L.append(P2 + f"OUT[t] = {_ew.cast_expr('res', _ew.compute_dtype(R), R)}")
     L.append(P + "t += step")
@@ -256,7 +260,8 @@ def _render_weighted(A, V, nan_skip):
     nan_out = f"OUT[t] = {_ew.type_name(A)}(math.nan)" if fl else "pass"
     if fl and nan_skip:
         L += [P + s for s in ("lo = int64(0)", "hi = n", "while lo < hi:",
-                              "    mid = (lo + hi) // 2", "    if S[row, mid] != S[row, mid]:",
+                              "    mid = (lo + hi) // 2",
+                                  "    sm = " + ld.format("S[row, mid]"), "    if sm != sm:",
                               "        hi = mid", "    else:", "        lo = mid + 1",
                               "cnt = lo")]
     elif fl:
