@@ -219,3 +219,14 @@ def test_numpy_dispatch():
     d = np.asarray(h)
     assert isinstance(numpy.median(d, axis=1), np.ndarray)
     same(numpy.percentile(d, 30, axis=0), numpy.percentile(h, 30, axis=0))
+
+
+def test_float16_q_rounds_the_index_as_numpy():
+    """With a float16 q, NumPy rounds n * q, the differences and floor + 1 to float16: once
+    the index passes 2048, floor + 1 rounds (found on the H200 at 2^15 + 5 elements)."""
+    h = data((4501,), "f8")
+    q = numpy.array([0.3, 0.61, 0.75, 0.9], numpy.float16)
+    for method in ("inverted_cdf", "closest_observation", "averaged_inverted_cdf", "linear",
+                   "hazen", "nearest"):
+        same(*call_both("nanquantile", h, q, method=method))
+        same(*call_both("quantile", h[~numpy.isnan(h)], q, method=method))

@@ -84,12 +84,15 @@ def _index_source(method, V, take_int):
     if take_int:                                    # linear with an integer q: an exact index
         return L + ["lo = int64(m1 * q)", "hi = lo"]
     if method == "inverted_cdf" or method == "closest_observation":
-        L.append(f"x = {r(f'nV * q - {c(1)}')}")
+        # NumPy rounds n * q to q's dtype, then the difference (two roundings for float16)
+        L.append(f"x = {r(r('nV * q') + ' - ' + c(1))}")
         if method == "closest_observation":
             L.append(f"x = {r(f'x - {c(0.5)}')}")
         L += ["p = int64(math.floor(x))", f"gm = {r(f'x - {v.ct}(p)')}",
               "odd = p % 2 == 1" if method == "closest_observation" else "odd = True",
-              "lo = p if (gm == 0 and odd) else p + 1", "if lo < 0:", "    lo = 0", "hi = lo"]
+              # NumPy's next index is floor + 1 in q's dtype (float16 rounds it)
+              f"lo = p if (gm == 0 and odd) else int64({r(f'{v.ct}(p) + {c(1)}')})",
+              "if lo < 0:", "    lo = 0", "hi = lo"]
         return L
     if method in ("lower", "higher", "nearest"):
         L.append(f"x = {r('m1 * q')}")
@@ -104,7 +107,7 @@ def _index_source(method, V, take_int):
     if method == "linear":
         L.append(f"v = {r('m1 * q')}")
     elif method == "averaged_inverted_cdf":
-        L.append(f"v = {r(f'nV * q - {c(1)}')}")
+        L.append(f"v = {r(r('nV * q') + ' - ' + c(1))}")
     elif method == "midpoint":
         fc = r(f"{v.ct}(math.floor(x)) + {v.ct}(math.ceil(x))")
         L += [f"x = {r('m1 * q')}", f"v = {r(c(0.5) + ' * ' + fc)}"]
@@ -114,7 +117,7 @@ def _index_source(method, V, take_int):
               f"t3 = {r(f'{c(alpha)} + t2')}", f"v = {r(r('t1 + t3') + ' - ' + c(1))}"]
     # NumPy's _get_indexes and _get_gamma: the neighbours, clamped; gamma from the clamped
     # previous index (a float64 difference rounded to q's dtype)
-    L += ["lo = int64(math.floor(v))", "hi = lo + 1",
+    L += ["lo = int64(math.floor(v))", f"hi = int64({r(f'{v.ct}(lo) + {c(1)}')})",
           f"if v >= {v.ct}(cnt - 1):", "    lo = -1", "    hi = -1",
           "if v < 0:", "    lo = 0", "    hi = 0",
           "gd = float64(v) - float64(lo)"]
@@ -258,6 +261,7 @@ def _render_weighted(A, V, nan_skip):
          "        bad = False"]
     P = "        "
     nan_out = f"OUT[t] = {_ew.type_name(A)}(math.nan)" if fl else "pass"
+    ld = "float32({})" if A == _F16 else "{}"        # as in _render: no float16 operators
     if fl and nan_skip:
         L += [P + s for s in ("lo = int64(0)", "hi = n", "while lo < hi:",
                               "    mid = (lo + hi) // 2",
@@ -265,7 +269,7 @@ def _render_weighted(A, V, nan_skip):
                               "        hi = mid", "    else:", "        lo = mid + 1",
                               "cnt = lo")]
     elif fl:
-        L.append(P + "bad = S[row, n - 1] != S[row, n - 1]")
+        L += [P + "sl = " + ld.format("S[row, n - 1]"), P + "bad = sl != sl"]
     L += [P + "if cnt == 0:", P + "    " + nan_out, P + "else:"]
     P2 = P + "    "
     L += [P2 + s for s in (
