@@ -215,8 +215,9 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
     (32 x 8) renderings, so that NPGPU_RECORD_KERNELS + ptxcheck compile them too; on the
     simulator the words rendering differs from the GPU's only in its grid-stride loop."""
     op = elementwise.ScalarOp.from_expr("test_gpu_variant_mul", 2, "x0 * x1 + x0")
-    f4, i4, f8, u4 = (np.dtype(t) for t in ("f4", "i4", "f8", "u4"))
-    for a, b, o in ((f4, f4, f4), (i4, i4, i4), (u4, i4, f8)):
+    f4, i4, u4, b1, u1 = (np.dtype(t) for t in ("f4", "i4", "u4", "?", "u1"))
+    # the words layout's operands: 4-byte numbers and 1-byte ones (masks, comparison outputs)
+    for a, b, o in ((f4, f4, f4), (i4, i4, i4), (u4, i4, f4), (b1, f4, f4), (u1, u1, b1)):
         dts = [("a", a), ("a", b)]
         words = elementwise.render(op, dts, [o], [o, o], [o], "words", 1, "mul", sim=False)
         assert words.covers and "while" not in words.source
