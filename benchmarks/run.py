@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """npgpu benchmark: npgpu vs CuPy vs PyTorch vs NumPy.
 
-    python3 benchmarks/run.py [--smoke] [--only SECTION ...]
+    python3 benchmarks/run.py [--smoke] [--only SECTION ...] [--cases REGEX]
 
 Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, indexing, linalg,
 sorting, random, fft (the last three's cases are in benchmarks/<section>_cases.py).
@@ -881,12 +881,20 @@ def env_info(libs, load_errors):
     return info
 
 
+def _wanted(case, pattern, section):
+    """--cases: the copy ceiling always runs (the %BW columns need it)."""
+    import re
+    return pattern is None or section == "copy" or re.search(pattern, case.label) is not None
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--smoke", action="store_true",
                     help="tiny sizes, 3 reps: only checks the code paths")
     ap.add_argument("--only", nargs="+", choices=SECTIONS + tuple(ALIASES), metavar="SECTION",
                     help=f"run only these sections ({', '.join(SECTIONS)})")
+    ap.add_argument("--cases", metavar="REGEX",
+                    help="run only the cases whose label matches this regular expression")
     args = ap.parse_args(argv)
     cfg = make_config(args.smoke)
     wanted = [ALIASES.get(s, s) for s in args.only or SECTIONS]
@@ -923,7 +931,7 @@ def main(argv=None):
                 rows = [run_case(c, libs, load_errors, scfg) for c in builders[sec](cfg)]
             else:
                 rows = [run_case(c, libs, load_errors, cfg)
-                        for c in builders[sec](cfg)]
+                        for c in builders[sec](cfg) if _wanted(c, args.cases, sec)]
         except Exception as e:  # a bug in a section must not stop the run
             log(f"section {sec} failed: {type(e).__name__}: {e}")
             rows = []
