@@ -368,7 +368,7 @@ def test_gpu_variants_render():
     n = 0
     for part, src, pay, ko, po, pdt, kodt, podt, *cond in scatters:
         bits = min(8, part.bits)
-        items = _radix.items_for(part.w, pdt.itemsize if pay else 0)
+        items = _radix.items_for(part.w, pdt.itemsize if pay else 0, sim=False)
         ks = _radix.render_scatter(part, src, pay, ko, po, bits, i32, pdt, kodt, podt,
                                    block=256, items=items, sim=False, cond=bool(cond))
         assert "match_any_sync" in ks.source and "shfl_up_sync" in ks.source

@@ -55,8 +55,8 @@ BLOCK = 8 if _SIM else 256
 SIM_ITEMS = 2
 
 
-def items_for(key_w, pay_w):
-    if _SIM:
+def items_for(key_w, pay_w, sim=_SIM):
+    if sim:
         return SIM_ITEMS
     return 16 if key_w + pay_w <= 8 else 8
 
@@ -140,27 +140,27 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
          f"    base = t * {tile}",
          "    spec = False"]
     if not sim:
-        L.append("    lane = int32(cuda.laneid)")
         L.append("    ltm = cuda.lanemask_lt()")
-    for k in range(items):
-        L.append(f"    i = base + tid + {k * block}")
-        if not sim:
-            L.append(f"    dk = int32({R})")
-        L.append("    if i < n:")
-        L += _load_lines(part, src, "i", None if src != "gather" else "array", "        ")
-        if sim:
-            L.append(f"        cuda.atomic.add(hist, {_digit('key', kt, 'sh', bits)}, int32(1))")
-        else:
-            L.append(f"        dk = {_digit('key', kt, 'sh', bits)}")
-        if detect:
-            L.append(f"        if {part.special('X', 'i')}:")
-            L.append("            spec = True")
-        if not sim:
-            # lanes with one digit add once (lowest lane: their count): no atomic contention
-            # on keys whose digit is (nearly) constant
-            L.append("    peers = cuda.match_any_sync(0xffffffff, dk)")
-            L.append(f"    if dk < {R} and (peers & ltm) == 0:")
-            L.append("        cuda.atomic.add(hist, dk, int32(cuda.popc(peers)))")
+    # the items as a loop (typed once; NVVM unrolls the constant trip count)
+    L.append(f"    for k in range({items}):")
+    L.append(f"        i = base + tid + k * {block}")
+    if not sim:
+        L.append(f"        dk = int32({R})")
+    L.append("        if i < n:")
+    L += _load_lines(part, src, "i", None if src != "gather" else "array", "            ")
+    if sim:
+        L.append(f"            cuda.atomic.add(hist, {_digit('key', kt, 'sh', bits)}, int32(1))")
+    else:
+        L.append(f"            dk = {_digit('key', kt, 'sh', bits)}")
+    if detect:
+        L.append(f"            if {part.special('X', 'i')}:")
+        L.append("                spec = True")
+    if not sim:
+        # lanes with one digit add once (lowest lane: their count): no atomic contention on
+        # keys whose digit is (nearly) constant.  Every lane of the warp runs this.
+        L.append("        peers = cuda.match_any_sync(0xffffffff, dk)")
+        L.append(f"        if dk < {R} and (peers & ltm) == 0:")
+        L.append("            cuda.atomic.add(hist, dk, int32(cuda.popc(peers)))")
     if detect:
         L += ["    if spec:", "        F[0] = int32(1)"]
     L += ["    cuda.syncthreads()",
@@ -193,32 +193,32 @@ def _store_lines(part, key_out, pay_out, key, pv, g, odt, pad, cond=False):
 
 
 def rank_lines(items, R, block, sim, tile):
-    """Lines ranking the tile's elements stably by digit: from ``d{k}`` (the digit of item
-    ``k``, ``R`` for none) at tile position ``j{k}``, set ``p{k}``: the item's position in the
-    tile ordered by digit, and (GPU) ``sdo[d]``: where digit ``d`` starts in that order; the
-    simulator sets ``r{k}``, the item's rank among the tile's equal digits."""
+    """Lines ranking the tile's elements stably by digit: from ``dg[k]`` (the digit of item
+    ``k``, ``R`` for none) at tile position ``jj[k]``, set ``ps[k]``: the item's position in
+    the tile ordered by digit, and (GPU) ``sdo[d]``: where digit ``d`` starts in that order;
+    the simulator sets ``rk[k]``, the item's rank among the tile's equal digits.  (The
+    per-thread arrays: :func:`shared_lines`.)"""
     L = []
     A = L.append
     if sim:
         A("    cuda.syncthreads()")
-        for k in range(items):
-            A(f"    if d{k} < {R}:")
-            A(f"        sd[j{k}] = d{k}")
-            A("    else:")
-            A(f"        sd[j{k}] = int32({R})")
+        A(f"    for k in range({items}):")
+        A("        sd[jj[k]] = dg[k]")
         A("    cuda.syncthreads()")
-        for k in range(items):
-            A(f"    r{k} = int64(0)")
-            A(f"    p{k} = int64(0)")
-            A(f"    if d{k} < {R}:")
-            A("        q = int64(0)")
-            A(f"        while q < {tile}:")
-            A(f"            if sd[q] < d{k}:")
-            A(f"                p{k} += 1")
-            A(f"            elif sd[q] == d{k} and q < j{k}:")
-            A(f"                r{k} += 1")
-            A("            q += 1")
-            A(f"        p{k} += r{k}")
+        A(f"    for k in range({items}):")
+        A("        dk = dg[k]")
+        A("        r = int64(0)")
+        A("        p = int64(0)")
+        A(f"        if dk < {R}:")
+        A("            q = int64(0)")
+        A(f"            while q < {tile}:")
+        A("                if sd[q] < dk:")
+        A("                    p += 1")
+        A("                elif sd[q] == dk and q < jj[k]:")
+        A("                    r += 1")
+        A("                q += 1")
+        A("        rk[k] = r")
+        A("        ps[k] = p + r")
         return L
     nw = block // 32
     A("    q = tid")
@@ -226,17 +226,19 @@ def rank_lines(items, R, block, sim, tile):
     A("        wh[q] = int32(0)")
     A(f"        q += {block}")
     A("    cuda.syncthreads()")
-    for k in range(items):
-        A(f"    peers = cuda.match_any_sync(0xffffffff, d{k})")
-        A("    lt = int32(cuda.popc(peers & ltm))")
-        A("    c = int32(0)")
-        A(f"    if d{k} < {R}:")
-        A(f"        c = wh[wid * {R} + d{k}]")
-        A("    cuda.syncwarp()")
-        A(f"    if d{k} < {R} and lt == 0:")
-        A(f"        wh[wid * {R} + d{k}] = c + int32(cuda.popc(peers))")
-        A("    cuda.syncwarp()")
-        A(f"    r{k} = c + lt")
+    # item by item, every lane of the warp (the intrinsics outside per-lane conditions)
+    A(f"    for k in range({items}):")
+    A("        dk = dg[k]")
+    A("        peers = cuda.match_any_sync(0xffffffff, dk)")
+    A("        lt = int32(cuda.popc(peers & ltm))")
+    A("        c = int32(0)")
+    A(f"        if dk < {R}:")
+    A(f"            c = wh[wid * {R} + dk]")
+    A("        cuda.syncwarp()")
+    A(f"        if dk < {R} and lt == 0:")
+    A(f"            wh[wid * {R} + dk] = c + int32(cuda.popc(peers))")
+    A("        cuda.syncwarp()")
+    A("        rk[k] = c + lt")
     A("    cuda.syncthreads()")
     # per digit: exclusive scan over the warps and the tile total; thread t owns digits
     # [t * qd, (t + 1) * qd) (qd > 1 when a row's block has fewer threads than digits); a
@@ -253,24 +255,25 @@ def rank_lines(items, R, block, sim, tile):
     A("                acc += c")
     A("            sdo[dd] = acc")
     A("            tot += acc")
-    A("    x = tot")
-    for off in (1, 2, 4, 8, 16):
-        A(f"    y = cuda.shfl_up_sync(0xffffffff, x, {off})")
-        A(f"    if lane >= {off}:")
-        A("        x += y")
+    A("    x = int32(tot)")
+    # inclusive scans of a warp (offsets 1..16; every lane, int32 shuffles)
+    A("    for s in range(5):")
+    A("        y = cuda.shfl_up_sync(0xffffffff, x, 1 << s)")
+    A("        if lane >= (1 << s):")
+    A("            x = int32(x + y)")
     A("    if lane == 31:")
     A("        swt[wid] = x")
     A("    cuda.syncthreads()")
     A("    if wid == 0:")
-    A("        w = int32(0)")
+    A("        ws = int32(0)")
     A(f"        if lane < {nw}:")
-    A("            w = swt[lane]")
-    for off in (1, 2, 4, 8, 16):
-        A(f"        y = cuda.shfl_up_sync(0xffffffff, w, {off})")
-        A(f"        if lane >= {off}:")
-        A("            w += y")
+    A("            ws = swt[lane]")
+    A("        for s in range(5):")
+    A("            y = cuda.shfl_up_sync(0xffffffff, ws, 1 << s)")
+    A("            if lane >= (1 << s):")
+    A("                ws = int32(ws + y)")
     A(f"        if lane < {nw}:")
-    A("            swt[lane] = w")
+    A("            swt[lane] = ws")
     A("    cuda.syncthreads()")
     A("    e = x - tot")
     A("    if wid > 0:")
@@ -282,15 +285,19 @@ def rank_lines(items, R, block, sim, tile):
     A("            sdo[dd] = e")
     A("            e += c")
     A("    cuda.syncthreads()")
-    for k in range(items):
-        A(f"    p{k} = int32(0)")
-        A(f"    if d{k} < {R}:")
-        A(f"        p{k} = sdo[d{k}] + wh[wid * {R} + d{k}] + r{k}")
+    A(f"    for k in range({items}):")
+    A("        dk = dg[k]")
+    A("        ps[k] = int32(0)")
+    A(f"        if dk < {R}:")
+    A(f"            ps[k] = sdo[dk] + wh[wid * {R} + dk] + rk[k]")
     return L
 
 
 def shared_lines(items, R, block, sim, kt, ptn, tile):
-    """Shared arrays of the ranking (and the tile's staging: ``sk`` keys, ``sp`` payloads)."""
+    """Shared arrays of the ranking (and the tile's staging: ``sk`` keys, ``sp`` payloads), and
+    a thread's arrays of its items: ``jj`` tile positions, ``dg`` digits, ``ky`` keys, ``pa``
+    payloads, ``rk`` ranks, ``ps`` positions in the ordered tile."""
+    rt = "int64" if sim else "int32"
     if sim:
         L = [f"    sd = cuda.shared.array({tile}, int32)"]
     else:
@@ -304,30 +311,37 @@ def shared_lines(items, R, block, sim, kt, ptn, tile):
     L.append(f"    sk = cuda.shared.array({tile}, {kt})")
     if ptn:
         L.append(f"    sp = cuda.shared.array({tile}, {ptn})")
+    L += [f"    jj = cuda.local.array({items}, int64)",
+          f"    dg = cuda.local.array({items}, int32)",
+          f"    ky = cuda.local.array({items}, {kt})",
+          f"    rk = cuda.local.array({items}, {rt})",
+          f"    ps = cuda.local.array({items}, {rt})"]
+    if ptn:
+        L.append(f"    pa = cuda.local.array({items}, {ptn})")
     return L
 
 
 def stage_lines(items, R, has_pay, cond=False):
-    """Lines moving every ranked item (key, payload) to its position ``p{k}`` in the shared
+    """Lines moving every ranked item (key, payload) to its position ``ps[k]`` in the shared
     tile, then a barrier."""
-    L = []
-    for k in range(items):
-        L += [f"    if d{k} < {R}:", f"        sk[p{k}] = key{k}"]
-        if has_pay and cond:
-            L += ["        if carry:", f"            sp[p{k}] = pv{k}"]
-        elif has_pay:
-            L.append(f"        sp[p{k}] = pv{k}")
+    L = [f"    for k in range({items}):", f"        if dg[k] < {R}:",
+         "            sk[ps[k]] = ky[k]"]
+    if has_pay and cond:
+        L += ["            if carry:", "                sp[ps[k]] = pa[k]"]
+    elif has_pay:
+        L.append("            sp[ps[k]] = pa[k]")
     L.append("    cuda.syncthreads()")
     return L
 
 
 def tile_position(k, block, items, sim):
-    """Tile position of item ``k`` of a thread.  GPU: warp w holds elements [w * 32 * items,
-    (w + 1) * 32 * items), item k of lane l is element w * 32 * items + 32 k + l (coalesced,
-    and ranking item by item in a warp keeps tile order).  Simulator: k * block + tid."""
+    """Tile position of item ``k`` (a variable's name) of a thread.  GPU: warp w holds elements
+    [w * 32 * items, (w + 1) * 32 * items), item k of lane l is element w * 32 * items + 32 k
+    + l (coalesced, and ranking item by item in a warp keeps tile order).  Simulator: k *
+    block + tid."""
     if sim:
-        return f"tid + {k * block}"
-    return f"wid * {32 * items} + {32 * k} + lane"
+        return f"tid + {k} * {block}"
+    return f"wid * {32 * items} + 32 * {k} + lane"
 
 
 def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt, *,
@@ -355,29 +369,33 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
     L += shared_lines(items, R, block, sim, kt, ptn, tile)
     if not sim:
         A(f"    sgb = cuda.shared.array({R}, int64)")    # bucket start - tile digit offset
-    for k in range(items):
-        A(f"    j{k} = {tile_position(k, block, items, sim)}")
-        A(f"    d{k} = int32({R})")
-        A(f"    key{k} = {kt}(0)")
-        if has_pay:
-            A(f"    pv{k} = {ptn}(0)")
-        A(f"    if j{k} < nv:")
-        L += _load_lines(part, src, f"base + j{k}", pay, "        ", ptn, cond)
-        A(f"        key{k} = key")
-        if has_pay:
-            A(f"        pv{k} = pv" if not cond else f"        if carry:\n            pv{k} = pv")
-        A(f"        d{k} = {_digit('key', kt, 'sh', bits)}")
+    # the items as loops over per-thread arrays (typed once; NVVM unrolls the constant trip
+    # counts and keeps the arrays in registers)
+    A(f"    for k in range({items}):")
+    A(f"        j = {tile_position('k', block, items, sim)}")
+    A("        jj[k] = j")
+    A(f"        dg[k] = int32({R})")
+    A(f"        ky[k] = {kt}(0)")
+    if has_pay:
+        A(f"        pa[k] = {ptn}(0)")
+    A("        if j < nv:")
+    L += _load_lines(part, src, "base + j", pay, "            ", ptn, cond)
+    A("            ky[k] = key")
+    if has_pay:
+        A("            pa[k] = pv" if not cond else "            if carry:\n"
+          "                pa[k] = pv")
+    A(f"            dg[k] = {_digit('key', kt, 'sh', bits)}")
     L += rank_lines(items, R, block, sim, tile)
     if sim:
         # straight to the bucket: its start + the rank among the tile's equal digits
-        for k in range(items):
-            A(f"    if d{k} < {R}:")
-            A(f"        x = int64(d{k}) * ntile + t")
-            A(f"        g = r{k}")
-            A("        if x > 0:")
-            A("            g += int64(C[x - 1])")
-            L += _store_lines(part, key_out, pay_out, f"key{k}", f"pv{k}", "g", podt,
-                              "        ", cond)
+        A(f"    for k in range({items}):")
+        A(f"        if dg[k] < {R}:")
+        A("            x = int64(dg[k]) * ntile + t")
+        A("            g = rk[k]")
+        A("            if x > 0:")
+        A("                g += int64(C[x - 1])")
+        L += _store_lines(part, key_out, pay_out, "ky[k]", "pa[k]", "g", podt,
+                          "            ", cond)
     else:
         A("    dd = tid")
         A(f"    while dd < {R}:")
@@ -389,13 +407,13 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
         A(f"        dd += {block}")
         L += stage_lines(items, R, has_pay, cond)
         # the tile in digit order, stored by consecutive threads (runs of a digit coalesce)
-        for k in range(items):
-            A(f"    j = tid + {k * block}")
-            A("    if j < nv:")
-            A("        key = sk[j]")
-            A(f"        g = sgb[{_digit('key', kt, 'sh', bits)}] + j")
-            L += _store_lines(part, key_out, pay_out, "key", "sp[j]" if has_pay else None, "g",
-                              podt, "        ", cond)
+        A(f"    for k in range({items}):")
+        A(f"        j = tid + k * {block}")
+        A("        if j < nv:")
+        A("            key = sk[j]")
+        A(f"            g = sgb[{_digit('key', kt, 'sh', bits)}] + j")
+        L += _store_lines(part, key_out, pay_out, "key", "sp[j]" if has_pay else None, "g",
+                          podt, "            ", cond)
     params = _signature(part, src, pay, key_out, pay_out, part.dtype, pdt, cdt)[1]
     params += [Param("array", kodt, 1, "C"), Param("array", podt, 1, "C")]
     return _finish("radix_scatter", part, L, params)

@@ -58,42 +58,46 @@ def render(part, pay, digit, *, block, items, sim, out_dt):
          "    nv = m"]
     A = L.append
     L += _radix.shared_lines(items, R, block, sim, kt, ptn, tile)
-    for k in range(items):
-        A(f"    j{k} = {_radix.tile_position(k, block, items, sim)}")
-        A(f"    key{k} = {kt}(0)")
-        if ptn:
-            A(f"    pv{k} = {ptn}(0)")
-        A(f"    if j{k} < nv:")
-        A(f"        key{k} = {part.expr('X', f'base + j{k}')}")
-        if pay == "values":
-            A(f"        pv{k} = X[base + j{k}]")
-        elif pay == "iota":
-            A(f"        pv{k} = int32(j{k})")
-    # the passes as a loop, not unrolled (8 passes x 16 items of a 64-bit key unrolled are too
-    # much code for Numba); every pass counts R digits (a row's keys are whole bytes or bool)
+    # the items as loops over the thread's arrays (jj, ky, pa, dg: see radix.shared_lines;
+    # typed once, NVVM unrolls the constant trip counts)
+    A(f"    for k in range({items}):")
+    A(f"        j = {_radix.tile_position('k', block, items, sim)}")
+    A("        jj[k] = j")
+    A(f"        ky[k] = {kt}(0)")
+    if ptn:
+        A(f"        pa[k] = {ptn}(0)")
+    A("        if j < nv:")
+    A(f"            ky[k] = {part.expr('X', 'base + j')}")
+    if pay == "values":
+        A("            pa[k] = X[base + j]")
+    elif pay == "iota":
+        A("            pa[k] = int32(j)")
+    # the passes as a loop too; every pass counts R digits (a row's keys are whole bytes or
+    # bool)
     npass = -(-part.bits // digit)
-    A(f"    for q in range({npass}):")
-    A(f"        sh = q * {digit}")
-    body = []
-    for k in range(items):
-        body += [f"    d{k} = int32({R})", f"    if j{k} < nv:",
-                 f"        d{k} = {_radix._digit(f'key{k}', kt, 'sh', min(digit, part.bits))}"]
+    A(f"    for pas in range({npass}):")
+    A(f"        sh = pas * {digit}")
+    body = [f"    for k in range({items}):",
+            f"        dg[k] = int32({R})",
+            "        if jj[k] < nv:",
+            f"            dg[k] = {_radix._digit('ky[k]', kt, 'sh', min(digit, part.bits))}"]
     body += _radix.rank_lines(items, R, block, sim, tile)
     body += _radix.stage_lines(items, R, ptn is not None)
-    for k in range(items):
-        body += [f"    if j{k} < nv:", f"        key{k} = sk[j{k}]"]
-        if ptn:
-            body.append(f"        pv{k} = sp[j{k}]")
+    body += [f"    for k in range({items}):", "        j = jj[k]", "        if j < nv:",
+             "            ky[k] = sk[j]"]
+    if ptn:
+        body.append("            pa[k] = sp[j]")
     body.append("    cuda.syncthreads()")
     L += ["    " + ln for ln in body]
-    for k in range(items):
-        A(f"    if j{k} < nv:")
-        if pay is None:
-            A(f"        KO[base + j{k}] = {part.decode(f'key{k}')}")
-        elif pay == "values":
-            A(f"        PO[base + j{k}] = pv{k}")
-        else:
-            A(f"        PO[base + j{k}] = {_ew.type_name(out_dt)}(pv{k})")
+    A(f"    for k in range({items}):")
+    A("        j = jj[k]")
+    A("        if j < nv:")
+    if pay is None:
+        A(f"            KO[base + j] = {part.decode('ky[k]')}")
+    elif pay == "values":
+        A("            PO[base + j] = pa[k]")
+    else:
+        A(f"            PO[base + j] = {_ew.type_name(out_dt)}(pa[k])")
     text = part.device_source() + "\n".join(L) + "\n"
     name = _ew._kernel_name("radix_rows", text)
     xdt = part.src.dtype
@@ -143,7 +147,7 @@ def gpu_variants():
                            (np.float16, "values", 256), (np.uint8, None, 128)):
         part = _keys.parts_for(npgpu.zeros(4, dt))[0]
         pw = {None: 0, "values": part.src.dtype.itemsize, "iota": 4}[pay]
-        items = 16 if part.w + pw <= 8 else 8
+        items = _radix.items_for(part.w, pw, sim=False)
         out_dt = _I64 if pay == "iota" else part.src.dtype
         out.append(render(part, pay, 8, block=block, items=items, sim=False, out_dt=out_dt))
     return out
