@@ -74,6 +74,8 @@ from .linalg import einsum, einsum_path, matrix_transpose
 from .linalg.products import (dot, vdot, inner, outer, matmul, tensordot, kron, trace, cross, vecdot,
                               matvec, vecmat, diagonal)
 _ops.update(matmul=matmul)
+from .byteorder import byteswap as _byteswap   # noqa: E402  (ndarray.byteswap)
+_ops.update(byteswap=_byteswap)
 
 # --- reductions ---
 from .reductions import *  # noqa: F401,F403  (names listed in npgpu/reductions/__init__.py __all__)

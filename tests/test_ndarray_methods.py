@@ -28,3 +28,42 @@ def test_clip_conj_round_contains_methods(dt):
     if dt.kind in "iuf":
         assert (h.max() + 1 in a) is (h.max() + 1 in h)
     assert (0 in npgpu.asarray(h[:0])) is False
+
+
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_byteswap_and_tobytes(dt):
+    """byteswap reverses each element's bytes (each component's, for complex) on the device,
+    copy or in place, any layout; tobytes is NumPy's bytes of the same data."""
+    h = random_array((5, 6), dt)
+    for view in (lambda x: x, lambda x: x[::-2, 1::2], lambda x: x.T, lambda x: x[2, 3],
+                 lambda x: x[:0]):
+        hv = view(h)
+        g = view(npgpu.asarray(h))
+        assert g.byteswap().get().tobytes() == hv.byteswap().tobytes()
+        assert g.tobytes() == hv.tobytes()
+        assert g.tobytes(order="F") == hv.tobytes(order="F")
+    hc = h.copy()
+    g = npgpu.asarray(hc)
+    g[::2].byteswap(inplace=True)
+    hc[::2].byteswap(inplace=True)
+    assert g.tobytes() == hc.tobytes()
+    ro = npgpu.broadcast_to(npgpu.asarray(h[0]), (3, 6))
+    with pytest.raises(ValueError, match="read-only"):
+        ro.byteswap(inplace=True)
+
+
+def test_imatmul():
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((4, 3)), rng.standard_normal((3, 3))
+    g = npgpu.asarray(a)
+    g @= npgpu.asarray(b)
+    a @= b
+    np.testing.assert_allclose(g.get(), a, rtol=1e-12)
+    g @= g[:3]                                  # aliasing operands: NumPy's result
+    a @= a[:3]
+    np.testing.assert_allclose(g.get(), a, rtol=1e-12)
+    with pytest.raises(ValueError):
+        g @= npgpu.asarray(rng.standard_normal((3, 2)))
+    gi = npgpu.asarray(np.ones((2, 2), np.int64))
+    with pytest.raises(TypeError, match="Cannot cast ufunc 'matmul' output from dtype"):
+        gi @= npgpu.asarray(np.ones((2, 2)))

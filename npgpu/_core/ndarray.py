@@ -476,6 +476,13 @@ class ndarray:
     def tolist(self):
         return self.get().tolist()
 
+    def tobytes(self, order="C"):
+        # bytes are host memory: asking for them is an explicit device-to-host copy
+        return self.get().tobytes(order)
+
+    def byteswap(self, inplace=False):
+        return _ops["byteswap"](self, inplace)
+
     def __len__(self):
         if not self.shape:
             raise TypeError("len() of unsized object")
@@ -577,6 +584,9 @@ class ndarray:
 
     def __rmatmul__(self, other):
         return _ops["matmul"](other, self)
+
+    def __imatmul__(self, other):
+        return _ops["matmul"](self, other, out=self)
 
     def __divmod__(self, other):
         return _ops["divmod"](self, other)
