@@ -93,3 +93,24 @@ def test_every_operator_name_is_registered():
               "less_equal", "greater", "greater_equal", "equal", "not_equal", "negative",
               "positive", "absolute", "invert", "divmod", "ufunc_at", "array_ufunc"):
         assert callable(ops[n]), n
+
+
+def test_pow_scalar_shortcuts_as_numpy():
+    """ndarray ** 2 is NumPy's square (bool ** 2 is int8) and float ** 0.5 its sqrt (-inf ** 0.5
+    is NaN there, not power's inf), for ** and **=."""
+    import warnings
+    cases = [(np.array([True, False]), 2), (np.array([-np.inf, -0.0, 4.0]), 0.5),
+             (np.array([-np.inf, 4.0], np.float32), 0.5),
+             (np.array([2, 3], np.int8), 2), (np.array([1 + 1j, -4]), 0.5),
+             (np.array([2, 3]), 2.0), (np.array([True]), 0.5), (np.array([2.0]), 3)]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for h, e in cases:
+            want, got = h ** e, npgpu.asarray(h) ** e
+            assert got.dtype == want.dtype
+            np.testing.assert_array_equal(got.get(), want)
+            if want.dtype == h.dtype:
+                hh, g = h.copy(), npgpu.asarray(h)
+                hh **= e
+                g **= e
+                np.testing.assert_array_equal(g.get(), hh)

@@ -632,4 +632,25 @@ for _py, _uf in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge",
                  ("eq", "equal"), ("ne", "not_equal")):
     setattr(ndarray, f"__{_py}__", _binop(_uf)[0])
 
+
+
+def _fast_power(name):
+    """NumPy's ``ndarray.__pow__``/``__ipow__`` shortcut for a Python scalar exponent: 2 is
+    ``square`` (so bool ** 2 is int8) and 0.5 of a float or complex array is ``sqrt``
+    (``-inf ** 0.5`` is NaN there, not inf); anything else is ``power``."""
+    def pw(self, other, *out):
+        if type(other) is int and other == 2:
+            return _ops["square"](self, *out)
+        if type(other) is float and other == 0.5 and self.dtype.kind in "fc":
+            return _ops["sqrt"](self, *out)
+        return _ops["power"](self, other, *out)
+
+    if name == "__pow__":
+        return lambda self, other: pw(self, other)
+    return lambda self, other: pw(self, other, self)
+
+
+ndarray.__pow__ = _fast_power("__pow__")
+ndarray.__ipow__ = _fast_power("__ipow__")
+
 del _py, _uf, _f, _r, _i
