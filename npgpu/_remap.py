@@ -102,12 +102,8 @@ def _element(idx, tag, indent, kinds, fill_sel, nfill, w):
     """Lines loading output element ``idx``'s value into ``v<tag>``: unravel, map each axis,
     load through the source's strides (or, past a ``const`` map's edge, take its fill value)."""
     nd = len(kinds)
-    lines = [f"rem = {w}({idx})"]
-    if nfill:
-        lines.append("f = -1")
-    for d in range(nd - 1, 0, -1):
-        lines += [f"c{d} = rem % s{d}", f"rem = rem // s{d}"]
-    lines.append("c0 = rem")
+    lines = ["f = -1"] if nfill else []
+    lines += _ew.unravel_lines(idx, nd, coord="c{d}", cast=w)
     for d, kind in enumerate(kinds):
         body = _subst(MAPS[kind][1], d, MAPS[kind][0]).replace("W(", f"{w}(")
         if kind == "const":

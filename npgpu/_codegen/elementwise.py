@@ -123,6 +123,19 @@ def threads_per_block(in_specs):
     return 128 if sum(1 for kind, _ in in_specs if kind == "a") <= 1 else 256
 
 
+def unravel_lines(index, nd, pad="", extent="s{d}", coord="c{d}_", cast=""):
+    """Lines unravelling the C-order linear ``index`` (source) into the coordinates ``coord``
+    (``{d}``: the axis) over the extents ``extent`` (axis 0's is not needed); ``cast`` wraps
+    the index (``uint32``: 32-bit division, several times cheaper on the GPU).  Every template
+    that maps a linear index to coordinates renders it here."""
+    L = [f"{pad}rem = {cast}({index})" if cast else f"{pad}rem = {index}"]
+    for d in range(nd - 1, 0, -1):
+        e, c = extent.format(d=d), coord.format(d=d)
+        L += [f"{pad}{c} = rem % {e}", f"{pad}rem = rem // {e}"]
+    L.append(f"{pad}{coord.format(d=0)} = rem")
+    return L
+
+
 def _kernel_name(prefix, text):
     return f"{prefix}_{hashlib.sha1(text.encode()).hexdigest()[:10]}"
 
@@ -324,12 +337,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             "    idx = cuda.grid(1)",
             "    step = cuda.gridsize(1)",
             "    while idx < n:",
-            f"        rem = {w}(idx)",
         ]
-        for d in range(ndim - 1, 0, -1):
-            lines.append(f"        c{d}_ = rem % s{d}")
-            lines.append(f"        rem = rem // s{d}")
-        lines.append("        c0_ = rem")
+        lines += unravel_lines("idx", ndim, "        ", cast=w)
         ld, comp, st = element(idx, "t", 8, linear="idx")
         lines += ld + [comp] + st
         lines.append("        idx += step")

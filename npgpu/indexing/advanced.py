@@ -289,10 +289,7 @@ def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv, narrow=False):
 
     def element(i, tag, pad):
         """Lines of one element ``i``: unravel, index loads and checks, the source offset."""
-        E = [f"rem = {w}({i})"]
-        for d in range(r - 1, 0, -1):
-            E += [f"c{d} = rem % {w}(d{d})", f"rem = rem // {w}(d{d})"]
-        E.append("c0 = rem")
+        E = _ew.unravel_lines(i, r, extent=f"{w}(d{{d}})", coord="c{d}", cast=w)
         if mode != "check":
             E.append("o = base + " + " + ".join(f"c{d} * s{d}" for d in range(r)))
         E.append(f"bad{tag} = False")

@@ -138,10 +138,7 @@ def _render(mode, nd, x_dt, y_dt, r_dt, outer, inner, cyclic):
     if use_ranks:
         L.append(f"{P}p = int64(R[m]) - 1")
     if xuse:
-        L.append(f"{P}rem = idx")
-        for d in range(nd - 1, 0, -1):
-            L += [f"{P}c{d}_ = rem % s{d}", f"{P}rem = rem // s{d}"]
-        L.append(f"{P}c0_ = rem")
+        L += _ew.unravel_lines("idx", nd, P)
     c = ", ".join(f"c{d}_" for d in range(nd))
     if mode == "coords":
         L += [f"{P}Y[p, {d}] = c{d}_" for d in range(nd)]

@@ -123,10 +123,7 @@ def render(sampler, compute, out_dt, pspecs, ndim):
         if sampler.base is None:
             L.append(f"{Q}st_init(st, key, clo, chi, uint64(b))")
         if arrays:
-            L.append(f"{Q}rem = e")
-            for d in range(ndim - 1, 0, -1):
-                L += [f"{Q}c{d}_ = rem % s{d}", f"{Q}rem = rem // s{d}"]
-            L.append(f"{Q}c0_ = rem")
+            L += _ew.unravel_lines("e", ndim, Q)
             idx = ", ".join(f"c{d}_" for d in range(ndim))
             L += [f"{Q}p{k} = P{k}[{idx}]" for k in arrays]
         if sampler.base is not None:
