@@ -57,3 +57,11 @@ def test_fused_rejects_truth_value():
         return x if x > 0 else -x
     with pytest.raises(TypeError, match="truth value"):
         bad(npgpu.asarray(np.arange(3.0)))
+
+
+def test_fuse_a_lambda():
+    """A lambda's __name__ ("<lambda>") becomes an identifier in the kernel's name."""
+    f = npgpu.fuse(lambda x, y: x * 2 + y)
+    h = np.arange(5.0)
+    np.testing.assert_array_equal(f(npgpu.asarray(h), npgpu.asarray(h[::-1])).get(),
+                                  h * 2 + h[::-1])

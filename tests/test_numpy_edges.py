@@ -1,7 +1,9 @@
 """Edges where NumPy 2 has a precise answer, checked against NumPy: comparisons with Python ints
 outside the array's dtype (NEP 50), integer powers with negative exponents, the range edges of
 the transcendental ufuncs (one table row per edge), creation functions' default dtypes, and the
-``numpy.linalg`` Array API signatures (last two axes, keyword-only options, pinv's rtol)."""
+``numpy.linalg`` Array API signatures (last two axes, keyword-only options, pinv's rtol), complex
+exp/sinh/cosh past the real overflow threshold, and negative integer powers in ``power``'s
+methods and fused functions."""
 import operator
 import warnings
 
@@ -502,3 +504,117 @@ def test_pinv_tolerance_arrays_broadcast_over_the_stack(dt):
     with pytest.raises(ValueError, match="can't be both set"):
         npgpu.linalg.pinv(g, rcond=0.1, rtol=0.1)
     assert npgpu.linalg.pinv(npgpu.asarray(np.ones((2, 0, 3)))).shape == (2, 3, 0)
+
+
+# ---- complex exp / sinh / cosh past the real overflow threshold -------------------------------
+def _assert_same_complex(got, expected):
+    """Real and imaginary parts close (4 ulps), with inf/NaN in the same places and signs."""
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    tol = 4 * np.finfo(got.real.dtype).eps
+    for g, e in ((got.real, expected.real), (got.imag, expected.imag)):
+        np.testing.assert_allclose(g, e, rtol=tol, atol=0)
+
+
+@pytest.mark.parametrize("dt", ["complex64", "complex128"])
+def test_complex_exp_sinh_cosh_scale_large_real_parts(dt):
+    # exp(710.3) overflows float64, exp(710.3) * cos(1.4) does not (float32: exp(88.9) likewise);
+    # cosh/sinh likewise past 710.48; expm1 does not scale in NumPy (it overflows at 709.78)
+    big = 710.3 if dt == "complex128" else 88.9
+    rng = np.random.default_rng(20)
+    re = np.concatenate([rng.uniform(big - 2, big + 3, 12), -rng.uniform(big - 2, big + 3, 6),
+                         [big, -big, 2 * big, -2 * big, 3 * big, 0.0, -0.0, 1.5,
+                          np.inf, -np.inf, np.nan]])
+    im = np.array([1.4, -1.4, 0.5, 3.0, 0.0, -0.0, 1e-30, np.inf, -np.inf, np.nan])
+    h = np.empty((len(re), len(im)), dt)
+    h.real = re[:, None]
+    h.imag = im
+    h.imag[:18, :4] = rng.uniform(-3, 3, (18, 4))     # random imaginary parts beside the grid
+    g = npgpu.asarray(h)
+    with np.errstate(all="ignore"):
+        for name in ("exp", "exp2", "expm1", "sinh", "cosh"):
+            f, gf = getattr(np, name), getattr(npgpu, name)
+            _assert_same_complex(gf(g).get(), f(h))
+            _assert_same_complex(gf(g[::-2, 1::3]).get(), f(h[::-2, 1::3]))   # strided views
+            _assert_same_complex(gf(g[3, 0]).get(), f(h[3, 0]))                 # 0-d
+            assert gf(g[:0]).shape == (0, len(im))
+        z = np.asarray(710.3 + 1.4j, dt)
+        _assert_same_complex(npgpu.exp(npgpu.asarray(z)).get(), np.exp(z))
+        if dt == "complex128":
+            assert np.isfinite(npgpu.exp(npgpu.asarray(z)).get().real)
+
+
+# ---- negative integer powers in ufunc methods and fused functions ---------------------------
+_NEG_POW = "Integers to negative integer powers are not allowed."
+
+
+@pytest.mark.parametrize("dt", ["int8", "int32", "int64", "uint8", "uint64"])
+def test_integer_power_methods_check_negative_exponents_like_numpy(dt):
+    rng = np.random.default_rng(21)
+    good = random_array((3, 4), dt, rng, low=0, high=3)
+    bad = good.copy()
+    if np.dtype(dt).kind == "i":
+        bad[1, 2] = -1                 # an exponent along axis 0 and along axis 1
+        bad[0, 1] = -2                 # the first row is only a base for reduce(axis=0)
+    cases = [
+        lambda m, x: m.power.reduce(x, axis=0),
+        lambda m, x: m.power.reduce(x, axis=1),
+        lambda m, x: m.power.reduce(x[:, ::-1], axis=-1),
+        lambda m, x: m.power.reduce(x, axis=0, initial=1),
+        lambda m, x: m.power.reduce(x, axis=0, initial=2, where=x[:1] > 0),
+        lambda m, x: m.power.reduce(x, axis=0, dtype=np.float64),
+        lambda m, x: m.power.reduce(x[:1], axis=0),          # one element: nothing to raise
+        lambda m, x: m.power.reduce(x[:0], axis=1),          # empty
+        lambda m, x: m.power.accumulate(x, axis=0),
+        lambda m, x: m.power.accumulate(x[::-1, 1:], axis=1),
+        lambda m, x: m.power.reduceat(x, [0, 2, 1], axis=1),
+        lambda m, x: m.power.reduceat(x, [0, 1], axis=0),
+        lambda m, x: m.power.reduceat(x, [2, 0], axis=0),
+    ]
+    for k, f in enumerate(cases):
+        for h in (good, bad):
+            expected = _outcome(lambda: f(np, h))
+            got = _outcome(lambda: f(npgpu, npgpu.asarray(h)))
+            if isinstance(expected, tuple):
+                assert expected[1] == _NEG_POW or expected[0] is not ValueError, (k, expected)
+            _same_outcome(got, expected)
+
+
+@pytest.mark.parametrize("dt", ["int16", "int64", "uint32"])
+def test_integer_power_at_and_fuse_check_negative_exponents_like_numpy(dt):
+    rng = np.random.default_rng(22)
+    a = random_array((6,), dt, rng, low=1, high=5)
+    signed = np.dtype(dt).kind == "i"
+    exps = random_array((5,), dt, rng, low=0, high=3)
+    if signed:
+        exps[2] = -1
+    idx = np.array([0, 3, 3, 5, 1])
+    # power.at skips the updates with negative exponents, applies the others, then raises
+    # (exponents of a's dtype: NumPy's casting path leaves uninitialised values in the skipped
+    # elements of small integer types)
+    for b, ix in ((exps, idx), (exps[:2], idx[:2]), (exps[::-1], idx),
+                  (np.dtype(dt).type(-1 if signed else 2), 4), (exps[3], slice(None, None, 2))):
+        h, g = a.copy(), npgpu.asarray(a)
+        expected = _outcome(lambda: np.power.at(h, ix, b))
+        got = _outcome(lambda: npgpu.power.at(g, ix, npgpu.asarray(b)
+                                              if isinstance(b, np.ndarray) else b))
+        assert (got if isinstance(got, tuple) else None) == \
+            (expected if isinstance(expected, tuple) else None)
+        np.testing.assert_array_equal(g.get(), h)
+
+    def pow_shifted(x, y):
+        return (x + 1) ** (y - 1)
+
+    def pow_literal(x, y):
+        return x * y + x ** -1
+
+    def pow_both(x, y):
+        return x ** 2, y ** x
+
+    for f in (pow_shifted, pow_literal, pow_both):
+        fused = npgpu.fuse(f)
+        for x, y in ((a[:5], exps), (a[:5], exps + 1), (a[4::-1], exps[::-1]),
+                     (np.zeros(0, dt), np.zeros(0, dt))):   # empty: computes nothing, no error
+            with np.errstate(all="ignore"):
+                expected = _outcome(lambda: np.stack(f(x, y)))
+            got = _outcome(lambda: npgpu.stack(fused(npgpu.asarray(x), npgpu.asarray(y))))
+            _same_outcome(got, expected)

@@ -10,15 +10,18 @@ loop as a device function, with the casts NumPy would do between steps
 fused op then runs through the ordinary elementwise template.
 """
 import functools
+import re
 
 import numpy as np
 
 from .._codegen import elementwise as _ew
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import _ops, empty_array, ndarray
 from ..ufuncs import UFUNCS
 from ..ufuncs.ufunc import _scalar, operands
 
 __all__ = ["fuse"]
+
+_NEG_POWER = "Integers to negative integer powers are not allowed."
 
 
 class _Var:
@@ -73,6 +76,8 @@ class _Trace:
         self.funcs = {}            # source of a loop's device function -> its name here
         self.helpers = []
         self.counter = 0
+        self.exponents = []        # signed integer power exponents known only at run time
+        self.negative_literal = False   # a literal negative one: every non-empty call raises
 
     def _tmp(self):
         self.counter += 1
@@ -101,7 +106,7 @@ class _Trace:
                 return _Var(self, repr(x), np.dtype(np.bool_))
             return _Var(self, None, None, weak=type(x), const=x)
         if isinstance(x, np.generic):
-            return _Var(self, _literal(x, _ew.compute_dtype(x.dtype)), x.dtype)
+            return _Var(self, _literal(x, _ew.compute_dtype(x.dtype)), x.dtype, const=x)
         raise TypeError(f"npgpu.fuse: cannot use {type(x).__name__} inside a fused function")
 
     def apply(self, uf, args, kwargs=None):
@@ -118,12 +123,26 @@ class _Trace:
                 if h not in self.helpers:
                     self.helpers.append(h)
             self.helpers.append(op.source.replace("def op(", f"def {fname}(", 1))
-        call = f"{fname}({', '.join(self._value_as(v, d) for v, d in zip(vs, loop_in))})"
+        srcs = [self._value_as(v, d) for v, d in zip(vs, loop_in)]
+        if uf.__name__ == "power" and loop_in[1].kind == "i":
+            srcs[1] = self._exponent(vs[1], srcs[1])
+        call = f"{fname}({', '.join(srcs)})"
         t = self._tmp()
         self.lines.append(f"{t} = {call}")
         if len(loop_out) == 1:
             return _Var(self, t, loop_out[0])
         return tuple(_Var(self, f"{t}[{j}]", d) for j, d in enumerate(loop_out))
+
+    def _exponent(self, v, src):
+        """NumPy's integer power raises on a negative exponent: a literal is decided now, any
+        other is kept in a temporary that the kernel's extra flag output tests."""
+        if v.const is not None:
+            self.negative_literal |= bool(v.const < 0)
+            return src
+        t = self._tmp()
+        self.lines.append(f"{t} = {src}")
+        self.exponents.append(t)
+        return t
 
     def cast(self, v, dt):
         v = self._lift(v)
@@ -149,7 +168,8 @@ class Fused:
 
     def __init__(self, func, kernel_name=None):
         self.func = func
-        self.name = kernel_name or getattr(func, "__name__", "fused")
+        # the kernel's name: an identifier (a lambda's __name__ is "<lambda>")
+        self.name = re.sub(r"\W", "_", kernel_name or getattr(func, "__name__", "fused"))
         self._cache = {}
         functools.update_wrapper(self, func)
 
@@ -172,18 +192,22 @@ class Fused:
                 o = tr.cast(o, np.dtype(o.weak))
             out_dtypes.append(o.dtype)
             rets.append(o.expr)
+        if tr.exponents:           # last output: does this element meet a negative exponent?
+            rets.append(" or ".join(f"{t} < type({t})(0)" for t in tr.exponents))
+            out_dtypes.append(np.dtype(np.bool_))
         body = "\n".join(tr.lines + [f"return {', '.join(rets)}" if len(rets) > 1
                                      else f"return {rets[0]}"])
         op = _ew.ScalarOp.from_expr(("fuse", self.name, id(self), keys), nin, body,
                                     nout=len(rets), helpers=tr.helpers)
-        return op, tuple(out_dtypes), isinstance(res, tuple)
+        return op, tuple(out_dtypes), isinstance(res, tuple), tr.negative_literal, \
+            bool(tr.exponents)
 
     def __call__(self, *args):
         inputs, keys = operands(args)
         entry = self._cache.get(keys)
         if entry is None:
             entry = self._cache[keys] = self._build(keys)
-        op, out_dtypes, is_tuple = entry
+        op, out_dtypes, is_tuple, negative_literal, flagged = entry
         # weak Python scalars were baked into the kernel as constants only where they are
         # literals in the function; arguments are passed as parameters of their default dtype
         kin, loop_in = [], []
@@ -197,8 +221,14 @@ class Fused:
                 loop_in.append(dt)
         arrays = [a for a in inputs if isinstance(a, ndarray)]
         shape = np.broadcast_shapes(*(a.shape for a in arrays)) if arrays else ()
+        if negative_literal and 0 not in shape:
+            raise ValueError(_NEG_POWER)
         outs = [empty_array(shape, d) for d in out_dtypes]
         _ew.launch(op, kin, loop_in, outs, out_dtypes, name=f"fused_{self.name}")
+        if flagged:                # one reduction and one scalar read, as the plain call's check
+            flag = outs.pop()
+            if flag.size and _ops["any"](flag).item():
+                raise ValueError(_NEG_POWER)
         return tuple(outs) if is_tuple else outs[0]
 
 

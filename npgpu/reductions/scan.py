@@ -393,4 +393,5 @@ def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):
     r = _r.prepare_out(out, a.shape, dt)
     if r.size == 0:
         return r
+    _um.check_power_exponents(uf, a, dt, ax)
     return _accumulate(uf, a, ax, dt, r)

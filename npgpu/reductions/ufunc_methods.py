@@ -119,6 +119,44 @@ def _reduce_spec(uf, dt, wide=True):
                       reorderable=reorder), ident is not None
 
 
+_NEG_POWER = "Integers to negative integer powers are not allowed."
+
+
+def check_power_exponents(uf, a, dt, ax, first=1, mask=None, segments=None):
+    """NumPy's integer power loop raises on a negative exponent among the elements it computes.
+
+    A fold along axis ``ax`` raises every element from ``first`` on to the running power (1, or
+    0 after an initial value), only where ``mask`` is set; reduceat folds each of its
+    ``segments`` (start indices) from its start on.  Exponents are ``a`` cast to the loop dtype ``dt``; an
+    unsigned or bool array that casts safely has none below zero.  Costs one reduction and one
+    scalar read (which synchronises), as the plain call's check does."""
+    if uf.__name__ != "power" or dt.kind != "i" or a.size == 0:
+        return
+    if a.dtype.kind in "bu" and np.can_cast(a.dtype, dt, "safe"):
+        return
+    from .._core.ndarray import _ops
+    lead = (slice(None),) * ax
+    if segments is not None:
+        # a segment's elements after its first (a segment idx[i] >= idx[i+1] is one element)
+        bounds = [int(i) for i in segments] + [a.shape[ax]]
+        pos = sorted({j for lo, hi in zip(bounds, bounds[1:]) for j in range(lo + 1, hi)})
+        if not pos:
+            return
+        e = a[lead + (np.asarray(pos, np.int64),)]
+    else:
+        e = a[lead + (slice(first, None),)] if first else a
+        if e.size == 0:
+            return
+    if e.dtype != dt:
+        e = e.astype(dt)
+    if mask is not None:
+        bad = _ops["any"](_ops["logical_and"](_ops["less"](e, 0), mask)).item()
+    else:
+        bad = _ops["min"](e).item() < 0
+    if bad:
+        raise ValueError(_NEG_POWER)
+
+
 def _loop_dtype(uf, a, axis, dtype, out, keepdims, initial, where):
     kw = {"axis": axis, "keepdims": keepdims}
     if dtype is not None:
@@ -147,6 +185,8 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
     init = None if initial is _r.NoValue or initial is None else \
         np.asarray(initial).astype(compute_dtype(dt))[()]
     seed_first = not spec.reorderable and init is None and uf._np.identity is None
+    if len(axes) == 1:
+        check_power_exponents(uf, a, dt, axes[0], first=int(init is None), mask=mask)
     shape = _r.result_shape(a.shape, axes, keepdims)
     res = _r.prepare_out(out, shape, dt)
     target = res
@@ -247,6 +287,7 @@ def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None):
     r = _r.prepare_out(out, shape, dt)
     if r.size == 0:
         return r
+    check_power_exponents(uf, a, dt, ax, segments=idx)
     spec, _ = reduce_spec(uf, dt)
     nd = a.ndim
     kept = [d for d in range(nd) if d != ax]

@@ -146,6 +146,21 @@ def element_offsets(a, indices):
     return total, tuple(shape)
 
 
+# an update whose exponent (x0) is negative gets offset -1, which the kernel skips
+_SKIP_NEGATIVE = _ew.ScalarOp.from_expr("at_skip_negative", 2,
+                                        "int64(-1) if x0 < type(x0)(0) else x1")
+
+
+def _negative_exponents(uf, bv, loop_in):
+    """Does integer ``power.at`` meet a negative exponent in ``bv`` (its loop-dtype operand)?
+
+    One reduction and one scalar read, as the plain call's check."""
+    if uf.__name__ != "power" or loop_in[1].kind != "i" or bv is None:
+        return False
+    from .registry import UFUNCS
+    return bool(UFUNCS["minimum"].reduce(bv.reshape(-1)).item() < 0)
+
+
 def _render(op, a_dt, b_dt, loop_in, loop_out, mode, atomic):
     ct = _ew.compute_dtype
     lines = [op.device_source(), ""]
@@ -237,6 +252,11 @@ def ufunc_at(uf, a, indices, b=None):
         bv = empty_array(shape, loop_in[1])
         _copy.copy_into(bv, b if isinstance(b, ndarray) else _copy.scalar_of(b, loop_in[1]))
     offc = off if off._c_contig else off.copy()
+    neg_power = _negative_exponents(uf, bv, loop_in)
+    if neg_power:      # NumPy skips those updates, applies the others, then raises
+        skip = empty_array(offc.shape, _I64)
+        _ew.launch(_SKIP_NEGATIVE, [bv, offc], [bv.dtype, _I64], [skip], [_I64], name="at_index")
+        offc = skip
     lo, m = _extent(a)
     b_dt = bv.dtype if bv is not None else None
     atomic = None
@@ -264,4 +284,6 @@ def ufunc_at(uf, a, indices, b=None):
             values += _arr(bv._ptr, n, bv.itemsize)
         grid, block = _ew._grid(n, 1)
         kern(grid, block, values)
+    if neg_power:
+        raise ValueError("Integers to negative integer powers are not allowed.")
     return None

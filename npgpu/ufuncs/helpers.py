@@ -400,12 +400,63 @@ def h_csign(z):
     return type(z)(complex(z.real / a, z.imag / a))
 """)
 
+# exp(x) * cos(y) may be finite where exp(x) overflows (x past ~709.78, float32 ~88.72): there
+# exp(x / 2) is applied twice, as C99's cexp scales, so only a result that overflows is inf
 _h("""
 def h_cexp(z):
-    r = h_exp(z.real)
-    if z.imag == type(z.imag)(0):
-        return type(z)(complex(r, z.imag))
-    return type(z)(complex(r * h_cos(z.imag), r * h_sin(z.imag)))
+    x = z.real
+    y = z.imag
+    r = h_exp(x)
+    if y == type(x)(0):
+        return type(z)(complex(r, y))
+    if math.isinf(x) and not math.isfinite(y):
+        return type(z)(complex(r, y - y if x > type(x)(0) else type(x)(0)))
+    c = h_cos(y)
+    s = h_sin(y)
+    if math.isinf(r) and math.isfinite(x):
+        e = h_exp(x * type(x)(0.5))
+        return type(z)(complex((e * c) * e, (e * s) * e))
+    return type(z)(complex(r * c, r * s))
+""")
+
+# C99 (Annex G) csinh/ccosh, which NumPy's follow: sinh(x+iy) = sinh(x)cos(y) + i cosh(x)sin(y),
+# cosh(x+iy) = cosh(x)cos(y) + i sinh(x)sin(y).  Where cosh(x) overflows, |sinh(x)| = cosh(x) =
+# exp(|x| / 2)**2 / 2 to every float type's precision, scaled like h_cexp.  The remaining special
+# values (glibc's, which NumPy calls): y == 0 keeps the zero imaginary part; y inf/NaN with
+# x = +-0 gives (x, NaN) for sinh, (NaN, x) for cosh, with x = +-inf (inf, NaN) for both;
+# IEEE arithmetic gives the rest.  h_cexp likewise: exp(+-inf + i inf/NaN) = (inf, NaN) / 0.
+_h("""
+def h_csinh(z):
+    x = z.real
+    y = z.imag
+    if y == type(x)(0):
+        return type(z)(complex(h_sinh(x), y))
+    if not math.isfinite(y) and (x == type(x)(0) or math.isinf(x)):
+        return type(z)(complex(x if x == type(x)(0) else abs(x), y - y))
+    if math.isinf(h_cosh(x)) and math.isfinite(x):
+        e = h_exp(abs(x) * type(x)(0.5))
+        h = e * type(x)(0.5)
+        re = (h * h_cos(y)) * e
+        return type(z)(complex(re if x > type(x)(0) else -re, (h * h_sin(y)) * e))
+    return type(z)(complex(h_sinh(x) * h_cos(y), h_cosh(x) * h_sin(y)))
+""")
+
+_h("""
+def h_ccosh(z):
+    x = z.real
+    y = z.imag
+    if y == type(x)(0):
+        return type(z)(complex(h_cosh(x), y * type(x)(math.copysign(1.0, x))))
+    if not math.isfinite(y) and x == type(x)(0):
+        return type(z)(complex(y - y, x))
+    if not math.isfinite(y) and math.isinf(x):
+        return type(z)(complex(abs(x), y - y))
+    if math.isinf(h_cosh(x)) and math.isfinite(x):
+        e = h_exp(abs(x) * type(x)(0.5))
+        h = e * type(x)(0.5)
+        im = (h * h_sin(y)) * e
+        return type(z)(complex((h * h_cos(y)) * e, im if x > type(x)(0) else -im))
+    return type(z)(complex(h_cosh(x) * h_cos(y), h_sinh(x) * h_sin(y)))
 """)
 
 _h("""

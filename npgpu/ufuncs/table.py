@@ -75,7 +75,9 @@ TABLE = {
     "conjugate": {"c": "x0.conjugate()", "": "x0"},
     # ---- exp / log ----
     "exp": {"f": "h_exp(x0)", "c": "h_cexp(x0)"},
-    "exp2": {"f": "h_exp2(x0)", "c": "h_cexp(x0 * type(x0)(0.6931471805599453))"},
+    "exp2": {"f": "h_exp2(x0)",   # x * ln2 per part: a complex product makes inf * 0 = NaN
+             "c": "h_cexp(type(x0)(complex(x0.real * type(x0.real)(0.6931471805599453), "
+                  "x0.imag * type(x0.real)(0.6931471805599453))))"},
     "expm1": {"f": "h_expm1(x0)", "c": "h_cexpm1(x0)"},
     "log": {"f": "h_log(x0)", "c": "h_clog(x0)"},
     "log2": {"f": "h_log2(x0)", "c": "h_clog(x0) * type(x0)(1.4426950408889634)"},
@@ -90,8 +92,8 @@ TABLE = {
     "arcsin": {"f": "h_arcsin(x0)", "c": "cmath.asin(x0)"},
     "arccos": {"f": "h_arccos(x0)", "c": "cmath.acos(x0)"},
     "arctan": {"f": "type(x0)(math.atan(x0))", "c": "cmath.atan(x0)"},
-    "sinh": {"f": "h_sinh(x0)", "c": "cmath.sinh(x0)"},
-    "cosh": {"f": "h_cosh(x0)", "c": "cmath.cosh(x0)"},
+    "sinh": {"f": "h_sinh(x0)", "c": "h_csinh(x0)"},
+    "cosh": {"f": "h_cosh(x0)", "c": "h_ccosh(x0)"},
     "tanh": {"f": "type(x0)(math.tanh(x0))", "c": "cmath.tanh(x0)"},
     "arcsinh": {"f": "type(x0)(math.asinh(x0))", "c": "cmath.asinh(x0)"},
     "arccosh": {"f": "h_arccosh(x0)", "c": "cmath.acosh(x0)"},
