@@ -132,6 +132,12 @@ from . import fft
 # --- random (issue 15) ---
 from . import random
 
+# --- ndarray.flat, getfield/setfield, resize (issue 13) ---
+from .indexing import flatiter as _flatiter
+from ._core import fields as _fields
+_ops.update(flatiter=_flatiter.flatiter, set_flat=_flatiter.set_flat, getfield=_fields.getfield,
+            setfield=_fields.setfield, resize_inplace=_fields.resize)
+
 # --- dispatch / Array API (issue 19) ---
 from ._array_api import __array_api_version__, __array_namespace_info__
 from . import _array_api

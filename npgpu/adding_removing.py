@@ -4,8 +4,9 @@ Host positions (ints, slices, lists, NumPy arrays) are index metadata: NumPy its
 on the host (its errors and messages), then the data moves on the device -- single positions
 as slice copies into one output, many as one gather (:mod:`._remap`'s ``table`` map, the table
 of source positions uploaded once).  Device index arrays for ``delete`` go through the indexing
-package (``keep[obj] = False`` and ``nonzero``); ``insert`` at device positions would need a
-stable sort of them and is left to the sorting issue.
+package (``keep[obj] = False`` and ``nonzero``); ``insert`` at device positions sorts them
+(stable argsort) and builds its gather table from a binary search of the sorted, shifted
+positions (:func:`_insert_device`), one small read for NumPy's bounds check.
 """
 import operator
 
@@ -16,7 +17,7 @@ from . import _remap
 from ._core import copy as _copy
 from ._core.ndarray import empty_array, ndarray
 from ._remap import AxisMap, ident
-from .creation import asarray, ones, zeros
+from .creation import arange, asarray, ones, zeros
 from .manipulation import broadcast_to, concatenate, moveaxis, stack
 from .reductions import any as _any
 from .reductions import argmax as _argmax
@@ -110,10 +111,14 @@ def _delete_device(arr, obj, axis, n):
 def insert(arr, obj, values, axis=None):
     arr, axis = _flat_axis(asarray(arr), axis)
     n = arr.shape[axis]
+    if isinstance(obj, ndarray) and obj.dtype == np.bool_:
+        if obj.ndim != 1:
+            raise ValueError("boolean array argument obj to insert must be one dimensional")
+        from .indexing.masks import nonzero   # the compaction primitive (indexing package)
+        obj = nonzero(obj)[0]                 # NumPy's flatnonzero; a single position -> host
     if isinstance(obj, ndarray):
         if obj.size != 1:
-            raise NotImplementedError("insert at device index arrays needs a stable sort of the "
-                                      "positions (the sorting issue); pass host positions")
+            return _insert_device(arr, obj, values, axis, n)
         obj = obj.get()
     if isinstance(obj, slice):
         idx = np.arange(*obj.indices(n), dtype=np.intp)
@@ -126,8 +131,7 @@ def insert(arr, obj, values, axis=None):
         elif idx.ndim > 1:
             raise ValueError("index array argument obj to insert must be one dimensional or "
                              "scalar")
-    vals = values if isinstance(values, ndarray) else asarray(np.asarray(values))
-    vals = vals.astype(arr.dtype, copy=False)
+    vals = _values(arr, values)
     if idx.size == 1:
         i = int(idx.reshape(-1)[0])
         if not -n <= i <= n:
@@ -147,24 +151,101 @@ def insert(arr, obj, values, axis=None):
     if idx.size == 0 and not isinstance(obj, np.ndarray):
         idx = idx.astype(np.intp)
     # NumPy's positions: negatives wrap, then each new element lands after the earlier ones
+    _shift_check(idx.dtype)
     idx = idx.astype(np.intp)
     idx[idx < 0] += n
     k = len(idx)
     idx[np.argsort(idx, kind="stable")] += np.arange(k)
     old = np.ones(n + k, bool)
     old[idx] = False                             # NumPy's bounds check and message
-    shape = list(arr.shape)
-    shape[axis] = k
-    try:
-        vals = broadcast_to(vals, tuple(shape))
-    except ValueError:
-        raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be "
-                         f"broadcast to indexing result of shape {tuple(shape)}") from None
+    vals = _broadcast_values(arr, vals, axis, k)
     # the table reads the old elements then the new ones from one joined source
     table = np.empty(n + k, np.int64)
     table[old] = np.arange(n)
     table[idx] = n + np.arange(k)
     return _gather(concatenate((arr, vals), axis=axis), axis, table)
+
+
+def _shift_check(dt):
+    """NumPy shifts the positions in place (``indices[order] += arange``): unsigned ones raise
+    its same_kind casting error, reproduced on a two-element stand-in."""
+    if dt.kind == "u":
+        stand_in = np.zeros(2, dt)
+        stand_in += np.arange(2)
+
+
+def _values(arr, values):
+    vals = values if isinstance(values, ndarray) else asarray(np.asarray(values))
+    return vals.astype(arr.dtype, copy=False)
+
+
+def _broadcast_values(arr, vals, axis, k):
+    shape = list(arr.shape)
+    shape[axis] = k
+    try:
+        return broadcast_to(vals, tuple(shape))
+    except ValueError:
+        raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be "
+                         f"broadcast to indexing result of shape {tuple(shape)}") from None
+
+
+def _insert_device(arr, obj, values, axis, n):
+    """``insert`` at a device array of positions, NumPy's algorithm on the device: negatives
+    wrap once, a stable argsort orders the positions (several values at one position keep
+    their order) and the j-th sorted one moves j places on (``t``, strictly increasing).
+    Output coordinate ``p`` then holds new value ``order[j]`` when ``t[j] == p`` for
+    ``j = searchsorted(t, p)``, else old element ``p - j``: a gather table, no scatter.
+    NumPy's bounds check (``old_mask[t] = False`` on ``n + k`` slots) comes back in one small
+    read: the first bad position in ``obj``'s order and its value."""
+    from .logic import where
+    from .reductions import min as _amin
+    from .sorting.functions import argsort
+    from .sorting.searching import searchsorted
+    if obj.ndim > 1:
+        raise ValueError("index array argument obj to insert must be one dimensional or scalar")
+    if obj.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
+    _shift_check(obj.dtype)
+    k = obj.size
+    vals = _broadcast_values(arr, _values(arr, values), axis, k)
+    if k == 0:
+        return arr.copy()
+    idx = obj.astype(_I64)
+    idx = where(idx < 0, idx + n, idx)
+    order = argsort(idx, kind="stable")
+    t = _gather(idx, 0, order) + arange(k, dtype=_I64)
+    m = n + k
+    bad = (t < -m) | (t >= m)
+    first = _amin(where(bad, order, k))
+    bad_value = _amin(where(order == first, t, np.iinfo(np.int64).max))
+    first, bad_value, negative = (int(v) for v in stack(
+        [first, bad_value, _any(t < 0).astype(_I64)]).get())
+    if first < k:
+        raise IndexError(f"index {bad_value} is out of bounds for axis 0 with size {m}")
+    if negative:
+        return _insert_wrapped(arr, vals, axis, order, t, m)
+    p = arange(m, dtype=_I64)
+    j = searchsorted(t, p)
+    jc = UFUNCS["minimum"](j, k - 1)
+    hit = UFUNCS["equal"](_gather(t, 0, jc), p)
+    table = where(hit, _gather(order, 0, jc) + n, p - j)
+    return _gather(concatenate((arr, vals), axis=axis), axis, table)
+
+
+def _insert_wrapped(arr, vals, axis, order, t, m):
+    """NumPy's steps as they are, for shifted positions that are themselves negative (a
+    position below ``-n`` in ``obj``: NumPy wraps such a one a second time when it indexes);
+    each advanced-index step checks on the device."""
+    pos = empty_array((t.size,), _I64)
+    pos[order] = t
+    old = ones(m, np.bool_)
+    old[pos] = False
+    shape = list(arr.shape)
+    shape[axis] = m
+    new = empty_array(tuple(shape), arr.dtype)
+    new[_at(axis, pos)] = vals
+    new[_at(axis, old)] = arr
+    return new
 
 
 # ---- resize ---------------------------------------------------------------------------------------

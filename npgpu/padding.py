@@ -3,12 +3,12 @@
 constant, edge, wrap, and reflect/symmetric with the default ``reflect_type='even'`` are index
 maps (each output coordinate names a source coordinate, or a constant): one gather kernel
 (:mod:`._remap`) writes the whole padded array.  The modes whose pad values are computed --
-linear_ramp, maximum, minimum, mean, and reflect/symmetric with ``reflect_type='odd'`` -- follow
-NumPy's axis-by-axis algorithm on device views (the centre copied once, then per axis a few
-kernels: a reduction or a ramp and a broadcast copy per side), so their rounding is NumPy's.
+linear_ramp, maximum, minimum, mean, median, and reflect/symmetric with ``reflect_type='odd'``
+-- follow NumPy's axis-by-axis algorithm on device views (the centre copied once, then per axis
+a few kernels: a reduction, a median (:func:`npgpu.median` of the edge slab: a segmented sort
+of its lines) or a ramp, and a broadcast copy per side), so their rounding is NumPy's.
 
-Omitted, and documented: mode ``'median'`` (needs a median: the sorting issue) and a callable
-``mode`` (a Python function per 1-d line).
+Omitted, and documented: a callable ``mode`` (it would run a Python function per 1-d line).
 """
 
 import numpy as np
@@ -22,13 +22,14 @@ from .ranges import linspace
 from .reductions import max as _amax
 from .reductions import mean as _mean
 from .reductions import min as _amin
+from .sorting.order_stats import median as _median
 from .ufuncs import FUNCTIONS, UFUNCS
 
 _ALLOWED = {"empty": (), "edge": (), "wrap": (), "constant": ("constant_values",),
             "linear_ramp": ("end_values",), "maximum": ("stat_length",),
             "mean": ("stat_length",), "median": ("stat_length",), "minimum": ("stat_length",),
             "reflect": ("reflect_type",), "symmetric": ("reflect_type",)}
-_STATS = {"maximum": _amax, "minimum": _amin, "mean": _mean}
+_STATS = {"maximum": _amax, "minimum": _amin, "mean": _mean, "median": _median}
 
 
 def _pairs(x, ndim, as_index=False):
@@ -79,9 +80,6 @@ def pad(array, pad_width, mode="constant", **kwargs):
     extra = set(kwargs) - set(_ALLOWED[mode])
     if extra:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {extra}")
-    if mode == "median":
-        raise NotImplementedError("npgpu.pad mode 'median' needs a median, which arrives with "
-                                  "the sorting issue")
     shape = tuple(n + b + e for n, (b, e) in zip(a.shape, widths))
     if mode == "constant":
         values = _pairs(kwargs.get("constant_values", 0), a.ndim)

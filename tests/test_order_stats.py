@@ -230,3 +230,17 @@ def test_float16_q_rounds_the_index_as_numpy():
                    "hazen", "nearest"):
         same(*call_both("nanquantile", h, q, method=method))
         same(*call_both("quantile", h[~numpy.isnan(h)], q, method=method))
+
+
+@pytest.mark.parametrize("dt", ["c8", "c16"])
+def test_complex_median(dt):
+    """NumPy's median of complex numbers is complex (the mean of the middle two in
+    lexicographic order); with a NaN in a row, the NaN element that sorts last."""
+    h = (RNG.standard_normal((4, 7)) + 1j * RNG.integers(-2, 3, (4, 7))).astype(dt)
+    h[1, 2] = complex(numpy.nan, 0)
+    h[2, 5] = complex(1, numpy.nan)
+    h[3, 0], h[3, 6] = complex(numpy.nan, numpy.nan), complex(2, numpy.nan)
+    for axis in (1, None):
+        same(*call_both("median", h, axis=axis))
+    same(*call_both("median", h[:, :6], axis=1))
+    same(*call_both("median", h[0], axis=0))

@@ -254,8 +254,6 @@ def test_pad_errors():
         raises_like(lambda: numpy.pad(h, *args, **kw), lambda: np.pad(g, *args, **kw))
     he = numpy.zeros((0, 3))
     raises_like(lambda: numpy.pad(he, 1, "edge"), lambda: np.pad(np.asarray(he), 1, "edge"))
-    with pytest.raises(NotImplementedError, match="sorting issue"):
-        np.pad(g, 1, "median")
     with pytest.raises(NotImplementedError, match="callable"):
         np.pad(g, 1, lambda v, w, i, k: None)
 
@@ -327,8 +325,6 @@ def test_insert():
         raises_like(lambda: numpy.insert([1, 2], obj, vals), lambda: np.insert(g, obj, vals))
     raises_like(lambda: numpy.insert([1, 2], numpy.ones((1, 1), bool), 3),
                 lambda: np.insert(g, numpy.ones((1, 1), bool), 3))
-    with pytest.raises(NotImplementedError, match="sort"):
-        np.insert(g, np.asarray([0, 1]), 3)
 
 
 # ---- resize / trim_zeros / ediff1d / astype ------------------------------------------------------
@@ -402,3 +398,127 @@ def test_astype():
         np.astype([1, 2], "f4")
     with pytest.raises(ValueError, match="Device not understood"):
         np.astype(g, "f4", device="cpu")
+
+
+# ---- pad mode='median' ----------------------------------------------------------------------------
+@pytest.mark.matrix
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_pad_median_dtypes(dt):
+    for g, h in cases((4, 5), dt):
+        for kw in [{}, dict(stat_length=2), dict(stat_length=((1, 3), (2, 1)))]:
+            assert_matches(np.pad(g, ((2, 1), (3, 2)), "median", **kw),
+                           numpy.pad(h, ((2, 1), (3, 2)), "median", **kw))
+
+
+def test_pad_median_arguments():
+    h = rand((5, 6), "f8")
+    g = np.asarray(h)
+    for width in [0, 3, (1, 2), ((0, 2), (3, 0)), {1: 2}, 9]:
+        for kw in [{}, dict(stat_length=1), dict(stat_length=(1, 4)), dict(stat_length=None),
+                   dict(stat_length=((2, 1), (4, 9))), dict(stat_length=100)]:
+            assert_matches(np.pad(g, width, "median", **kw), numpy.pad(h, width, "median", **kw))
+    # integers: NumPy rounds the median (half to even) before it goes into the array
+    hi = RNG.integers(-50, 50, (4, 6)).astype("i4")
+    for kw in [dict(stat_length=2), dict(stat_length=(1, 4)), {}]:
+        assert_same(np.pad(np.asarray(hi), 2, "median", **kw), numpy.pad(hi, 2, "median", **kw))
+    # NaN in the edge slab, 3-d input, 0-d and empty inputs
+    hn = rand((3, 4), "f4")
+    hn[0, 1] = numpy.nan
+    assert_matches(np.pad(np.asarray(hn), 2, "median"), numpy.pad(hn, 2, "median"))
+    h3 = rand((2, 3, 4), "f4")
+    assert_matches(np.pad(np.asarray(h3)[:, ::-1], (1, 2), "median", stat_length=2),
+                   numpy.pad(h3[:, ::-1], (1, 2), "median", stat_length=2))
+    z, hz = make_layout(rand((3,), "f4"), "zero_d")
+    assert_same(np.pad(z, 2, "median"), numpy.pad(hz, 2, "median"))
+    he = numpy.zeros((0, 3), "f4")
+    assert_same(np.pad(np.asarray(he), ((0, 0), (1, 1)), "median"),
+                numpy.pad(he, ((0, 0), (1, 1)), "median"))
+    # stat_length=0: the median of nothing is NaN, as NumPy's (with its warnings)
+    with numpy.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
+        ref = numpy.pad(h, 1, "median", stat_length=0)
+    with pytest.warns(RuntimeWarning):
+        got = np.pad(g, 1, "median", stat_length=0)
+    assert_matches(got, ref)
+
+
+def test_pad_median_errors():
+    h = numpy.arange(6.0).reshape(2, 3)
+    g = np.asarray(h)
+    for args, kw in [((1, "median"), dict(stat_length=-1)), ((1, "median"), dict(foo=1)),
+                     ((1, "median"), dict(constant_values=1)),
+                     ((1, "median"), dict(stat_length=((1, 2), (3, 4), (5, 6))))]:
+        raises_like(lambda: numpy.pad(h, *args, **kw), lambda: np.pad(g, *args, **kw))
+    he = numpy.zeros((0, 3))
+    raises_like(lambda: numpy.pad(he, 1, "median"), lambda: np.pad(np.asarray(he), 1, "median"))
+    with pytest.raises(NotImplementedError, match="callable"):
+        np.pad(g, 1, lambda v, w, i, k: None)
+
+
+# ---- insert at device positions -------------------------------------------------------------------
+@pytest.mark.matrix
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_insert_device_indices_dtypes(dt):
+    vals = rand((4,), dt)
+    for g, h in cases((3, 4), dt):
+        for axis in (None, 0, 1):
+            n = h.size if axis is None else h.shape[axis]
+            obj = RNG.integers(-n, n + 1, 4)
+            v = vals if axis is None else vals[:, None] if axis == 0 else vals[:3, None] * 0 + vals[0]
+            ref = numpy.insert(h, obj, v if axis is None else vals[0], axis)
+            assert_same(np.insert(g, np.asarray(obj), np.asarray(v) if axis is None else vals[0],
+                                  axis), ref)
+        ref = numpy.insert(h, [3, 1, 3, 0], vals, axis=None)
+        assert_same(np.insert(g, np.asarray([3, 1, 3, 0]), np.asarray(vals)), ref)
+
+
+def test_insert_device_indices():
+    for g, h in cases((3, 4), "f8"):
+        for axis in (None, 0, 1, -1):
+            n = h.size if axis is None else h.shape[axis]
+            for obj in [[1, 1], [0, n, -1], [n, 0, n, -n], RNG.integers(-n, n + 1, 7),
+                        numpy.arange(n + 1)[::-1], numpy.zeros(0, numpy.int64)]:
+                obj = numpy.asarray(obj)
+                for idt in ("i8", "i4", "i2"):
+                    assert_same(np.insert(g, np.asarray(obj.astype(idt)), 7.5, axis),
+                                numpy.insert(h, obj.astype(idt), 7.5, axis))
+            m = numpy.arange(n) % 3 == 0
+            assert_same(np.insert(g, np.asarray(m), -1.0, axis), numpy.insert(h, m, -1.0, axis))
+            one = numpy.arange(n) == 1                  # a single True: NumPy's one-index path
+            assert_same(np.insert(g, np.asarray(one), -1.0, axis), numpy.insert(h, one, -1.0, axis))
+        rows = rand((2, 4), "f8")
+        assert_same(np.insert(g, np.asarray([3, 0]), np.asarray(rows), axis=0),
+                    numpy.insert(h, [3, 0], rows, axis=0))
+        assert_same(np.insert(g, np.asarray([2, 2, 2]), [[1], [2], [3]], axis=1),
+                    numpy.insert(h, [2, 2, 2], [[1], [2], [3]], axis=1))
+        assert_same(np.insert(g, np.asarray([1]), rows, axis=0), numpy.insert(h, [1], rows, axis=0))
+        assert_same(np.insert(g, np.asarray(2), 5.5, axis=1), numpy.insert(h, 2, 5.5, axis=1))
+    # values cast to the array's dtype; unsigned positions; a 0-d array and an empty axis
+    hi = numpy.arange(5, dtype=numpy.int16)
+    assert_same(np.insert(np.asarray(hi), np.asarray([4, 0]), [7.9, -3.2]),
+                numpy.insert(hi, [4, 0], [7.9, -3.2]))
+    hu = numpy.array([4, 0], numpy.uint8)          # NumPy's in-place shift refuses unsigned
+    raises_like(lambda: numpy.insert(hi, hu, 1), lambda: np.insert(np.asarray(hi), np.asarray(hu), 1))
+    raises_like(lambda: numpy.insert(hi, hu, 1), lambda: np.insert(np.asarray(hi), hu, 1))
+    assert_same(np.insert(np.asarray(hi), np.asarray(hu[:1]), 1), numpy.insert(hi, hu[:1], 1))
+    z, hz = make_layout(rand((3,), "f4"), "zero_d")
+    assert_same(np.insert(z, np.asarray([0, 1, 0]), 2.0), numpy.insert(hz, [0, 1, 0], 2.0))
+    he = numpy.zeros((0, 3), "f4")
+    assert_same(np.insert(np.asarray(he), np.asarray([0, 0]), 1.0, axis=0),
+                numpy.insert(he, [0, 0], 1.0, axis=0))
+    # NumPy lets a position below -n through when the shifted one still indexes (it wraps twice)
+    for obj in ([-5, 0], [-6, -7], [-8, 1, 2]):
+        assert_same(np.insert(np.asarray(hi), np.asarray(obj), 9), numpy.insert(hi, obj, 9))
+
+
+def test_insert_device_errors():
+    h = numpy.arange(6.0)
+    g = np.asarray(h)
+    for obj in ([0, 7], [7, 0], [-30, 1], [1, 2, 9, 3], [[0, 1]], [0.5, 1.5], [-20, -20]):
+        d = np.asarray(numpy.array(obj))
+        raises_like(lambda: numpy.insert(h, numpy.array(obj), 1.0), lambda: np.insert(g, d, 1.0))
+    raises_like(lambda: numpy.insert(h, numpy.array([7]), 1.0),
+                lambda: np.insert(g, np.asarray([7]), 1.0))
+    raises_like(lambda: numpy.insert(h, numpy.array([0, 1]), [1.0, 2.0, 3.0]),
+                lambda: np.insert(g, np.asarray([0, 1]), [1.0, 2.0, 3.0]))
+    raises_like(lambda: numpy.insert(h, numpy.ones((2, 2), bool), 1.0),
+                lambda: np.insert(g, np.ones((2, 2), bool), 1.0))

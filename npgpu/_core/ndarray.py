@@ -398,6 +398,24 @@ class ndarray:
     def fill(self, value):
         _ops["fill"](self, value)
 
+    # ---- flat, fields, in-place resize (npgpu.indexing.flatiter, npgpu._core.fields) --------
+    @property
+    def flat(self):
+        return _ops["flatiter"](self)
+
+    @flat.setter
+    def flat(self, value):
+        _ops["set_flat"](self, value)
+
+    def getfield(self, dtype, offset=0):
+        return _ops["getfield"](self, dtype, offset)
+
+    def setfield(self, val, dtype, offset=0):
+        _ops["setfield"](self, val, dtype, offset)
+
+    def resize(self, *new_shape, refcheck=True):
+        _ops["resize_inplace"](self, new_shape, refcheck)
+
     # ---- indexing routines (npgpu.indexing) ------------------------------------------------------
     def nonzero(self):
         return _ops["nonzero"](self)

@@ -138,10 +138,12 @@ def _combine_source(kind, A, V, R):
         return [f"res = {_ew.cast_expr('a', A, _ew.compute_dtype(R))}"]
     if kind == "median":
         # NumPy's mean of the middle one or two: sum and division in the mean's dtype M
-        M = _F32 if A.kind == "f" and A.itemsize <= 4 else _F64
+        # (complex stays complex: NumPy's median of complex numbers is complex)
+        M = A if A.kind == "c" else _F32 if A.kind == "f" and A.itemsize <= 4 else _F64
         ma = _Arith(M)
         am, bm = _ew.cast_expr("a", A, M), _ew.cast_expr("b", A, M)
-        mean2 = ma.r(ma.r(f"{am} + {bm}") + " / " + ma.c(2))
+        two = f"{ma.ct}(2.0)" if A.kind == "c" else ma.c(2)
+        mean2 = ma.r(ma.r(f"{am} + {bm}") + " / " + two)
         return ["if lo == hi:", f"    res = {rt.r(am)}", "else:", f"    res = {rt.r(mean2)}"]
     # NumPy's _lerp: diff in A's dtype, then a + diff*t, or b - diff*(1 - t) where t >= 0.5;
     # every operand converted to R first (NumPy's promotion), each step rounded to R
@@ -163,7 +165,7 @@ def _render(method, A, V, R, nan_skip, source, take_int=False):
     the ranks a "plan" launch asked for, in T[2 qi], T[2 qi + 1]; the NaN count in NANC[0]) or
     "plan" (writes those ranks).  method "median": no q; the mean of the middle one or two."""
     kind = "median" if method == "median" else "take" if (method in _TAKE or take_int) else "lerp"
-    fl = A.kind == "f"
+    fl = A.kind in "fc"          # kinds with NaN (complex: NaN in either part sorts last)
     args, params = [], []
     if source == "sort":
         args.append("S"), params.append(Param("array", A, 2, "C"))
@@ -202,9 +204,14 @@ def _render(method, A, V, R, nan_skip, source, take_int=False):
     L.append(P + "if bad:")
     if source == "plan":
         L += [P + "    RK[2 * qi] = 0", P + "    RK[2 * qi + 1] = 0"]
+    elif R.kind == "c" and source == "sort" and not nan_skip:
+        # NumPy's median of complex with a NaN is the NaN element that sorts last
+        L.append(P + "    OUT[t] = " + _ew.cast_expr("S[row, n - 1]", A, R))
+    elif R.kind in "fc":
+        nan = "math.nan" if R.kind == "f" else "complex(math.nan, 0.0)"
+        L.append(P + f"    OUT[t] = {_ew.type_name(R)}({nan})")
     else:
-        L.append(P + f"    OUT[t] = {_ew.type_name(R)}(math.nan)" if R.kind == "f" else
-                 P + "    pass")
+        L.append(P + "    pass")
     L.append(P + "else:")
     P2 = P + "    "
     if method == "median":
@@ -253,7 +260,7 @@ def _render_weighted(A, V, nan_skip):
     when q is a float; zeros read as -1, so leading zero weights are skipped) is searched for
     the first entry >= q.  FLAG[0] is set when a row's weights sum to zero or a non-finite value
     (NumPy raises then)."""
-    fl = A.kind == "f"
+    fl = A.kind in "fc"          # kinds with NaN (complex: NaN in either part sorts last)
     qa = _Arith(V) if V.kind == "f" else _Arith(_F64)
     L = ["def KERNEL(S, C, Q, OUT, FLAG, n, rows, total):",
          "    t = cuda.grid(1)", "    step = cuda.gridsize(1)", "    while t < total:",
