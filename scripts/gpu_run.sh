@@ -5,11 +5,13 @@
 # wheels: bash ../shared/gpu/fetch-wheels.sh greenlet==3.5.6 (once, on the developer machine)
 # usage: bash scripts/gpu_run.sh ["<test files>" ["<benchmark sections>"]]
 #   env: JOBS (pytest workers, 16), BENCH=0 (no benchmarks), BENCH_ARGS (more run.py arguments),
-#        TAIL / BTAIL (lines of each log echoed, 60 / 80)
+#        TAIL / BTAIL (lines of each log echoed, 60 / 80), SHARD=k/n (the k-th of n disjoint
+#        parts of the suite: the whole GPU suite no longer fits one 10-minute call)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 source .whl/setup.sh || exit 1
 export NPGPU_CACHE_DIR=/tmp/npgpu-cache
+export NPGPU_TEST_SHARD=${SHARD:-}
 tests=${1:-${TESTS:-tests}}
 python3 -m pytest -q -n "${JOBS:-16}" -rs --durations=25 -p no:cacheprovider $tests 2>&1 | tee "$OUT/test.log" | tail -"${TAIL:-60}"
 if [ "${BENCH:-1}" != 0 ]; then

@@ -16,15 +16,23 @@ needs_gpu = pytest.mark.skipif(not ON_GPU, reason="needs a real CUDA device (run
 GPU_SAMPLE = int(os.environ.get("NPGPU_GPU_SAMPLE", "4")) if ON_GPU else 1
 
 
+# NPGPU_TEST_SHARD="k/n" runs the k-th of n disjoint parts of the suite (by test id), so a suite
+# longer than one device call's 10 minutes runs over several calls.
+SHARD = tuple(int(v) for v in os.environ["NPGPU_TEST_SHARD"].split("/")) \
+    if os.environ.get("NPGPU_TEST_SHARD") else None
+
+
 def pytest_collection_modifyitems(config, items):
-    if GPU_SAMPLE <= 1:
+    if GPU_SAMPLE <= 1 and SHARD is None:
         return
     import zlib
     keep, drop = [], []
     for item in items:
-        sampled_out = (item.get_closest_marker("matrix") is not None
-                       and zlib.crc32(item.nodeid.encode()) % GPU_SAMPLE != 0)
-        (drop if sampled_out else keep).append(item)
+        h = zlib.crc32(item.nodeid.encode())
+        sampled_out = (GPU_SAMPLE > 1 and item.get_closest_marker("matrix") is not None
+                       and h % GPU_SAMPLE != 0)
+        other_shard = SHARD is not None and (h // GPU_SAMPLE) % SHARD[1] != SHARD[0] - 1
+        (drop if sampled_out or other_shard else keep).append(item)
     if drop:
         config.hook.pytest_deselected(items=drop)
         items[:] = keep
