@@ -5,7 +5,8 @@ import numpy
 import pytest
 
 import npgpu as np
-from conftest import ALL_DTYPES, assert_matches, assert_same, make_layout, random_array
+from conftest import (ALL_DTYPES, assert_matches, assert_same, make_layout, random_array,
+                      raises_like)
 
 RNG = numpy.random.default_rng(13)
 LAYOUTS = ("contiguous", "transposed", "strided", "negative", "broadcast")
@@ -19,15 +20,6 @@ def cases(shape=(3, 4), dt="f4"):
     """(device, host) pairs of one random array in every layout."""
     h = rand(shape, dt)
     return [make_layout(h, lay) for lay in LAYOUTS]
-
-
-def raises_like(fn_np, fn_gpu):
-    """Both raise the same class with the same message."""
-    with pytest.raises(Exception) as ref:
-        fn_np()
-    with pytest.raises(type(ref.value)) as got:
-        fn_gpu()
-    assert str(got.value) == str(ref.value)
 
 
 def agree(fn_np, fn_gpu):
@@ -450,8 +442,6 @@ def test_pad_median_errors():
         raises_like(lambda: numpy.pad(h, *args, **kw), lambda: np.pad(g, *args, **kw))
     he = numpy.zeros((0, 3))
     raises_like(lambda: numpy.pad(he, 1, "median"), lambda: np.pad(np.asarray(he), 1, "median"))
-    with pytest.raises(NotImplementedError, match="callable"):
-        np.pad(g, 1, lambda v, w, i, k: None)
 
 
 # ---- insert at device positions -------------------------------------------------------------------

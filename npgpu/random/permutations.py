@@ -285,9 +285,5 @@ def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True):
 
 
 def _top(keys, m):
-    """Indices of the ``m`` largest keys, largest first (needs npgpu.argsort)."""
-    gp = _gp()
-    argsort = getattr(gp, "argsort", None)
-    if argsort is None:
-        raise NotImplementedError("choice(replace=False, p=...) needs npgpu.argsort (issue 14)")
-    return argsort(-keys)[:m]
+    """Indices of the ``m`` largest keys, largest first (a stable argsort of the negated keys)."""
+    return _gp().argsort(-keys)[:m]
