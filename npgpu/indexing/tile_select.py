@@ -14,6 +14,9 @@ reading 4 more bytes an element.  Here only per-tile counts are stored:
 A thread owns :data:`GROUPS` runs of 8 consecutive flags, ``GROUP_SPAN`` apart, so every flag
 load of a warp is one contiguous 256-byte line; its four run counts are packed into 16-bit
 fields of one uint64, and one shared-memory scan of those words ranks all four groups at once.
+The scatter then walks the tile in element order (:func:`_ordered_lines`), so both its loads
+and its stores are coalesced; rows of more than one element (``a[mask]`` over leading axes)
+are written run by run by the thread that owns the run.
 """
 import numpy as np
 
@@ -58,53 +61,87 @@ def _render(mode, dt, inner):
         L.append("    c = " + " + ".join(f"cuda.popc(w{k})" for k in range(GROUPS)))
         L += ["    cuda.atomic.add(tot, 0, int64(c))", "    cuda.syncthreads()",
               "    if t == 0:", "        C[cuda.blockIdx.x] = tot[0]"]
-    else:
-        args += ["R", "Y"]
+    elif mode == "index" or inner == 1:
+        L += _ordered_lines(mode, dt)
+        args += ["R", "Y"] + (["X"] if mode == "values" else [])
         params += [Param("array", _I64, 1, "C"), Param("array", dt, 2 if mode == "values" else 1,
                                                        "C")]
         if mode == "values":
-            args.append("X")
             params.append(Param("array", dt, 2, "C"))
+    else:
+        args += ["R", "Y", "X"]
+        params += [Param("array", _I64, 1, "C"), Param("array", dt, 2, "C"),
+                   Param("array", dt, 2, "C")]
         L += [f"    sh = cuda.shared.array({BLOCK}, uint64)"]
         L += _words(4)
-        L.append("    mine = " + " | ".join(f"(uint64(cuda.popc(w{k})) << uint64({16 * k}))"
-                                             for k in range(GROUPS)))
-        # inclusive Hillis-Steele scan of the packed counts (no field exceeds TILE / GROUPS)
-        L += ["    sh[t] = mine", "    cuda.syncthreads()", "    off = 1",
-              f"    while off < {BLOCK}:", "        v = sh[t]", "        if t >= off:",
-              "            v += sh[t - off]", "        cuda.syncthreads()", "        sh[t] = v",
-              "        cuda.syncthreads()", "        off *= 2",
-              "    excl = sh[t] - mine", f"    total = sh[{BLOCK - 1}]",
-              "    b = cuda.blockIdx.x", "    pos = R[b] - C[b]"]
-        L.append(f"    full = tile + {TILE} <= n")
+        L += _scan_lines()
+        L += ["    b = cuda.blockIdx.x", "    pos = R[b] - C[b]"]
+        # rows of ``inner`` elements: each thread writes its own runs' rows
         for k in range(GROUPS):
             L += [f"    q = pos + int64((excl >> uint64({16 * k})) & uint64(0xffff))",
-                  f"    e0 = tile + {k * GROUP_SPAN} + t * 8"]
-            if mode == "values" and inner == 1:
-                # a full tile loads its 8 elements before the stores that depend on the flags
-                # (8 loads in flight, not 8 round trips one after another)
-                L.append("    if full:")
-                L += [f"        x{j} = X[e0 + {j}, 0]" for j in range(8)]
-                for j in range(8):
-                    L += [f"        if (w{k} >> uint64({8 * j})) & uint64(1):",
-                          f"            Y[q, 0] = x{j}", "            q += 1"]
-                L.append("    else:")
-                ind = "    "
-            else:
-                ind = ""
-            L += [f"{ind}    for j in range(8):",
-                  f"{ind}        if (w{k} >> uint64(8 * j)) & uint64(1):"]
-            if mode == "values":
-                L += [f"{ind}            for r in range({inner}):" if inner > 1 else
-                      f"{ind}            r = 0",
-                      ("    " if inner > 1 else "") + f"{ind}            Y[q, r] = X[e0 + j, r]"]
-            else:
-                L.append(f"{ind}            Y[q] = e0 + j")
-            L.append(f"{ind}            q += 1")
-            L.append(f"    pos += int64((total >> uint64({16 * k})) & uint64(0xffff))")
+                  f"    e0 = tile + {k * GROUP_SPAN} + t * 8",
+                  "    for j in range(8):",
+                  f"        if (w{k} >> uint64(8 * j)) & uint64(1):",
+                  f"            for r in range({inner}):",
+                  "                Y[q, r] = X[e0 + j, r]",
+                  "            q += 1",
+                  f"    pos += int64((total >> uint64({16 * k})) & uint64(0xffff))"]
     text = f"def KERNEL({', '.join(args)}):\n" + "\n".join(L) + "\n"
     name = _ew._kernel_name(f"tile_{mode}", text)
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+
+
+def _scan_lines():
+    """Lines scanning the threads' packed run counts ``mine`` (one 16-bit field per group) into
+    ``sh`` (inclusive, Hillis-Steele; no field exceeds TILE / GROUPS) and setting ``excl`` (the
+    thread's exclusive prefix) and ``total`` (the tile's counts)."""
+    return ["    mine = " + " | ".join(f"(uint64(cuda.popc(w{k})) << uint64({16 * k}))"
+                                      for k in range(GROUPS)),
+            "    sh[t] = mine", "    cuda.syncthreads()", "    off = 1",
+            f"    while off < {BLOCK}:", "        v = sh[t]", "        if t >= off:",
+            "            v += sh[t - off]", "        cuda.syncthreads()", "        sh[t] = v",
+            "        cuda.syncthreads()", "        off *= 2",
+            "    excl = sh[t] - mine", f"    total = sh[{BLOCK - 1}]"]
+
+
+def _ordered_lines(mode, dt):
+    """The scatter with coalesced loads and stores: the flag words and the threads' exclusive
+    prefixes go to shared memory, then the block walks its tile in rounds of 8 x BLOCK
+    elements (thread t takes elements t, t + BLOCK, ...), so a warp loads 32 consecutive
+    elements and its selected ones land at consecutive output positions.  Round ``ib`` covers
+    exactly group ``ib`` (GROUP_SPAN = 8 x BLOCK).  An element's position: the group's start
+    + the prefix of the thread owning its run of 8 flags + the set flags below it in that run.
+    A thread loads its selected elements of a round (up to 8, independent predicated loads, so
+    a sparse mask reads only what it selects) before any store."""
+    L = [f"    sh = cuda.shared.array({BLOCK}, uint64)",
+         f"    ws = cuda.shared.array({GROUPS * BLOCK}, uint64)",
+         f"    ex = cuda.shared.array({BLOCK}, uint64)"]
+    L += _words(4)
+    L += [f"    ws[{k * BLOCK} + t] = w{k}" for k in range(GROUPS)]
+    L += _scan_lines()
+    L += ["    ex[t] = excl", "    cuda.syncthreads()",
+          "    b = cuda.blockIdx.x", "    pos = R[b] - C[b]"]
+    L += [f"    for ib in range({GROUPS}):", "        fl = cuda.local.array(8, uint64)"]
+    if mode == "values":
+        L.append(f"        xs = cuda.local.array(8, {_ew.type_name(dt)})")
+    L += ["        for u in range(8):",
+          f"            lel = u * {BLOCK} + t",
+          f"            w = ws[ib * {BLOCK} + (lel >> 3)]",
+          "            fl[u] = (w >> (uint64(lel & 7) * uint64(8))) & uint64(1)"]
+    if mode == "values":
+        L += ["            if fl[u] != uint64(0):",
+              f"                xs[u] = X[tile + ib * {GROUP_SPAN} + lel, 0]"]
+    L += ["        for u in range(8):",
+          "            if fl[u] != uint64(0):",
+          f"                lel = u * {BLOCK} + t",
+          f"                w = ws[ib * {BLOCK} + (lel >> 3)]",
+          "                below = w & ((uint64(1) << (uint64(lel & 7) * uint64(8))) - uint64(1))",
+          "                e = (ex[lel >> 3] >> (uint64(16) * uint64(ib))) & uint64(0xffff)",
+          "                q = pos + int64(e) + int64(cuda.popc(below))",
+          "                Y[q, 0] = xs[u]" if mode == "values" else
+          f"                Y[q] = tile + ib * {GROUP_SPAN} + lel",
+          "        pos += int64((total >> (uint64(16) * uint64(ib))) & uint64(0xffff))"]
+    return L
 
 
 def _kernel(mode, dt=None, inner=1):
