@@ -340,7 +340,7 @@ def test_digit_widths():
 
 
 def test_gpu_variants_render():
-    """The GPU renderings (warp ranking with match.any, shared-memory staging; the one-block row
+    """The GPU renderings (warp ranking with per-bit ballots, shared-memory staging; the one-block row
     sort) are registered so CI's PTX check compiles them (gpu-variant): one of each load mode,
     payload and output, over the key kinds (float, xor, complex parts, row id)."""
     from npgpu._codegen import compiler
@@ -371,12 +371,12 @@ def test_gpu_variants_render():
         items = _radix.items_for(part.w, pdt.itemsize if pay else 0, sim=False)
         ks = _radix.render_scatter(part, src, pay, ko, po, bits, i32, pdt, kodt, podt,
                                    block=256, items=items, sim=False, cond=bool(cond))
-        assert "match_any_sync" in ks.source and "shfl_up_sync" in ks.source
+        assert "ballot_sync" in ks.source and "shfl_up_sync" in ks.source
         compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
         if src != "key" or part is row:
             ks = _radix.render_count(part, src, bits, i32 if part is not i16 else i64, pdt,
                                      block=256, items=items, sim=False, detect=bool(cond))
-            assert "match_any_sync" in ks.source
+            assert "ballot_sync" in ks.source
             compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
         n += 1
     for ks in _seg.gpu_variants():

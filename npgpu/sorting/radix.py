@@ -158,7 +158,7 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
     if not sim:
         # lanes with one digit add once (lowest lane: their count): no atomic contention on
         # keys whose digit is (nearly) constant.  Every lane of the warp runs this.
-        L.append("        peers = cuda.match_any_sync(0xffffffff, dk)")
+        L += peer_lines("dk", bits, "        ")
         L.append(f"        if dk < {R} and (peers & ltm) == 0:")
         L.append("            cuda.atomic.add(hist, dk, int32(cuda.popc(peers)))")
     if detect:
@@ -189,6 +189,19 @@ def _store_lines(part, key_out, pay_out, key, pv, g, odt, pad, cond=False):
             L.append(f"{pad}if carry:")
             pad += "    "
         L.append(f"{pad}PO[{g}] = {_ew.type_name(odt)}({pv})")
+    return L
+
+
+def peer_lines(dk, bits, pad):
+    """Lines setting ``peers``: the mask of the warp's lanes whose ``dk`` equals this lane's
+    (``dk`` in [0, 2^bits], 2^bits marking no element), from one ballot per bit of ``dk``.
+    ``match.any`` gives the same mask, but on the H200 it made the radix passes
+    instruction-bound: the count kernel ran at 10-12% of copy bandwidth on random keys and
+    faster on keys with few distinct digits (benchmarks/experiments/radix_pass_split.py)."""
+    L = [f"{pad}peers = uint32(0xffffffff)"]
+    for b in range(bits + 1):
+        L += [f"{pad}bb = uint32(({dk} >> {b}) & 1)",
+              f"{pad}peers &= ~(cuda.ballot_sync(0xffffffff, bb != uint32(0)) ^ (uint32(0) - bb))"]
     return L
 
 
@@ -229,7 +242,7 @@ def rank_lines(items, R, block, sim, tile):
     # item by item, every lane of the warp (the intrinsics outside per-lane conditions)
     A(f"    for k in range({items}):")
     A("        dk = dg[k]")
-    A("        peers = cuda.match_any_sync(0xffffffff, dk)")
+    L += peer_lines("dk", R.bit_length() - 1, "        ")
     A("        lt = int32(cuda.popc(peers & ltm))")
     A("        c = int32(0)")
     A(f"        if dk < {R}:")
