@@ -58,8 +58,15 @@ def _render(mode, dt, inner):
         L += ["    tot = cuda.shared.array(1, int64)", "    if cuda.threadIdx.x == 0:",
               "        tot[0] = 0", "    cuda.syncthreads()"]
         L += _words(4)
-        L.append("    c = " + " + ".join(f"cuda.popc(w{k})" for k in range(GROUPS)))
-        L += ["    cuda.atomic.add(tot, 0, int64(c))", "    cuda.syncthreads()",
+        L.append("    c = int32(" + " + ".join(f"cuda.popc(w{k})" for k in range(GROUPS)) + ")")
+        if _ew._SIM:
+            L.append("    cuda.atomic.add(tot, 0, int64(c))")
+        else:
+            # a warp's sum first: one shared atomic a warp, not 256 on one address a block
+            L += ["    for s in range(5):",
+                  "        c += cuda.shfl_down_sync(0xffffffff, c, 16 >> s)",
+                  "    if (t & 31) == 0:", "        cuda.atomic.add(tot, 0, int64(c))"]
+        L += ["    cuda.syncthreads()",
               "    if t == 0:", "        C[cuda.blockIdx.x] = tot[0]"]
     elif mode == "index" or inner == 1:
         L += _ordered_lines(mode, dt)
