@@ -1,5 +1,6 @@
 """npgpu.random: the Philox4x32-10 stream against a NumPy reference, API, shapes, errors."""
 import pickle
+import re
 
 import numpy as np
 import pytest
@@ -54,9 +55,18 @@ def _njit_helpers():
     import math
     import numba
     from numba import types as nt
+    import types
     ns = {"math": math, "numba": numba}
     for t in ("uint32", "uint64", "int64", "float32", "float64"):
         ns[t] = getattr(nt, t)
+    # the libdevice functions the helpers call, as CPU functions of the same types
+    lib = types.ModuleType("libdevice")
+    lib.umulhi = numba.njit(lambda a, b: nt.int32((nt.uint64(nt.uint32(a)) * nt.uint64(
+        nt.uint32(b))) >> nt.uint64(32)))
+    lib.sincospif = numba.njit(lambda x: (nt.float32(math.sin(math.pi * x)),
+                                          nt.float32(math.cos(math.pi * x))))
+    lib.sincospi = numba.njit(lambda x: (math.sin(math.pi * x), math.cos(math.pi * x)))
+    ns["libdevice"] = lib
     src = "\n".join(philox.HELPERS[i] for i in (0, 1, 3, 4))
     src = "\n".join(("@numba.njit\ndef " + c) for c in ("\n" + src).split("\ndef ")[1:])
     exec(src, ns)
@@ -389,3 +399,71 @@ def test_raw_kernel_sampler_layout_independent_of_launch(monkeypatch):
     monkeypatch.setattr(kernels, "_THREADS", 3)
     b = R.Philox(key=5).random_raw(200).get()
     np.testing.assert_array_equal(a, b)
+
+
+def test_box_muller_normals_from_the_stream():
+    """Both normals of each Box-Muller pair are used: the float32 normals of one block are
+    r*cos, r*sin of its words (x0, x1) and (x2, x3); float64 ones of (x0 x1, x2 x3)."""
+    key = 77
+    g = R.Generator(R.Philox(key=key))
+    got = g.standard_normal(256, dtype=np.float32).get().astype(np.float64)
+    w, lane = stream_ref(0, key, 256, 4)
+    i = np.arange(256)
+    a, b = w[i, 2 * (lane // 2)], w[i, 2 * (lane // 2) + 1]
+    u = ((a >> 8).astype(np.float64) + 0.5) * 2.0 ** -24
+    t = (b >> 8).astype(np.float64) * 2.0 ** -23
+    r = np.sqrt(-2.0 * np.log(u))
+    ref = np.where(lane % 2 == 0, r * np.cos(np.pi * t), r * np.sin(np.pi * t))
+    np.testing.assert_allclose(got, ref, rtol=2e-6, atol=2e-6)
+    f64 = R.Generator(R.Philox(key=key)).standard_normal(128).get()
+    w, lane = stream_ref(0, key, 128, 2)
+    x = [w[np.arange(128), j].astype(np.uint64) for j in range(4)]
+    u = (((x[0] << np.uint64(32)) | x[1]) >> np.uint64(11)).astype(np.float64) + 0.5
+    t = (((x[2] << np.uint64(32)) | x[3]) >> np.uint64(11)).astype(np.float64) * 2.0 ** -52
+    r = np.sqrt(-2.0 * np.log(u * 2.0 ** -53))
+    ref = np.where(lane == 0, r * np.cos(np.pi * t), r * np.sin(np.pi * t))
+    np.testing.assert_allclose(f64, ref, rtol=1e-12, atol=1e-12)
+
+
+@pytest.mark.parametrize("n", [5, 37, 64, 200])
+def test_feistel_whole_permutations_and_partial_choice(n, monkeypatch):
+    monkeypatch.setattr(_shuffle, "SMALL", 4)      # the Feistel routes on small sizes
+    g = R.default_rng(n)
+    p = _shuffle.indices(g.bit_generator, n, 3).get()      # whole: domain + compaction
+    assert p.shape == (3, n) and all(_is_perm(row, n) for row in p)
+    assert len({tuple(row) for row in p.tolist()}) == 3
+    q = _shuffle.indices(g.bit_generator, n, 2, 4).get()  # partial: cycle-walking, m entries
+    assert q.shape == (2, 4) and all(len(set(row)) == 4 and max(row) < n for row in q.tolist())
+    h = np.arange(3 * n).reshape(3, n)
+    z = g.permuted(npgpu.asarray(h), axis=1).get()
+    assert all(sorted(z[i].tolist()) == h[i].tolist() for i in range(3))
+
+
+@pytest.mark.parametrize("method", ["marginals", "count"])
+@pytest.mark.parametrize("small", [True, False])
+def test_multivariate_hypergeometric(method, small, monkeypatch):
+    if not small:
+        monkeypatch.setattr(_shuffle, "SMALL", 4)
+    g = R.default_rng(11)
+    colors = np.array([4, 0, 7, 2, 9])
+    for size, shape in ((None, (5,)), (6, (6, 5)), ((2, 3), (2, 3, 5)), (0, (0, 5))):
+        v = g.multivariate_hypergeometric(colors, 8, size=size, method=method).get()
+        assert v.shape == shape and v.dtype == np.int64
+        assert (v.sum(-1) == 8).all() and (v >= 0).all() and (v <= colors).all()
+    assert (g.multivariate_hypergeometric(colors, 22, size=3, method=method).get()
+            == colors).all()
+    assert (g.multivariate_hypergeometric(npgpu.asarray(colors), 0, method=method).get()
+            == 0).all()
+    assert g.multivariate_hypergeometric([], 0, size=2, method=method).get().shape == (2, 0)
+
+
+@pytest.mark.parametrize("args,kw", [
+    (([1, 2], -1), {"method": "x"}), (([1, 2], -1), {}), (([1, 2], 1.0), {}),
+    (([[1]], 1), {}), (([1.0, 2.0], 1), {}), (([-1, 2], 1), {}), (([True, False], 1), {}),
+    (([1, 2], 4), {}), (([10 ** 9, 1], 1), {}), (([2 ** 62, 2 ** 62], 1), {"method": "count"}),
+    (([1, -2], 5), {})])
+def test_multivariate_hypergeometric_errors_match_numpy(args, kw):
+    with pytest.raises(Exception) as want:
+        np.random.default_rng(0).multivariate_hypergeometric(*args, **kw)
+    with pytest.raises(type(want.value), match=re.escape(str(want.value))):
+        R.default_rng(0).multivariate_hypergeometric(*args, **kw)

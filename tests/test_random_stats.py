@@ -100,3 +100,20 @@ def test_feistel_permutation_positions_uniform():
     assert stats.chisquare(np.bincount(p.ravel() * 16 // n, minlength=16)).pvalue > P_MIN
     q = g.permutation(n).get()
     assert sorted(q.tolist()) == list(range(n))
+
+
+@pytest.mark.parametrize("method", ["marginals", "count"])
+def test_multivariate_hypergeometric_against_numpy(method):
+    """Each color's count: chi-square of the two samples' histograms, and their means."""
+    colors, nsample = [6, 10, 3, 11], 9
+    n = N if ON_GPU else 200
+    ours = R.default_rng(31).multivariate_hypergeometric(colors, nsample, size=n,
+                                                          method=method).get()
+    theirs = np.random.default_rng(1031).multivariate_hypergeometric(colors, nsample, size=n,
+                                                                      method=method)
+    for j in range(len(colors)):
+        a, b = ours[:, j], theirs[:, j]
+        assert _mean_ok(a.astype(float), b.astype(float))
+        ca, cb = np.bincount(a, minlength=11), np.bincount(b, minlength=11)
+        keep = (ca + cb) > 0
+        assert stats.chi2_contingency(np.stack([ca[keep], cb[keep]]))[1] > P_MIN

@@ -420,6 +420,74 @@ class Generator:
         out[..., k - 1] = left
         return out
 
+    def multivariate_hypergeometric(self, colors, nsample, size=None, method="marginals"):
+        """Counts of each color in ``nsample`` draws without replacement from an urn holding
+        ``colors[j]`` items of color ``j``; shape ``size + (len(colors),)``, int64.
+
+        ``marginals``: one hypergeometric launch per color (color ``j`` against the colors
+        after it, conditioned on the draws so far).  ``count``: the urn's items drawn
+        without replacement (the first ``nsample`` entries of a random permutation of
+        ``range(sum(colors))`` per sample, :func:`.permutations.indices`), each item's color
+        found by ``searchsorted`` in the cumulative counts, and counted with ``bincount``:
+        memory proportional to ``nsample`` per sample."""
+        gp = _gp()
+        imax = np.iinfo(np.int64).max
+        if method not in ("count", "marginals"):
+            raise ValueError('method must be "count" or "marginals".')
+        try:
+            nsample = operator.index(nsample)
+        except TypeError:
+            raise ValueError("nsample must be an integer") from None
+        if nsample < 0:
+            raise ValueError("nsample must be nonnegative.")
+        if nsample > imax:
+            raise ValueError(f"nsample must not exceed {imax}")
+        c = colors.get() if isinstance(colors, ndarray) else colors
+        try:
+            c = np.asarray(c)
+            bad = c.ndim != 1 or (c.size > 0 and not np.issubdtype(c.dtype, np.integer)) or \
+                bool(np.any((c < 0) | (c > imax)))
+        except (ValueError, TypeError):
+            bad = True
+        if bad:
+            raise ValueError("colors must be a one-dimensional sequence of nonnegative "
+                             f"integers not exceeding {imax}.")
+        c = c.astype(_I64)
+        total = sum(int(x) for x in c)
+        if total > imax:
+            raise ValueError("sum(colors) must not exceed the maximum value of a 64 bit signed "
+                             f"integer ({imax})")
+        if method == "marginals" and total >= 1000000000:
+            raise ValueError('When method is "marginals", sum(colors) must be less than '
+                             "1000000000.")
+        if nsample > total:
+            raise ValueError("nsample > sum(colors)")
+        shape = () if size is None else _size_tuple(size)
+        k = c.size
+        rows = int(np.prod(shape, dtype=np.int64))
+        out = gp.zeros(shape + (k,), dtype=_I64)
+        if k == 0 or rows == 0 or nsample == 0:
+            return out
+        if method == "marginals":
+            left = gp.full(shape, nsample, dtype=_I64)
+            remaining = total
+            for j in range(k - 1):
+                if c[j] == 0:
+                    continue
+                draw = self._dist("hypergeometric", (c[j], np.int64(remaining - int(c[j])),
+                                                     left), shape)
+                out[..., j] = draw
+                left = left - draw
+                remaining -= int(c[j])
+            out[..., k - 1] = left
+            return out
+        from . import permutations as _s
+        items = _s.indices(self._bit_generator, total, rows, nsample)
+        color = gp.searchsorted(gp.asarray(np.cumsum(c)), items, side="right")
+        flat = color + (gp.arange(rows, dtype=_I64) * k)[:, None]
+        counts = gp.bincount(flat.reshape(-1), minlength=rows * k)
+        return counts.astype(_I64).reshape(shape + (k,))
+
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8,
                             *, method="svd"):
         """mean + z @ factor, z standard normal; factor from the host SVD (or Cholesky /

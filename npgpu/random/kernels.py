@@ -97,12 +97,16 @@ def render(sampler, compute, out_dt, pspecs, ndim):
             names.append(f"P{k}")
             params.append(Param("array", dt, ndim, "A"))
     arrays = [k for k, (kind, _) in enumerate(pspecs) if kind == "a"]
+    span = GROUP * per                   # elements of one group (a power of two)
+    # Index arithmetic is unsigned and by shifts: no signed-division fix-ups and no negative
+    # index wraparound in Numba's array indexing (half of the old loop's instructions).
     L = [f"def KERNEL({', '.join(names)}):",
          "    k0 = uint32(key)",
          "    k1 = uint32(key >> uint64(32))",
-         f"    nb = ((n + {GROUP * per - 1}) // {GROUP * per}) * {GROUP}",
-         "    b = cuda.grid(1)",
-         "    step = cuda.gridsize(1)"]
+         "    nn = uint64(n)",
+         f"    nb = ((nn + uint64({span - 1})) >> uint64({span.bit_length() - 1})) << uint64(5)",
+         "    b = uint64(cuda.grid(1))",
+         "    step = uint64(cuda.gridsize(1))"]
     if sampler.base is None:
         L.append("    st = cuda.local.array(7, uint64)")
     if arrays:
@@ -110,20 +114,21 @@ def render(sampler, compute, out_dt, pspecs, ndim):
     L.append("    while b < nb:")
     P = "        "
     if sampler.base is not None:
-        L.append(f"{P}x0, x1, x2, x3 = block(k0, k1, clo, chi, uint64(b), uint64(0))")
+        L.append(f"{P}x0, x1, x2, x3 = block(k0, k1, clo, chi, b, uint64(0))")
         L += [P + line for line in BASES[(sampler.base, _base_dt(sampler.base, compute))][1]]
-        L.append(f"{P}e0 = (b // {GROUP}) * {GROUP * per} + (b % {GROUP})")
+        L.append(f"{P}e0 = ((b >> uint64(5)) << uint64({span.bit_length() - 1})) | "
+                 "(b & uint64(31))")
     for lane in range(per):
         Q = P + "    "
         if sampler.base is not None:
-            L.append(f"{P}e = e0 + {GROUP * lane}")
+            L.append(f"{P}e = e0 + uint64({GROUP * lane})" if lane else f"{P}e = e0")
         else:
             L.append(f"{P}e = b")
-        L.append(f"{P}if e < n:")
+        L.append(f"{P}if e < nn:")
         if sampler.base is None:
-            L.append(f"{Q}st_init(st, key, clo, chi, uint64(b))")
+            L.append(f"{Q}st_init(st, key, clo, chi, b)")
         if arrays:
-            L += _ew.unravel_lines("e", ndim, Q)
+            L += _ew.unravel_lines("e", ndim, Q, cast="int64")
             idx = ", ".join(f"c{d}_" for d in range(ndim))
             L += [f"{Q}p{k} = P{k}[{idx}]" for k in arrays]
         if sampler.base is not None:
@@ -179,9 +184,24 @@ def launch(bitgen, sampler, out, params, compute=_F64):
     if _SIM:
         grid = max(1, min(_SIM_BLOCKS, -(-nb // _THREADS)))
     else:
-        grid = min(-(-nb // _THREADS), 2 ** 31 - 1)
+        grid = min(-(-nb // _THREADS), _resident_blocks(kern))
     kern(grid, _THREADS, flat)
     return out
+
+
+_SMS = {}
+
+
+def _resident_blocks(kern):
+    """Blocks of ``kern`` the whole GPU holds at once: the grid of a large request.  One wave
+    with a grid-stride loop pays each thread's setup (key schedule, counter split) once per
+    ~100 blocks instead of once per block, and leaves no partial last wave."""
+    from ..cuda import runtime
+    dev = runtime.Device()
+    sms = _SMS.get(dev.id)
+    if sms is None:
+        sms = _SMS[dev.id] = dev.multiprocessor_count
+    return sms * min(kern.blocks_per_sm(_THREADS) or 1, 2048 // _THREADS)
 
 
 # --- raw words (random_raw, bytes) --------------------------------------------------------

@@ -32,17 +32,21 @@ GROUP = 32          # blocks in a group: one warp's worth (see the module docstr
 
 def _philox_source():
     lines = ["def philox(c0, c1, c2, c3, k0, k1):",
-             "    # 10 rounds; products of zero-extended 32-bit values -> mul.wide.u32"]
+             "    # 10 rounds.  The high half of each product is libdevice's umulhi and the low",
+             "    # half a 32-bit multiply: ptxas fuses the pair into one IMAD.WIDE.U32 (a 64-bit",
+             "    # product split by shifts kept a second, redundant 32-bit multiply per round)"]
     for r in range(ROUNDS):
         if r:
-            lines += [f"    k0 = uint32(uint64(k0) + uint64({W0}))",
-                      f"    k1 = uint32(uint64(k1) + uint64({W1}))"]
-        lines += [f"    p0 = uint64(c0) * uint64({M0})",
-                  f"    p1 = uint64(c2) * uint64({M1})",
-                  "    c0 = uint32((p1 >> uint64(32)) ^ uint64(c1) ^ uint64(k0))",
-                  "    c1 = uint32(p1)",
-                  "    c2 = uint32((p0 >> uint64(32)) ^ uint64(c3) ^ uint64(k1))",
-                  "    c3 = uint32(p0)"]
+            lines += [f"    k0 = uint32(k0 + uint32({W0}))",
+                      f"    k1 = uint32(k1 + uint32({W1}))"]
+        lines += [f"    h0 = uint32(libdevice.umulhi(c0, uint32({M0})))",
+                  f"    h1 = uint32(libdevice.umulhi(c2, uint32({M1})))",
+                  f"    l0 = uint32(c0 * uint32({M0}))",
+                  f"    l1 = uint32(c2 * uint32({M1}))",
+                  "    c0 = uint32(h1 ^ c1 ^ k0)",
+                  "    c1 = l1",
+                  "    c2 = uint32(h0 ^ c3 ^ k1)",
+                  "    c3 = l0"]
     lines.append("    return c0, c1, c2, c3")
     return "\n".join(lines) + "\n"
 
@@ -82,7 +86,8 @@ def next_u32(st):
         st[6] = uint64(r2) | (uint64(r3) << uint64(32))
         st[3] = st[3] + uint64(1)
         pos = uint64(0)
-    w = st[uint64(5) + (pos >> uint64(1))]
+    # constant indices only: the stream can live in registers, not local memory
+    w = st[5] if pos < uint64(2) else st[6]
     st[4] = pos + uint64(1)
     return uint32(w >> (uint64(32) * (pos & uint64(1))))
 
@@ -105,7 +110,7 @@ def next_open(st):
 def next_normal(st):
     # Box-Muller; one of the pair (a sampler's draws are independent of each other)
     r = math.sqrt(-2.0 * math.log(next_open(st)))
-    return r * math.cos(6.283185307179586 * next_double(st))
+    return r * libdevice.sincospi(2.0 * next_double(st))[1]
 
 
 def next_exp(st):
@@ -134,15 +139,16 @@ def open_f64(a, b):
 
 
 def box_muller_f32(a, b):
+    # sincospi of 2u: exact argument, a cheap exact range reduction (no Payne-Hanek path)
     r = float32(math.sqrt(float32(-2.0) * float32(math.log(open_f32(a)))))
-    t = float32(6.2831854820251465) * u01_f32(b)
-    return r * float32(math.cos(t)), r * float32(math.sin(t))
+    s, c = libdevice.sincospif(float32(2.0) * u01_f32(b))
+    return r * float32(c), r * float32(s)
 
 
 def box_muller_f64(a, b, c, d):
     r = math.sqrt(-2.0 * math.log(open_f64(a, b)))
-    t = 6.283185307179586 * u01_f64(c, d)
-    return r * math.cos(t), r * math.sin(t)
+    s, co = libdevice.sincospi(2.0 * u01_f64(c, d))
+    return r * co, r * s
 """
 
 # --- unbiased bounded integers (Lemire's multiply-and-reject) -------------------------------
