@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
+from . import _hostmode
 from ._codegen import elementwise as _ew
 from ._core.dtypes import check_dtype
 from ._core.ndarray import empty_array, ndarray
@@ -83,6 +84,12 @@ def where(condition, x=np._NoValue, y=np._NoValue, /):
         return nonzero(asarray(condition))
     if x is np._NoValue or y is np._NoValue:
         raise ValueError("either both or neither of x and y should be given")
+    for v in (condition, x, y):          # inside @npgpu.fuse: traced (or NumPy's on the host)
+        trace = getattr(v, "_fuse_trace", None)
+        if trace is not None:
+            return trace.where(condition, x, y)
+    if _hostmode.on_host(condition, x, y):
+        return np.where(condition, x, y)
     return _where3(condition, x, y)
 
 

@@ -62,6 +62,9 @@ if _backend.IS_CUDA:
     # ~1.8 us a call; plain ints and prebuilt c_void_p objects pass through ctypes' fast path.
     _cuLaunchKernel = drv._lib["cuLaunchKernel"]
 
+# lists that each launched Launcher is appended to while they are here (``@npgpu.fuse``'s
+# ``launches()`` and ``kernel_sources()``: which kernels one call runs)
+recorders = []
 _sim_lock = threading.RLock()
 # warnings.catch_warnings saves and restores the process-wide filters: two threads inside it
 # at once can leave the other's "ignore" installed for good.  npgpu holds this lock around each.
@@ -139,6 +142,9 @@ class Launcher:
 
         ``grid``/``block``: ints (1-D) or 3-tuples."""
         _stats["launches"] += 1
+        if recorders:
+            for r in recorders:
+                r.append(self)
         if self._func is not None:
             t = _tls
             slots = t.launch

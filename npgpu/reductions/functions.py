@@ -11,6 +11,7 @@ import functools
 
 import numpy as np
 
+from .. import _hostmode
 from .._codegen import elementwise as _ew
 from .._codegen.elementwise import compute_dtype, type_name
 from .._core import copy as _copy
@@ -26,6 +27,20 @@ _I64 = np.dtype(np.int64)
 _F64 = np.dtype(np.float64)
 _C128 = np.dtype(np.complex128)
 _BOOL = np.dtype(np.bool_)
+_NP_REDUCE = {"add": np.sum, "multiply": np.prod, "maximum": np.max, "minimum": np.min}
+
+
+def _on_host(np_func, a, **kw):
+    """A host-mode ``@npgpu.fuse`` call (:mod:`npgpu._hostmode`) with a host ``a``: NumPy's
+    ``np_func`` with the arguments given (those left at their defaults left out); else None."""
+    if a.__class__ is _r.ndarray or not _hostmode.on_host(a, kw.get("out")):
+        return None
+    kw = {k: v for k, v in kw.items()
+          if v is not NoValue and not (k in ("where", "out", "dtype") and v is _HOST_DEFAULT[k])}
+    return (np_func(a, **kw),)
+
+
+_HOST_DEFAULT = {"where": True, "out": None, "dtype": None}
 
 
 def _drive(np_func, a, axis, out, keepdims, where, make_spec, np_kw=None, post_args=(),
@@ -36,6 +51,10 @@ def _drive(np_func, a, axis, out, keepdims, where, make_spec, np_kw=None, post_a
     keepdims, dtype and ``extra``: whatever else ``make_spec``/``post_args`` depend on)
     replays the first call's launch (:func:`.reduce.fast_lookup`).
     """
+    host = _on_host(np_func, a, axis=axis, out=out, keepdims=keepdims, where=where,
+                    dtype=dtype, **(np_kw or {}))
+    if host is not None:
+        return host[0]
     key = None
     if out is None and where is True:
         key, f = _r.fast_lookup(np_func, a, axis, keepdims, (dtype, extra))
@@ -70,6 +89,10 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
     Without out=/where=/initial= a repeat of the call replays the first one's launch
     (the pre-map is determined by ``np_func``, so ``np_func or name`` names the function).
     """
+    host = _on_host(np_func or _NP_REDUCE[name], a, axis=axis, out=out, keepdims=keepdims,
+                    where=where, dtype=dtype, initial=initial)
+    if host is not None:
+        return host[0]
     key = None
     if out is None and where is True and initial is NoValue:
         key, f = _r.fast_lookup(np_func or name, a, axis, keepdims, dtype)
@@ -223,6 +246,9 @@ def _arg_spec(dt, largest, skip_nan):
 
 
 def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):
+    host = _on_host(np_func, a, axis=axis, out=out, keepdims=keepdims)
+    if host is not None:
+        return host[0]
     a = _r.as_array(a)
     kd = False if keepdims is NoValue else keepdims
     if skip_nan and a.dtype.kind in "fc":
@@ -314,6 +340,10 @@ def _var_spec(dt, rdt, masked, skip_nan, root):
 
 
 def _var(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, correction, skip_nan, root):
+    host = _on_host(np_func, a, axis=axis, dtype=dtype, out=out, ddof=ddof, keepdims=keepdims,
+                    where=where, mean=mean, correction=correction)
+    if host is not None:
+        return host[0]
     if correction is not NoValue:
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")

@@ -79,8 +79,8 @@ NoValue = _NoValue()
 
 # ---- argument handling ------------------------------------------------------------------
 def as_array(a):
-    if isinstance(a, ndarray):
-        return a
+    if isinstance(a, ndarray) or hasattr(a, "_fuse_trace"):
+        return a                         # (a value inside @npgpu.fuse: ``run`` hands it back)
     from ..creation import asarray
     return asarray(a)
 
@@ -226,34 +226,45 @@ _PLANS = {}
 class _Plan:
     """Everything about one reduction call that depends only on shapes, strides and dtypes."""
     __slots__ = ("nrow", "m", "in_shape", "in_str", "mk_str", "o_shape", "o_str", "block",
-                 "nsplit", "chunk", "grid", "grid2", "wshape", "kernels", "words")
+                 "nsplit", "chunk", "grid", "grid2", "wshape", "kernels", "words", "x_str")
 
 
 def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_args=(),
-        seed_first=False):
+        seed_first=False, fmap=None, extra=()):
     """Reduce ``a`` over ``axes`` into ``out`` (shaped as the result, with or without keepdims).
 
     mask: bool npgpu array broadcastable to ``a`` (where=); initial: a NumPy scalar
     of the state dtype (single-component specs); post_args: values of
     ``spec.post_params``; seed_first: the fold starts from the first element
     (non-reorderable ufuncs without identity or initial).
+    fmap: a :class:`~.template.MapStep` over ``a`` and the arrays ``extra`` (each of ``a``'s
+    shape, broadcast views allowed): the value reduced is the map of their elements.
+    ``a`` a value traced by ``@npgpu.fuse``: its trace runs the reduction (with the map).
     """
-    p = _get_plan(spec, a, axes, out, keepdims, mask, initial is not None, seed_first)
+    if a.__class__ is not ndarray and hasattr(a, "_fuse_trace"):
+        return a._fuse_trace.reduce_into(spec, a, axes, out, keepdims=keepdims, mask=mask,
+                                         initial=initial, post_args=post_args,
+                                         seed_first=seed_first)
+    p = _get_plan(spec, a, axes, out, keepdims, mask, initial is not None, seed_first, fmap,
+                  extra)
     if p is False:
         return out                       # empty result
-    _execute(p, spec.state, _scalars(p, spec, post_args, initial), a, out, mask)
+    _execute(p, spec.state, _scalars(p, spec, post_args, initial), a, out, mask, extra)
     return out
 
 
-def _get_plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
+def _get_plan(spec, a, axes, out, keepdims, mask, has_init, seed_first, fmap=None, extra=()):
     key = (spec.full_key(), a.shape, a._strides, a.dtype, a._ptr & 7, axes, keepdims, out.shape,
            out._strides, out.dtype, None if mask is None else (mask.shape, mask._strides),
            has_init, seed_first)
+    if fmap is not None:
+        key += (fmap.key, tuple((x._strides, x.dtype, x._ptr & 7) for x in extra))
     p = _PLANS.get(key)
     if p is None:
         if len(_PLANS) > 4096:           # many distinct shapes: start over rather than grow
             _PLANS.clear()
-        p = _PLANS[key] = _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first)
+        p = _PLANS[key] = _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first, fmap,
+                                extra)
     return p
 
 
@@ -267,9 +278,14 @@ def _scalars(p, spec, post_args, initial):
     return scal
 
 
-def _execute(p, state, scal, a, out, mask):
+def _execute(p, state, scal, a, out, mask, extra=()):
     """Launch a (non-empty) plan: one pass, or two through a workspace of ``state`` dtypes."""
-    in_vals = _arr(a._ptr, p.in_shape, p.in_str, a.itemsize) + _word_vals(p, a._ptr)
+    in_vals = _arr(a._ptr, p.in_shape, p.in_str, a.itemsize)
+    for x, xs in zip(extra, p.x_str):
+        in_vals += _arr(x._ptr, p.in_shape, xs, x.itemsize)
+    in_vals += _word_vals(p, a._ptr)
+    for x in extra:
+        in_vals += _word_vals(p, x._ptr)
     mk_vals = _arr(mask._ptr, p.in_shape, p.mk_str, 1) if mask is not None else []
     out_vals = _arr(out._ptr, p.o_shape, p.o_str, out.itemsize)
     if p.wshape is None:
@@ -402,15 +418,17 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
     return one_pass
 
 
-def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
+def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first, fmap=None, extra=()):
     nd = a.ndim
     ostr = list(out._strides)
     if keepdims:
         ostr = [ostr[d] for d in range(nd) if d not in axes]
     mstr = (_layout_bstrides(mask, a.shape) if mask is not None else [0] * nd)
-    kept = [(a.shape[d], a._strides[d], mstr[d]) for d in range(nd) if d not in axes]
-    kept = [(n, si, sm, so) for (n, si, sm), so in zip(kept, ostr)]
-    red = [(a.shape[d], a._strides[d], mstr[d]) for d in axes]
+    # a dim: (extent, input stride, mask stride, the map's other inputs' strides.., [out stride])
+    kept = [(a.shape[d], a._strides[d], mstr[d], *(x._strides[d] for x in extra))
+            for d in range(nd) if d not in axes]
+    kept = [(*k, so) for k, so in zip(kept, ostr)]
+    red = [(a.shape[d], a._strides[d], mstr[d], *(x._strides[d] for x in extra)) for d in axes]
     nrow = _prod(n for n, *_ in kept)
     m = _prod(n for n, *_ in red)
     if nrow == 0:
@@ -436,7 +454,7 @@ def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
         fastest_kept = min(abs(d[1]) for d in kept)
         mode = "inner" if fastest_red <= fastest_kept else "outer"
     if nr == 0:
-        red = [(1, 0, 0)]
+        red = [(1,) + (0,) * (2 + len(extra))]
         nr = 1
 
     p = _Plan()
@@ -445,7 +463,8 @@ def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
     p.in_str = [d[1] for d in kept] + [d[1] for d in red]
     p.mk_str = [d[2] for d in kept] + [d[2] for d in red]
     p.o_shape = [d[0] for d in kept] or [1]
-    p.o_str = [d[3] for d in kept] or [0]
+    p.o_str = [d[-1] for d in kept] or [0]
+    p.x_str = [[d[3 + i] for d in kept] + [d[3 + i] for d in red] for i in range(len(extra))]
     has_mask = mask is not None
 
     if mode == "inner":
@@ -458,19 +477,22 @@ def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first):
         blocks, tx = (FOLD_BLOCK,), FOLD_BLOCK
     for block in blocks:
         _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has_init,
-                    seed_first)
+                    seed_first, fmap, extra)
         if all(k.max_threads >= block for k in p.kernels):
             break
     return p
 
 
 def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has_init,
-                seed_first):
+                seed_first, fmap=None, extra=()):
     """Fill in ``p``'s splits, grids and kernels for blocks of ``block`` threads."""
-    in_layout = "C" if _c_strides(p.in_shape, p.in_str, a.itemsize) else "A"
+    ins = (a, *extra)
+    in_layout = "C" if all(_c_strides(p.in_shape, s, x.itemsize)
+                           for x, s in zip(ins, [p.in_str, *p.x_str])) else "A"
     # 4-byte elements read as uint64 words: needs 8-byte aligned rows (one row, or even rows)
     p.words = (mode == "inner" and not has_mask and nr == 1 and in_layout == "C"
-               and a.dtype.kind in "fiu" and a.itemsize == 4 and not a._ptr & 7
+               and all(x.dtype.kind in "fiu" and x.itemsize == 4 and not x._ptr & 7
+                       for x in ins)
                and (nk == 0 or m % 2 == 0) and max(2, WORDS_MIN) <= m <= WORDS_MAX)
     if mode == "inner":
         per = MIN_CHUNK
@@ -490,11 +512,14 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
         key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
                out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first,
                unroll, lay, wd, mb)
+        fm = fmap if first else None
+        if fm is not None:
+            key += (fm.key, fm.in_dtypes)
         return compiler.get_kernel(key, lambda: _t.render(
             spec, mode, nk=nk_, nr=nr_, in_storage=a.dtype, out_storage=out.dtype,
             has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
             sim=_SIM, seed_first=seed_first, unroll=unroll, in_layout=lay, words=wd,
-            min_blocks=mb))
+            min_blocks=mb, fmap=fm))
 
     nsplit = 1
     if mode != "fold" and not seed_first:

@@ -41,6 +41,7 @@ from .._codegen.elementwise import from_word, cast_expr, compute_dtype, type_nam
 
 _I64 = np.dtype(np.int64)
 _U64 = np.dtype(np.uint64)
+_U16 = np.dtype(np.uint16)
 _F64 = np.dtype(np.float64)
 
 
@@ -116,6 +117,31 @@ class ReduceSpec:
 def as_input(spec, x, in_storage):
     """Source of the loaded ``in_storage`` value ``x`` as the value ``red_pre`` takes."""
     return x if in_storage == spec.in_dtype else cast_expr(x, in_storage, spec.in_dtype)
+
+
+class MapStep:
+    """A map before the reduction (``@npgpu.fuse``: ``sum((a - b) ** 2)`` reads a and b once).
+
+    source: device functions ending with ``red_map(x0..x{n-1})``, which takes the inputs'
+    loaded values (in their compute dtypes) and returns the value to reduce, of ``out_dtype``;
+    in_dtypes: storage dtypes of the inputs ``in0..`` (one view shape, strides of their own);
+    key: identifies ``source``."""
+
+    def __init__(self, key, source, in_dtypes, out_dtype):
+        self.key = key
+        self.source = source
+        self.in_dtypes = tuple(np.dtype(d) for d in in_dtypes)
+        self.out_dtype = np.dtype(out_dtype)
+
+
+def _value(spec, fmap, srcs, in_storage):
+    """Source of the value ``red_pre`` takes: the input loaded from ``srcs[0]``, or the map of
+    every input's loaded value (``srcs``: per input its load source)."""
+    if fmap is None:
+        return as_input(spec, srcs[0], in_storage)
+    args = [s if compute_dtype(d) == d else cast_expr(s, d, compute_dtype(d))
+            for s, d in zip(srcs, fmap.in_dtypes)]
+    return as_input(spec, f"red_map({', '.join(args)})", fmap.out_dtype)
 
 
 def _dev(name, args, body):
@@ -214,7 +240,7 @@ def _decompose(var, dims, shape_src, first_dim, pad):
 
 def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, first, last,
            block, tx=1, sim=False, seed_first=False, unroll=4, interleave=True,
-           in_layout="A", words=False, min_blocks=None):
+           in_layout="A", words=False, min_blocks=None, fmap=None):
     """Render one reduction kernel.
 
     mode 'inner' | 'outer' | 'fold'; nk/nr: kept and reduced dims of the input view
@@ -230,20 +256,26 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     (kept dims + ``m // 2`` words) of the same memory; an odd last element of a row (one
     row only: longer rows are even for the view to exist) is loaded by thread 0 of split 0.
     min_blocks: GPU launch bounds (``block``, ``min_blocks``) for ptxas (None: its choice).
+    fmap: a :class:`MapStep` the first pass applies to its inputs ``in0..`` (None: one input).
     Parameters, in order: ``nrow, m, nsplit, chunk, mtot,
-    q.., [init], outputs.., inputs.., [inw], [mask]``.
+    q.., [init], outputs.., inputs.., [inw..], [mask]``.
     """
+    if not first:
+        fmap = None
+    nin = len(fmap.in_dtypes) if fmap is not None else 1
+    in_st = fmap.in_dtypes if fmap is not None else (in_storage,)
     if words:
         assert mode == "inner" and first and not has_mask and nr == 1 and interleave
     k = spec.k
     st = spec.state
     ty = block // tx if mode != "inner" else 1
     reorder = spec.reorderable and mode != "fold"
-    ins = ["in0"] if first else _names("sin", k)
+    ins = _names("in", nin) if first else _names("sin", k)
     outs = ["out0"] if last else _names("sout", k)
     qs = _names("q", len(spec.post_params))
     scal = ["nrow", "m", "nsplit", "chunk", "mtot"] + qs + (["init"] if has_init else [])
-    arrays = outs + ins + (["inw"] if words else []) + (["mk"] if has_mask else [])
+    wins = (["inw"] if fmap is None else _names("inw", nin)) if words else []
+    arrays = outs + ins + wins + (["mk"] if has_mask else [])
     L = [f"def KERNEL({', '.join(scal + arrays)}):"]
     P = "    "
     kd = [f"k{d}_" for d in range(nk)]
@@ -263,7 +295,7 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
             rdt = [f"{r}{tag}" for r in rd]
             lines += _decompose(j, rdt, "in0", nk, pad)
             idx = _uindex(kd + rdt) if mode == "inner" else _index(kd + rdt)
-            x = as_input(spec, f"in0[{idx}]", in_storage)
+            x = _value(spec, fmap, [f"in{i}[{idx}]" for i in range(nin)], in_storage)
             if has_mask and mode == "fold":
                 # a fold skips masked-out elements (non-reorderable ufuncs have no identity)
                 lines.append(f"{pad}mk_ = mk[{idx}]")
@@ -355,10 +387,14 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
 
     def _word_load(w, tag, pad):
         """Lines loading word ``w`` of the row (elements 2w, 2w + 1) as x_{tag}a, x_{tag}b."""
-        lines = [f"{pad}w_{tag} = inw[{_uindex(kd + [w])}]"]
+        if fmap is None:
+            lines = [f"{pad}w_{tag} = inw[{_uindex(kd + [w])}]"]
+        else:
+            lines = [f"{pad}w{i}_{tag} = inw{i}[{_uindex(kd + [w])}]" for i in range(nin)]
         for h, s in ((0, "a"), (1, "b")):
-            x = as_input(spec, from_word(f"w_{tag}", h, in_storage), in_storage)
-            lines.append(f"{pad}x_{tag}{s} = {x}")
+            srcs = [from_word(f"w_{tag}" if fmap is None else f"w{i}_{tag}", h, in_st[i])
+                    for i in range(nin)]
+            lines.append(f"{pad}x_{tag}{s} = {_value(spec, fmap, srcs, in_storage)}")
         return lines
 
     def _raw_load(j, tag, pad):
@@ -366,7 +402,8 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
         rdt = [f"{r}{tag}" for r in rd]
         lines = _decompose(j, rdt, "in0", nk, pad)
         idx = _uindex(kd + rdt) if mode == "inner" else _index(kd + rdt)
-        return lines + [f"{pad}x_{tag} = {as_input(spec, f'in0[{idx}]', in_storage)}"]
+        x = _value(spec, fmap, [f"in{i}[{idx}]" for i in range(nin)], in_storage)
+        return lines + [f"{pad}x_{tag} = {x}"]
 
     def finish(pad):
         """Lines storing the state S of the current row (final value or partial state)."""
@@ -489,6 +526,8 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
 
     body = "\n".join(L) + "\n"
     text = spec.device_source() + "\n\n" + body
+    if fmap is not None:
+        text = fmap.source.strip("\n") + "\n\n" + text
     name = f"red_{mode}_{hashlib.sha1(text.encode()).hexdigest()[:10]}"
     text = text.replace("def KERNEL(", f"def {name}(")
 
@@ -501,11 +540,12 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     else:
         params += [Param("array", s, 2, "C") for s in st]
     if first:
-        params.append(Param("array", in_storage, max(nk + nr, 1), in_layout))
+        params += [Param("array", d, max(nk + nr, 1), in_layout) for d in in_st]
     else:
         params += [Param("array", s, 2, "C") for s in st]
     if words:
-        params.append(Param("array", _U64, nk + 1, "C"))
+        params += [Param("array", _U64 if d.itemsize == 4 else _U16, nk + 1, "C")
+                   for d in in_st]
     if has_mask:
         params.append(Param("array", np.bool_, max(nk + nr, 1), "A"))
     return KernelSource(name, text, params, (block, min_blocks) if min_blocks and not sim else None)

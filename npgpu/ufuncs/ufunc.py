@@ -7,6 +7,7 @@ import operator
 
 import numpy as np
 
+from .. import _hostmode
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
@@ -181,7 +182,13 @@ class ufunc:
         for x in args:          # inside @npgpu.fuse: record instead of running
             trace = getattr(x, "_fuse_trace", None)
             if trace is not None:
-                return trace.apply(self, args, kwargs)
+                return trace.apply(self, args, _options(kwargs, out=out, dtype=dtype,
+                                                        casting=casting, where=where))
+        if _hostmode.on_host(*args, *(out if isinstance(out, tuple) else (out,))):
+            # a host-mode @npgpu.fuse call: NumPy inputs compute with NumPy
+            return self._np(*args, **_options(kwargs, out=out, dtype=dtype, casting=casting,
+                                              where=where, order=order, subok=subok,
+                                              signature=signature))
         if kwargs:
             bad = next(iter(kwargs))
             raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{bad}'")
@@ -360,6 +367,19 @@ def _negative_power_check(inputs, loop_in, shape, where):
         if bad:
             raise ValueError("Integers to negative integer powers are not allowed.")
     return True
+
+
+_DEFAULTS = {"out": None, "dtype": None, "casting": "same_kind", "where": True, "order": "K",
+             "subok": True, "signature": None}
+
+
+def _options(kwargs, **given):
+    """The keyword arguments of a call that differ from the defaults (for @npgpu.fuse)."""
+    kw = dict(kwargs)
+    for k, v in given.items():
+        if v is not _DEFAULTS[k]:
+            kw[k] = v
+    return kw
 
 
 def _scalar(x, dt):
