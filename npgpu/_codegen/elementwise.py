@@ -20,7 +20,8 @@ Layouts (chosen per call by :func:`launch`):
 Operand kinds: ``a`` array, ``z`` array whose one element is broadcast over
 the whole shape (e.g. a 0-d array), ``s`` host scalar passed as a kernel
 parameter, ``i`` the element's linear (C-order) index as int64 (pass
-:data:`INDEX` as the input; the outputs must then be C-contiguous).
+:data:`INDEX` as the input; the outputs must then be C-contiguous), ``r<ndim>`` a whole array
+handed to ``op`` unindexed (pass :class:`Raw`; user kernels' ``raw`` parameters).
 """
 import hashlib
 
@@ -163,6 +164,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         kind, st = in_specs[i]
         if kind == "i":
             return f"int64({index})"
+        if kind[0] == "r":
+            return f"in{i}"
         if src is None:
             src = f"in{i}[{index}]" if kind in "az" else f"in{i}"
         v = src if st == loop_in[i] else cast_expr(src, st, loop_in[i])
@@ -194,7 +197,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                 ld.append(f"{pad}a{i}_{tag} = {load(i, at, src)}")
                 args.append(f"a{i}_{tag}")
             else:
-                args.append(f"c{i}")
+                args.append(f"in{i}" if kind[0] == "r" else f"c{i}")
         comp = f"{pad}r_{tag} = op({', '.join(args)})"
         for j in range(nout):
             val = f"r_{tag}" if nout == 1 else f"r_{tag}[{j}]"
@@ -360,6 +363,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             params.append(Param("array", st, nd, lay))
         elif kind == "z":
             params.append(Param("array", st, 1, "A"))
+        elif kind[0] == "r":
+            params.append(Param("array", st, int(kind[1:]), "A"))
         else:
             params.append(Param("scalar", st))
     if layout == "words":
@@ -453,6 +458,20 @@ class _Index:
 
 
 INDEX = _Index()
+
+
+class Raw:
+    """An input handed to ``op`` as the whole array (kind ``r<ndim>``), not one element."""
+    __slots__ = ("array",)
+
+    def __init__(self, array):
+        self.array = array
+
+    @property
+    def dtype(self):
+        return self.array.dtype
+
+
 _fast = {}     # fast-path key -> launcher, for all-contiguous calls
 _SIM = _backend.IS_SIM
 # The simulator runs blocks one after another and pays per block, per thread and per barrier
@@ -617,6 +636,8 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             kinds.append("i")
             if not all(o._c_contig for o in outputs):
                 raise ValueError("an INDEX operand needs C-contiguous outputs")
+        elif x.__class__ is Raw:
+            kinds.append(f"r{x.array.ndim}")
         elif isinstance(x, np.generic):
             kinds.append("s")
         else:
@@ -687,6 +708,10 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             continue
         if kinds[k] == "s":
             values += [x.real, x.imag] if x.dtype.kind == "c" else [x]
+            continue
+        if kinds[k][0] == "r":
+            a = x.array
+            values += _arr_values(a._ptr, a.shape, a._strides, a.itemsize)
             continue
         if kinds[k] == "z":
             values += [0, 0, 1, x.itemsize, x._ptr, 1, x.itemsize]

@@ -4,7 +4,8 @@ faster launch path for npgpu's kernels.
 ``LIBDEVICE_BITS`` replaces ``libdevice`` in the namespace of kernels run on the
 simulator, whose own libdevice functions are stubs returning None.  Only the
 bit reinterpretations kernels use are provided (``int_as_float``,
-``float_as_int``, ``longlong_as_double``, ``double_as_longlong``); anything
+``float_as_int``, ``longlong_as_double``, ``double_as_longlong``), and ``umulhi``
+and ``sincospi``/``sincospif`` (npgpu.random's Philox and Box-Muller); anything
 else raises AttributeError.
 
 The shared-array fix:
@@ -34,7 +35,10 @@ So npgpu's launches
   them as plain functions;
 * cast with NumPy's scalar types (what Numba's ``cast_python_value`` calls);
 * pass arrays as NumPy views instead of the simulator's wrappers.
-A kernel written with ``numba.cuda.jit`` by hand keeps Numba's launch path.
+A kernel written with ``numba.cuda.jit`` by hand keeps Numba's launch path; its arguments that
+speak the CUDA Array Interface (npgpu's arrays) reach it as NumPy views of their memory (Numba's
+simulator would pass them through as Python objects, whose item assignment never reaches the
+array), and Numba's simulated device arrays get a ``__cuda_array_interface__`` of their own.
 """
 import sys
 import threading
@@ -193,9 +197,12 @@ def _install_launch(kernel, kernelapi):
         return a._ary if isinstance(a, FakeCUDAArray) else a
 
     def __call__(self, *args):
-        if self._device or kernel._kernel_context is not None or \
-                self.fn.__globals__.get("libdevice") is not LIBDEVICE_BITS:
+        if self._device or kernel._kernel_context is not None:
             return numba_call(self, *args)
+        if self.fn.__globals__.get("libdevice") is not LIBDEVICE_BITS:
+            # a user's kernel: device arrays of other libraries (npgpu's included) as NumPy
+            # views of their memory, which on the simulator is host memory, so that writes land
+            return numba_call(self, *[_cai_view(a, FakeCUDAArray) for a in args])
         grid_dim, block_dim = normalize_kernel_dimensions(self.grid_dim, self.block_dim)
         module = kernelapi.FakeCUDAModule(grid_dim, block_dim, self.dynshared_size)
         args = [unwrap(a) for a in args]
@@ -213,6 +220,45 @@ def _install_launch(kernel, kernelapi):
                 me.__dict__.update(saved)
 
     cls.__call__ = __call__
+    # Numba's simulated device arrays speak the CUDA Array Interface too (host pointers, as
+    # npgpu's simulated memory), so npgpu.asarray wraps them without a copy
+    FakeCUDAArray.__cuda_array_interface__ = property(_fake_cai)
+
+
+def _cai_view(a, fake_cls):
+    """``a`` as the simulator takes it: an object with ``__cuda_array_interface__`` (not one of
+    the simulator's own arrays) becomes a simulated device array over the same memory."""
+    if isinstance(a, fake_cls) or not hasattr(a, "__cuda_array_interface__"):
+        return a
+    import numpy as np
+    from .launcher import _host_view
+
+    cai = a.__cuda_array_interface__
+    dt = np.dtype(cai["typestr"])
+    shape = tuple(cai["shape"])
+    strides = cai.get("strides")
+    if strides is None:
+        strides = _c_strides(shape, dt.itemsize)
+    view = _host_view(cai["data"][0], shape, tuple(strides), dt)
+    if cai["data"][1]:
+        view.flags.writeable = False
+    return fake_cls(view)
+
+
+def _c_strides(shape, itemsize):
+    out, s = [], itemsize
+    for n in reversed(shape):
+        out.append(s)
+        s *= max(n, 1)
+    return tuple(reversed(out))
+
+
+def _fake_cai(self):
+    ary = self._ary
+    return {"shape": ary.shape, "typestr": ary.dtype.str, "descr": [("", ary.dtype.str)],
+            "data": (ary.ctypes.data if ary.size else 0, not ary.flags.writeable),
+            "strides": None if ary.flags.c_contiguous else ary.strides, "version": 3,
+            "stream": None}
 
 
 def _reinterpret(src, dst):
@@ -227,12 +273,36 @@ def _reinterpret(src, dst):
     return f
 
 
+def _umulhi(a, b):
+    """libdevice's umulhi: the high 32 bits of the 64-bit product of two 32-bit integers."""
+    import numpy as np
+    return np.int32(np.uint32(((int(a) & 0xFFFFFFFF) * (int(b) & 0xFFFFFFFF)) >> 32).view(
+        np.int32))
+
+
+def _sincospi(x, dt):
+    """libdevice's sincospi(f): (sin(pi x), cos(pi x)), exact at multiples of 1/2 as on the
+    GPU: x is reduced exactly to |r| <= 1/4 first (then sin/cos in float64)."""
+    import math
+    import numpy as np
+    x = float(x)
+    q = round(2.0 * x)              # exact: x - q/2 has no rounding error
+    r = math.pi * (x - 0.5 * q)
+    s, c = math.sin(r), math.cos(r)
+    s, c = ((s, c), (c, -s), (-s, -c), (-c, s))[int(q) % 4]
+    t = np.dtype(dt).type
+    return t(s), t(c)
+
+
 class _LibdeviceBits:
     """The simulator's ``libdevice``: NumPy views that reinterpret bits, as the GPU's do."""
     int_as_float = staticmethod(_reinterpret("int32", "float32"))
     float_as_int = staticmethod(_reinterpret("float32", "int32"))
     longlong_as_double = staticmethod(_reinterpret("int64", "float64"))
     double_as_longlong = staticmethod(_reinterpret("float64", "int64"))
+    umulhi = staticmethod(_umulhi)
+    sincospif = staticmethod(lambda x: _sincospi(x, "float32"))
+    sincospi = staticmethod(lambda x: _sincospi(x, "float64"))
 
 
 LIBDEVICE_BITS = _LibdeviceBits()

@@ -14,6 +14,7 @@ import numpy as np
 
 from .. import _backend
 from ..cuda import memory as _memory
+from ..cuda import numba_interop as _numba_interop
 from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
@@ -554,6 +555,21 @@ class ndarray:
     @property
     def __cuda_array_interface__(self):
         return _ops["cuda_array_interface"](self)
+
+    # Numba kernels: typed and passed like Numba's own device arrays (npgpu/cuda/numba_interop.py)
+    __cuda_memory__ = True
+
+    @property
+    def _numba_type_(self):
+        return _numba_interop.numba_type(self)
+
+    @property
+    def _strided_memory_view_shim(self):
+        return _numba_interop.memory_view_shim(self)
+
+    @property
+    def device_ctypes_pointer(self):
+        return _numba_interop.device_ctypes_pointer(self)
 
     def __dlpack__(self, *, stream=None, max_version=None, dl_device=None, copy=None):
         return _ops["to_dlpack"](self, stream=stream, max_version=max_version,

@@ -1,0 +1,368 @@
+"""User kernels in Python (issue 18): hand-written Numba kernels on npgpu arrays,
+ElementwiseKernel, ReductionKernel and vectorize, against NumPy."""
+import math
+
+import numpy as np
+import pytest
+from numba import cuda
+
+import npgpu
+from conftest import ALL_DTYPES, LAYOUTS, ON_GPU, assert_matches, make_layout, random_array, \
+    raises_like
+
+NUM_DTYPES = [d for d in ALL_DTYPES if d.kind != "b"]
+
+
+# --- hand-written Numba kernels -------------------------------------------------------------
+@cuda.jit
+def _scale_add(x, y, out):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = x[i] * 2 + y[i]
+
+
+@cuda.jit
+def _bump_2d(a):
+    i, j = cuda.grid(2)
+    if i < a.shape[0] and j < a.shape[1]:
+        a[i, j] += i * 10 + j
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32, np.int64])
+def test_numba_kernel_reads_and_writes_npgpu_memory(rng, dtype):
+    hx, hy = random_array(37, dtype, rng), random_array(37, dtype, rng)
+    x, y = npgpu.asarray(hx), npgpu.asarray(hy)
+    out = npgpu.zeros(37, dtype)
+    _scale_add[2, 32](x, y, out)
+    assert_matches(out, (hx * 2 + hy).astype(dtype))
+
+
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "strided", "negative"])
+def test_numba_kernel_views(rng, layout):
+    host = random_array((5, 6), np.float64, rng)
+    d, h = make_layout(host, layout)
+    h = h.copy()
+    _bump_2d[(2, 2), (4, 4)](d)
+    h += np.arange(5)[:, None] * 10 + np.arange(6)
+    assert_matches(d, h)
+
+
+def test_numba_kernel_on_current_stream(rng):
+    host = random_array(20, np.float32, rng)
+    x = npgpu.asarray(host)
+    out = npgpu.empty_like(x)
+    s = npgpu.cuda.Stream()
+    with s:
+        _scale_add[1, 32, npgpu.cuda.as_numba_stream()](x, x, out)
+    s.synchronize()
+    assert_matches(out, host * 3)
+    if not ON_GPU:
+        assert npgpu.cuda.as_numba_stream() is not None
+
+
+def test_numba_typing_fast_route():
+    from numba.cuda import types
+    from numba.cuda.typing.typeof import typeof
+    a = npgpu.zeros((3, 4), np.float32)
+    assert a.__cuda_memory__
+    assert typeof(a) == types.Array(types.float32, 2, "C")
+    assert typeof(a.T) == types.Array(types.float32, 2, "F")
+    assert typeof(a[:, ::2]) == types.Array(types.float32, 2, "A")
+    ro = npgpu.broadcast_to(npgpu.zeros(4, np.int16), (3, 4))
+    assert typeof(ro) == types.Array(types.int16, 2, "A", readonly=True)
+    if not ON_GPU:
+        return                      # the launcher's view exists in real-CUDA Numba only
+    shim = a[1:]._strided_memory_view_shim
+    assert (shim.ptr, shim.shape, shim.size) == (a[1:].__cuda_array_interface__["data"][0],
+                                                  (2, 4), 8)
+
+
+def test_asarray_of_numba_device_array_is_zero_copy(rng):
+    host = random_array(12, np.int32, rng)
+    d = cuda.to_device(host)
+    a = npgpu.asarray(d)
+    a[3] = 77
+    host[3] = 77
+    np.testing.assert_array_equal(d.copy_to_host(), host)
+    assert_matches(a, host)
+
+
+def test_use_npgpu_allocator_in_numba():
+    if not ON_GPU:
+        assert npgpu.cuda.use_npgpu_allocator_in_numba() is None     # the simulator: no-op
+        return
+    from numba.cuda.cudadrv import driver as nd
+    if any(d.primary_context is not None for d in nd.driver.devices.values()):
+        # Numba made its context already in this process (kernels above): the error says so
+        with pytest.raises(RuntimeError, match="before the first numba.cuda operation"):
+            npgpu.cuda.use_npgpu_allocator_in_numba()
+        return
+    npgpu.cuda.use_npgpu_allocator_in_numba()
+    pool = npgpu.get_default_memory_pool()
+    before = pool.used_bytes()
+    d = cuda.device_array(1 << 20, np.float32)
+    assert pool.used_bytes() >= before + (4 << 20)
+    d[:3] = np.arange(3, dtype=np.float32)
+    np.testing.assert_array_equal(npgpu.asarray(d)[:3].get(), np.arange(3, dtype=np.float32))
+
+
+# --- ElementwiseKernel ----------------------------------------------------------------------
+@pytest.mark.matrix
+@pytest.mark.parametrize("dtype", NUM_DTYPES)
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_elementwise_kernel_layouts(rng, dtype, layout):
+    k = npgpu.ElementwiseKernel("T x, T y", "T z", "z = x * 2 + y", "axpy_t")
+    hx = random_array((4, 5), dtype, rng, -20, 20)
+    hy = random_array((4, 5), dtype, rng, -20, 20)
+    x, hx = make_layout(hx, layout)
+    y, hy = make_layout(hy, layout)
+    got = k(x, y)
+    want = (hx * dtype.type(2) + hy).astype(dtype)
+    assert_matches(got, want, rtol=1e-2 if dtype == np.float16 else None)
+
+
+def test_elementwise_broadcast_scalars_and_out(rng):
+    k = npgpu.ElementwiseKernel("T x, float32 y, int64 n", "float64 z", "z = x * y + n", "bsc")
+    hx = random_array((3, 1, 4), np.float32, rng)
+    hy = random_array((5, 1), np.float32, rng)
+    got = k(npgpu.asarray(hx), npgpu.asarray(hy), 7)
+    assert got.shape == (3, 5, 4) and got.dtype == np.float64
+    assert_matches(got, (hx * hy).astype(np.float64) + 7, rtol=1e-6)
+    out = npgpu.zeros((3, 5, 4), np.float64)[:, ::-1]
+    res = k(npgpu.asarray(hx), npgpu.asarray(hy[::-1]), 7, out=out)
+    assert res is out
+    assert_matches(out, (hx * hy[::-1]).astype(np.float64) + 7, rtol=1e-6)
+    # a NumPy scalar argument and outputs given positionally
+    o2 = npgpu.empty((3, 5, 4), np.float64)
+    k(npgpu.asarray(hx), np.float32(1.5), np.int64(-2), o2)
+    assert_matches(o2, np.broadcast_to((hx * np.float32(1.5)).astype(np.float64) - 2,
+                                      (3, 5, 4)), rtol=1e-6)
+
+
+def test_elementwise_multiple_outputs_branches_and_index(rng):
+    k = npgpu.ElementwiseKernel(
+        "T x", "T lo, int64 where, T clipped",
+        """
+        if x < 0:
+            lo = -x
+        else:
+            lo = x
+        where = i
+        clipped = min(max(x, T_lo), T_hi)
+        """.replace("T_lo", "-5.0").replace("T_hi", "5.0"), "multi")
+    hx = random_array((3, 4), np.float64, rng)
+    lo, where, clipped = k(npgpu.asarray(hx).T)
+    assert_matches(lo, np.abs(hx.T))
+    assert_matches(where, np.arange(12).reshape(4, 3))
+    assert_matches(clipped, np.clip(hx.T, -5, 5))
+
+
+def test_elementwise_raw_and_size(rng):
+    k = npgpu.ElementwiseKernel("raw T x, int64 n", "T y", "y = x[n - 1 - i] * 2", "rev")
+    hx = random_array(11, np.int32, rng)
+    assert_matches(k(npgpu.asarray(hx), 11, size=11), hx[::-1] * 2)
+    k2 = npgpu.ElementwiseKernel("raw T m", "T y", "y = m[i // 3, i % 3]", "unravel")
+    hm = random_array((4, 3), np.float32, rng)
+    out = npgpu.empty(12, np.float32)
+    k2(npgpu.asarray(hm)[::-1], out)
+    assert_matches(out, hm[::-1].reshape(-1))
+
+
+def test_elementwise_in_place_output_and_preamble(rng):
+    k = npgpu.ElementwiseKernel("T x", "T acc", "acc += sq(x)", "accum",
+                                preamble="def sq(v):\n    return v * v\n")
+    hx = random_array((2, 3), np.float64, rng)
+    acc = npgpu.ones((4, 2, 3), np.float64)
+    k(npgpu.asarray(hx), acc)
+    assert_matches(acc, np.broadcast_to(1 + hx * hx, (4, 2, 3)))
+
+
+def test_elementwise_empty_and_zero_d(rng):
+    k = npgpu.ElementwiseKernel("T x", "T y", "y = x + 1", "inc")
+    assert k(npgpu.zeros((0, 3), np.int16)).shape == (0, 3)
+    got = k(npgpu.asarray(np.float32(2.5)))
+    assert got.shape == () and got.get() == np.float32(3.5)
+
+
+@pytest.mark.parametrize("args,exc,match", [
+    (("T x", "T y", "y = x +"), ValueError, "(?s)does not compile.*line 2: y = x \\+"),
+    (("T x", "T y", "y = foo(x)"), ValueError, "unknown name 'foo'"),
+    (("T x", "T y", "return x"), ValueError, "may not use 'return'"),
+    (("T x, flaot32 w", "T y", "y = x"), TypeError, "unknown type 'flaot32' of parameter 'w'"),
+    (("T x y", "T y", "y = x"), ValueError, "cannot parse parameter 'T x y'"),
+    (("T x, T x", "T y", "y = x"), ValueError, "duplicate parameter name 'x'"),
+    (("T x", "T x", "x = 1"), ValueError, "also an input"),
+    (("T x", "", "x = 1"), ValueError, "at least one output"),
+    (("T i", "T y", "y = i"), ValueError, "'i' is reserved"),
+])
+def test_elementwise_bad_definitions(args, exc, match):
+    with pytest.raises(exc, match=match):
+        npgpu.ElementwiseKernel(*args, name="bad")
+
+
+def test_elementwise_bad_calls():
+    k = npgpu.ElementwiseKernel("T x, T y", "T z", "z = x + y", "add2")
+    a = npgpu.zeros(3, np.float32)
+    with pytest.raises(TypeError, match="wrong number of arguments"):
+        k(a)
+    with pytest.raises(TypeError, match="Type is mismatched: parameter 'y' is float64"):
+        k(a, npgpu.zeros(3, np.float64))
+    with pytest.raises(TypeError, match="host arrays are not copied"):
+        k(a, np.zeros(3, np.float32))
+    with pytest.raises(ValueError, match="could not be broadcast"):
+        k(a, npgpu.zeros(4, np.float32))
+    with pytest.raises(ValueError, match="non-broadcastable output"):
+        k(a, a, npgpu.zeros((2, 1), np.float32))
+    with pytest.raises(ValueError, match="read-only"):
+        k(a, a, npgpu.broadcast_to(a, (2, 3)))
+    kz = npgpu.ElementwiseKernel("int64 n", "T z", "z = n", "undecided")
+    with pytest.raises(TypeError, match="Cannot determine the type T of output 'z'"):
+        kz(3)
+    kr = npgpu.ElementwiseKernel("raw float32 x", "float32 z", "z = x[i]", "rawonly")
+    with pytest.raises(ValueError, match="Loop size is undecided"):
+        kr(a)
+    with pytest.raises(TypeError, match="raw parameter 'x' is float32"):
+        kr(npgpu.zeros(3, np.float64), size=3)
+    kc = npgpu.ElementwiseKernel("float32 x", "float32 z", "z = x", "narrow")
+    with pytest.raises(TypeError, match="Cannot cast parameter 'x' from complex64"):
+        kc(npgpu.zeros(3, np.complex64))
+
+
+# --- ReductionKernel ------------------------------------------------------------------------
+@pytest.mark.matrix
+@pytest.mark.parametrize("dtype", [np.int32, np.int64, np.uint16, np.float32, np.float64,
+                                   np.complex64])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "negative", "broadcast",
+                                    "empty"])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_reduction_kernel_sum_of_squares(rng, dtype, layout, axis):
+    dtype = np.dtype(dtype)
+    k = npgpu.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sumsq")
+    host = random_array((6, 5), dtype, rng, -10, 10)
+    d, h = make_layout(host, layout)
+    if layout == "empty" and axis == 1:
+        return                      # (0,) has no axis 1
+    ax = axis if layout != "empty" else None
+    assert_matches(k(d, axis=ax), (h * h).sum(axis=ax, dtype=dtype), rtol=1e-4)
+
+
+def test_reduction_kernel_two_inputs_post_map_keepdims(rng):
+    k = npgpu.ReductionKernel("T x, T w", "float64 y", "abs(x * w)", "a + b",
+                              "y = math.sqrt(a / n)", 0, "wrms")
+    hx = random_array((4, 7), np.float32, rng)
+    hw = random_array(7, np.float32, rng)
+    want = np.sqrt(np.abs(hx * hw).astype(np.float64).mean(axis=1, keepdims=True))
+    assert_matches(k(npgpu.asarray(hx), npgpu.asarray(hw), axis=1, keepdims=True), want,
+                   rtol=1e-6)
+    out = npgpu.empty(7, np.float64)
+    assert k(npgpu.asarray(hx), npgpu.asarray(hw), axis=0, out=out) is out
+    assert_matches(out, np.sqrt(np.abs(hx * hw).astype(np.float64).mean(axis=0)), rtol=1e-6)
+
+
+def test_reduction_kernel_max_identity_and_reduce_type(rng):
+    k = npgpu.ReductionKernel("T x", "T y", "x", "max(a, b)", "y = a", "-math.inf", "rmax")
+    host = random_array((3, 8), np.float64, rng)
+    assert_matches(k(npgpu.asarray(host), axis=(0, 1)), host.max())
+    assert_matches(k(npgpu.zeros((0, 2), np.float64), axis=0), np.full(2, -np.inf))
+    cnt = npgpu.ReductionKernel("T x", "int32 y", "x > 0", "a + b", "y = a", 0, "npos",
+                                reduce_type="int64")
+    hi = random_array(50, np.int16, rng)
+    assert_matches(cnt(npgpu.asarray(hi)), np.int32((hi > 0).sum()))
+
+
+@pytest.mark.parametrize("args,exc,match", [
+    (("T x", "T y", "x *", "a + b", "y = a", 0), ValueError, "map_expr does not compile"),
+    (("T x", "T y", "x", "a + c", "y = a", 0), ValueError, "unknown name 'c'"),
+    (("T x", "T y", "x", "a + b", "z = a", 0), ValueError, "must assign the output 'y'"),
+    (("T x", "T y", "x", "a + b", "y = a", None), ValueError, "needs the identity"),
+    (("raw T x", "T y", "x", "a + b", "y = a", 0), ValueError, "raw parameter 'x'"),
+    (("T x", "T y, T w", "x", "a + b", "y = a", 0), ValueError, "exactly one output"),
+])
+def test_reduction_kernel_bad_definitions(args, exc, match):
+    with pytest.raises(exc, match=match):
+        npgpu.ReductionKernel(*args, name="bad")
+
+
+def test_reduction_kernel_bad_calls():
+    k = npgpu.ReductionKernel("T x", "T y", "x", "a + b", "y = a", 0, "rsum")
+    with pytest.raises(TypeError, match="wrong number of arguments"):
+        k()
+    with pytest.raises(TypeError, match="not copied implicitly"):
+        k(np.zeros(3))
+    with pytest.raises(np.exceptions.AxisError):
+        k(npgpu.zeros(3), axis=1)
+
+
+# --- vectorize ------------------------------------------------------------------------------
+OFFSET = 1.5
+
+
+def _helper(v):
+    return v * OFFSET
+
+
+def _branchy(x, y):
+    if x > y:
+        return _helper(x) - y
+    s = 0.0
+    for k in range(3):
+        s += math.sin(y) * k
+    return s
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("dtype", [np.int16, np.int64, np.uint8, np.float32, np.float64])
+@pytest.mark.parametrize("layout", ["contiguous", "transposed", "negative", "broadcast",
+                                    "zero_d", "empty"])
+def test_vectorize_branches_matches_numpy(rng, dtype, layout):
+    # (size 0 needs otypes, as in NumPy)
+    f = npgpu.vectorize(_branchy, otypes="d" if layout == "empty" else None)
+    hx = random_array((3, 4), dtype, rng, 0, 20)
+    hy = random_array((3, 4), dtype, rng, 0, 20)
+    x, hx = make_layout(hx, layout)
+    y, hy = make_layout(hy, layout)
+    want = np.vectorize(_branchy, otypes=[np.float64])(hx, hy)
+    assert_matches(f(x, y), want, rtol=1e-6)
+
+
+def test_vectorize_otypes_tuples_scalars_and_decorator(rng):
+    g = npgpu.vectorize(lambda x: (x + 1, x > 0), otypes=[np.int64, bool])
+    a, b = g(npgpu.arange(-2, 3))
+    assert_matches(a, np.arange(-1, 4))
+    assert_matches(b, np.arange(-2, 3) > 0)
+
+    @npgpu.vectorize(otypes="f")
+    def half(v):
+        return v / 2
+    hx = random_array(9, np.int32, rng)
+    assert_matches(half(npgpu.asarray(hx)), (hx / 2).astype(np.float32))
+    assert half.__name__ == "half"
+    h = npgpu.vectorize(lambda x, y=3: x * y)
+    assert_matches(h(npgpu.arange(4, dtype=np.int16)), np.arange(4) * 3)    # int16 * int64
+    assert_matches(h(2.5, y=2), np.float64(5.0))
+    assert_matches(h([1, 2]), np.array([3, 6]))
+
+
+def test_vectorize_inferred_type_is_numbas():
+    f = npgpu.vectorize(lambda x: x * 2.0)
+    assert f(npgpu.ones(3, np.float32)).dtype == np.float64     # Numba: float32 * float -> f8
+    c = npgpu.vectorize(lambda x: x > 1)
+    assert c(npgpu.arange(3)).dtype == np.bool_
+
+
+def test_vectorize_errors():
+    raises_like(lambda: np.vectorize(_branchy, otypes="x"),
+                lambda: npgpu.vectorize(_branchy, otypes="x"))
+    raises_like(lambda: np.vectorize(_branchy, otypes=3),
+                lambda: npgpu.vectorize(_branchy, otypes=3))
+    raises_like(lambda: np.vectorize(lambda x: x)(np.zeros(0)),
+                lambda: npgpu.vectorize(lambda x: x)(npgpu.zeros(0)))
+    with pytest.raises(TypeError, match="missing a required argument"):
+        npgpu.vectorize(_branchy)(npgpu.zeros(2))
+    with pytest.raises(TypeError, match="does not compile"):
+        npgpu.vectorize(lambda x: x.nonexistent)(npgpu.zeros(2))
+    obj = object()
+    with pytest.raises(TypeError, match="reads 'obj'"):
+        npgpu.vectorize(lambda x: x + obj)(npgpu.zeros(2))
+    with pytest.raises(NotImplementedError, match="signature"):
+        npgpu.vectorize(_branchy, signature="(n)->()")
