@@ -10,8 +10,15 @@ consumed calls the deleter from its destructor.
 Device: on the GPU arrays are ``(kDLCUDA, device id)``.  On the simulator the
 "device" memory is host memory, so it is ``(kDLCPU, 0)``: NumPy can consume it
 and NumPy arrays can be imported without copies, which makes this testable in CI.
+
+Streams: an export orders our pending work before the consumer's stream, an import
+asks the producer to order its work before ours; both by an event recorded on one
+stream and waited on by the other (``cuda.runtime.stream_wait``), never a host or
+device-wide synchronisation.
 """
 import ctypes
+import operator
+import struct
 from ctypes import (CFUNCTYPE, POINTER, Structure, c_char_p, c_int32, c_int64, c_uint8, c_uint16,
                     c_uint32, c_uint64, c_void_p, py_object)
 
@@ -21,11 +28,9 @@ from .. import _backend
 from ..cuda import memory as _memory
 from ..cuda import runtime as _runtime
 from . import layout as _layout
+from . import transfer as _transfer
 from .dtypes import check_dtype
 from .ndarray import READONLY, READONLY_FOREIGN, WRITEABLE, _new, ndarray
-
-if _backend.IS_CUDA:
-    from ..cuda import _driver as drv
 
 kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged = 1, 2, 3, 13
 _DEVICE_NAMES = {1: "kDLCPU", 2: "kDLCUDA", 3: "kDLCUDAHost", 4: "kDLOpenCL", 7: "kDLVulkan",
@@ -69,6 +74,16 @@ class DLManagedTensorVersioned(Structure):
                 ("flags", c_uint64), ("dl_tensor", DLTensor)]
 
 
+# The same layouts as struct formats: an export packs one buffer and an import unpacks one copy of
+# the header (ctypes Structure objects cost microseconds each, and an exchange is a few of them).
+_TENSOR = "QiiiBBHQQQ"      # data, device (type, id), ndim, dtype (code, bits, lanes), shape, strides, byte_offset
+_VSTRUCT = struct.Struct("<IIQQQ" + _TENSOR)     # version, manager_ctx, deleter, flags, dl_tensor
+_LSTRUCT = struct.Struct("<" + _TENSOR + "QQ")   # dl_tensor, manager_ctx, deleter
+assert _VSTRUCT.size == ctypes.sizeof(DLManagedTensorVersioned)
+assert _LSTRUCT.size == ctypes.sizeof(DLManagedTensor)
+assert DLManagedTensorVersioned.dl_tensor.offset == 32 and DLManagedTensor.deleter.offset == 56
+
+
 # ---- PyCapsule C API through ctypes.pythonapi ---------------------------------------------------
 _NAME = b"dltensor"
 _USED = b"used_dltensor"
@@ -82,48 +97,63 @@ _capsule_new = ctypes.PYFUNCTYPE(py_object, c_void_p, c_char_p, _Destructor)(
 _capsule_get = ctypes.PYFUNCTYPE(c_void_p, py_object, c_char_p)(("PyCapsule_GetPointer", _api))
 _capsule_set_name = ctypes.PYFUNCTYPE(ctypes.c_int, py_object, c_char_p)(("PyCapsule_SetName", _api))
 _capsule_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, py_object, c_char_p)(("PyCapsule_IsValid", _api))
+_capsule_name = ctypes.PYFUNCTYPE(c_char_p, py_object)(("PyCapsule_GetName", _api))
 # The destructor gets a capsule whose refcount is already 0: take it as a raw pointer
 # (py_object would incref/decref a dying object) and use raw-pointer variants here.
 _raw_is_valid = ctypes.PYFUNCTYPE(ctypes.c_int, c_void_p, c_char_p)(("PyCapsule_IsValid", _api))
 _raw_get = ctypes.PYFUNCTYPE(c_void_p, c_void_p, c_char_p)(("PyCapsule_GetPointer", _api))
+_raw_name = ctypes.PYFUNCTYPE(c_char_p, c_void_p)(("PyCapsule_GetName", _api))
+_capsule_set_destructor = ctypes.PYFUNCTYPE(ctypes.c_int, py_object, c_void_p)(
+    ("PyCapsule_SetDestructor", _api))
 
 # Exported tensors still owned by a capsule or a consumer:
-# address of the managed struct -> (struct, shape, strides, keep-alive object).
+# address of the managed struct -> (its buffer, keep-alive object).
 _exports = {}
 
 
-@_Deleter
-def _deleter(addr):
-    # Called by the consumer (or our capsule destructor): drop the struct and the array ref.
+def _release(addr):
     try:
         _exports.pop(addr, None)
     except Exception:   # interpreter shutdown
         pass
 
 
+# Called by a consumer (or our capsule destructor): drop the struct and the array ref.
+_deleter = _Deleter(_release)
+_DELETER_ADDR = ctypes.cast(_deleter, c_void_p).value
+
+
 @_Destructor
 def _capsule_destructor(cap):
     # Only an unconsumed capsule still carries its original name; a consumer renamed it.
     try:
-        for name in (_NAME, _VNAME):
-            if _raw_is_valid(cap, name):
-                _deleter(_raw_get(cap, name))
-                return
+        name = _raw_name(cap)
+        if name == _NAME or name == _VNAME:
+            _release(_raw_get(cap, name))
     except Exception:   # interpreter shutdown
         pass
 
 
 # ---- dtypes -------------------------------------------------------------------------------------
-def _dl_dtype(dt):
-    kind = dt.kind
-    code = {"b": kDLBool, "i": kDLInt, "u": kDLUInt, "f": kDLFloat, "c": kDLComplex}[kind]
-    return DLDataType(code, dt.itemsize * 8, 1)
+_DL_CODES = {"b": kDLBool, "i": kDLInt, "u": kDLUInt, "f": kDLFloat, "c": kDLComplex}
+_dtypes = {}        # (code, bits, lanes) -> NumPy dtype, filled on first use
 
 
 def _np_dtype(dl):
-    if dl.lanes != 1:
-        raise BufferError(f"DLPack vector dtypes (lanes={dl.lanes}) are not supported")
-    code, bits = dl.code, dl.bits
+    """The NumPy dtype of a DLDataType."""
+    return _dtype_of(dl.code, dl.bits, dl.lanes)
+
+
+def _dtype_of(code, bits, lanes):
+    dt = _dtypes.get((code, bits, lanes))
+    if dt is None:
+        dt = _dtypes[(code, bits, lanes)] = _dtype_uncached(code, bits, lanes)
+    return dt
+
+
+def _dtype_uncached(code, bits, lanes):
+    if lanes != 1:
+        raise BufferError(f"DLPack vector dtypes (lanes={lanes}) are not supported")
     names = {kDLInt: "int", kDLUInt: "uint", kDLFloat: "float", kDLComplex: "complex"}
     if code == kDLBool and bits == 8:
         return np.dtype(np.bool_)
@@ -145,84 +175,133 @@ def dlpack_device(arr):
 
 
 def _consumer_stream(stream):
-    """Translate a ``__dlpack__``/CAI stream integer into a driver handle (None: no sync)."""
-    if stream is None or stream == 1:
-        return 0                  # the legacy default stream
+    """A ``__dlpack__`` ``stream`` argument as a driver handle, or None for "do not synchronise".
+
+    The Array API's CUDA values: None or 1 the legacy default stream, 2 the per-thread default
+    stream (its handle is 2 too), -1 no synchronisation, any other positive int a stream
+    handle; 0 is ambiguous and refused."""
+    if stream is None:
+        return 0
+    if isinstance(stream, (bool, np.bool_)) or not hasattr(stream, "__index__"):
+        raise TypeError(f"stream must be None or an int (a CUDA stream handle), not "
+                        f"{type(stream).__name__}")
+    stream = operator.index(stream)
     if stream == -1:
-        return None               # the consumer asks us not to synchronize
+        return None
     if stream == 0:
         raise ValueError("stream=0 is ambiguous for CUDA (use 1 for the legacy default stream, "
                          "2 for the per-thread default stream)")
-    if not isinstance(stream, int) or stream < -1:
-        raise ValueError(f"stream must be None, -1 or a positive integer stream handle, not {stream!r}")
-    return CUDA_STREAM_PER_THREAD if stream == 2 else stream
+    if stream < -1:
+        raise ValueError(f"stream must be None, -1 or a positive integer stream handle, not {stream}")
+    return 0 if stream == 1 else stream
 
 
 def _sync_to(consumer):
     """Make the consumer's stream wait for the work queued on our current stream."""
-    ours = _runtime.current_stream_handle()
-    if not _backend.IS_CUDA or consumer is None or consumer == ours:
-        return
-    ev = _runtime.Event(disable_timing=True)
-    drv.check(drv.cuEventRecord(ev.ptr, ours), "cuEventRecord")
-    drv.check(drv.cuStreamWaitEvent(consumer, ev.ptr, 0), "cuStreamWaitEvent")
+    if consumer is not None and _backend.IS_CUDA:
+        _runtime.stream_wait(consumer, _runtime.current_stream_handle())
 
 
-def _make_capsule(ptr, shape, byte_strides, dt, device, keep, versioned, flags):
+def _capsule_version(max_version):
+    """The DLPack version to write for a consumer's ``max_version``: None for a legacy capsule
+    (no max_version, or major 0), else ours, lowered to the consumer's 1.x minor."""
+    if max_version is None:
+        return None
+    if max_version == VERSION and type(max_version) is tuple:
+        return VERSION                       # what npgpu and recent peers pass: no checks left
+    try:
+        major, minor = (operator.index(v) for v in max_version)
+    except (TypeError, ValueError):
+        raise TypeError(f"max_version must be None or a (major, minor) tuple of ints, not "
+                        f"{max_version!r}") from None
+    if major < 1:
+        return None
+    return (1, min(minor, VERSION[1])) if major == 1 else VERSION
+
+
+def _as_dl_device(dl_device):
+    try:
+        dev_type, dev_id = dl_device
+        return operator.index(dev_type), operator.index(dev_id)
+    except (TypeError, ValueError):
+        raise TypeError(f"dl_device must be None or a (device type, device id) tuple of ints, "
+                        f"not {dl_device!r}") from None
+
+
+_INT64S = {}
+
+
+def _int64s(n):
+    """A struct of ``n`` int64 (shape, strides), cached per length."""
+    st = _INT64S.get(n)
+    if st is None:
+        st = _INT64S[n] = struct.Struct(f"<{n}q")
+    return st
+
+
+def _make_capsule(ptr, shape, byte_strides, dt, device, keep, version, flags):
+    """A "dltensor_versioned" capsule of DLPack ``version`` (with ``flags``), or a legacy
+    "dltensor" one where ``version`` is None: one buffer holds the struct, shape and strides."""
     isz = dt.itemsize
-    if any(s % isz for s in byte_strides):
+    strides = [s // isz for s in byte_strides]
+    if any(s * isz != b for s, b in zip(strides, byte_strides)):
         raise BufferError("DLPack strides are counted in elements; this view has byte strides "
                           f"{byte_strides} that are not multiples of the itemsize {isz}")
     nd = len(shape)
-    shp = (c_int64 * max(nd, 1))(*shape)
-    std = (c_int64 * max(nd, 1))(*(s // isz for s in byte_strides))
-    t = DLTensor(ptr, DLDevice(*device), nd, _dl_dtype(dt), shp, std, 0)
-    if versioned:
-        m = DLManagedTensorVersioned(DLPackVersion(*VERSION), None, _deleter, flags, t)
+    head = _LSTRUCT if version is None else _VSTRUCT
+    buf = ctypes.create_string_buffer(head.size + 16 * nd)
+    addr = ctypes.addressof(buf)
+    shp = addr + head.size
+    tensor = (ptr, device[0], device[1], nd, _DL_CODES[dt.kind], 8 * isz, 1, shp, shp + 8 * nd, 0)
+    if version is None:
+        head.pack_into(buf, 0, *tensor, 0, _DELETER_ADDR)
     else:
-        m = DLManagedTensor(t, None, _deleter)
-    addr = ctypes.addressof(m)
-    _exports[addr] = (m, shp, std, keep)
-    return _capsule_new(addr, _VNAME if versioned else _NAME, _capsule_destructor)
+        head.pack_into(buf, 0, version[0], version[1], 0, _DELETER_ADDR, flags, *tensor)
+    _int64s(2 * nd).pack_into(buf, head.size, *shape, *strides)
+    _exports[addr] = (buf, keep)
+    return _capsule_new(addr, _NAME if version is None else _VNAME, _capsule_destructor)
 
 
 def to_dlpack(arr, *, stream=None, max_version=None, dl_device=None, copy=None):
-    """``ndarray.__dlpack__`` (Array API semantics).
+    """``ndarray.__dlpack__`` (Array API 2023.12 semantics).
 
-    ``max_version``: a versioned capsule when the consumer supports DLPack >= 1.0.
-    ``stream``: the consumer's stream (CUDA ints: 1 legacy default, 2 per-thread,
-    -1 no sync); our pending work is ordered before it.  ``dl_device``: the array's
-    own device, or ``(kDLCPU, 0)`` to receive a host copy (unless ``copy=False``).
-    ``copy=True`` always exports a fresh copy.
+    ``max_version``: a versioned capsule (read-only arrays flagged read-only) when the consumer
+    supports DLPack >= 1.0; otherwise a legacy capsule, which cannot say "read-only", so a
+    read-only array raises BufferError.  ``stream``: the consumer's stream (CUDA ints: 1 legacy
+    default, 2 per-thread default, -1 no synchronisation); the consumer's stream waits on an
+    event recorded on our current stream.  ``dl_device``: the array's own device, or
+    ``(kDLCPU, 0)`` to receive a host copy (BufferError with ``copy=False``).  ``copy=True``
+    always exports a fresh copy; ``copy=False`` never copies.
     """
-    versioned = max_version is not None and tuple(max_version)[0] >= 1
+    version = _capsule_version(max_version)
     own = dlpack_device(arr)
-    consumer = _consumer_stream(stream) if (own[0] == kDLCUDA or stream is not None) else None
-    if dl_device is not None and tuple(dl_device) != own:
-        dl_device = tuple(dl_device)
+    consumer = _consumer_stream(stream)
+    dl_device = own if dl_device is None else _as_dl_device(dl_device)
+    if dl_device != own:
         if dl_device != (kDLCPU, 0):
             raise BufferError(f"npgpu cannot export an array on {own} to DLPack device {dl_device}")
         if copy is False:
             raise BufferError("exporting to the CPU needs a copy, but copy=False was given")
         host = arr.get()       # explicit (the consumer asked for host memory); get() synchronizes
         return _make_capsule(host.ctypes.data, host.shape, host.strides, host.dtype,
-                             (kDLCPU, 0), host, versioned, FLAG_IS_COPIED)
+                             (kDLCPU, 0), host, version, FLAG_IS_COPIED)
     flags = 0
     if copy:
         arr = arr.copy()       # queued on our current stream, like the work it copies
         flags = FLAG_IS_COPIED
     elif arr._ro >= READONLY:
-        if not versioned:      # NumPy's rule: a legacy capsule cannot say "read-only"
+        if version is None:    # NumPy's rule: a legacy capsule cannot say "read-only"
             raise BufferError("Cannot export readonly array since signalling readonly is "
                               "unsupported by DLPack (supported by newer DLPack version).")
         flags = FLAG_READ_ONLY
     _sync_to(consumer)
-    return _make_capsule(arr._ptr, arr.shape, arr._strides, arr.dtype, own, arr, versioned, flags)
+    return _make_capsule(arr._ptr, arr.shape, arr._strides, arr.dtype, own, arr, version, flags)
 
 
 # ---- import -------------------------------------------------------------------------------------
 class _Imported:
-    """Owner of imported DLPack memory: calls the producer's deleter when the last view dies."""
+    """Owner of imported DLPack memory: calls the producer's deleter when the last view dies
+    (for our own capsules, ``_release`` directly: no round trip through ctypes)."""
 
     __slots__ = ("managed", "deleter")
 
@@ -239,6 +318,9 @@ class _Imported:
                 pass
 
 
+_HOME = kDLCPU if _backend.IS_SIM else kDLCUDA     # where device arrays live
+
+
 def _accepted_devices():
     if _backend.IS_SIM:
         return (kDLCPU,)
@@ -247,13 +329,16 @@ def _accepted_devices():
 
 def _check_device(dev, what):
     dtype_, did = int(dev[0]), int(dev[1])
+    if dtype_ == _HOME and (did == _runtime.get_device_id() or _backend.IS_SIM):
+        return dtype_, did                   # the common case: memory of the current device
     name = _DEVICE_NAMES.get(dtype_, f"device type {dtype_}")
     if dtype_ not in _accepted_devices():
         if _backend.IS_SIM:
             raise BufferError(f"npgpu.from_dlpack on the simulator takes host (kDLCPU) tensors; "
                               f"{what} is on {name}")
         raise BufferError(f"npgpu.from_dlpack needs a CUDA tensor (kDLCUDA or kDLCUDAManaged); {what} "
-                          f"is on {name}. Use npgpu.asarray() to copy host data to the GPU.")
+                          f"is on {name}. Use npgpu.asarray() or from_dlpack(x, copy=True) to copy "
+                          "host data to the GPU.")
     cur = _runtime.get_device_id()
     if _backend.IS_CUDA and dtype_ == kDLCUDA and did != cur:
         raise BufferError(f"{what} is on CUDA device {did}, but the current device is {cur}; "
@@ -261,82 +346,135 @@ def _check_device(dev, what):
     return dtype_, did
 
 
-def _from_capsule(cap):
-    if _capsule_is_valid(cap, _VNAME):
+def _from_capsule(cap, read_only=False):
+    """The array a capsule describes (zero copy) and the producer's DLPack flags.  ``read_only``
+    marks a legacy capsule's tensor read-only (a producer known to be immutable)."""
+    name = _capsule_name(cap)
+    if name == _VNAME:
         addr = _capsule_get(cap, _VNAME)
-        m = DLManagedTensorVersioned.from_address(addr)
-        if m.version.major > VERSION[0]:
+        (major, minor, _ctx, deleter, flags, data, dev_type, dev_id, nd, code, bits, lanes,
+         shp, std, offset) = _VSTRUCT.unpack(ctypes.string_at(addr, _VSTRUCT.size))
+        if major > VERSION[0]:
             # per the spec: leave the tensor to the producer (do not rename or delete)
-            raise BufferError(f"DLPack version {m.version.major}.{m.version.minor} is newer than "
-                              f"npgpu supports ({VERSION[0]}.x)")
+            raise BufferError(f"DLPack version {major}.{minor} is newer than npgpu supports "
+                              f"({VERSION[0]}.x)")
         used = _VUSED
-        ro = READONLY_FOREIGN if m.flags & FLAG_READ_ONLY else WRITEABLE
-    elif _capsule_is_valid(cap, _NAME):
+        read_only = read_only or bool(flags & FLAG_READ_ONLY)
+    elif name == _NAME:
         addr = _capsule_get(cap, _NAME)
-        m = DLManagedTensor.from_address(addr)
+        (data, dev_type, dev_id, nd, code, bits, lanes, shp, std, offset, _ctx,
+         deleter) = _LSTRUCT.unpack(ctypes.string_at(addr, _LSTRUCT.size))
         used = _USED
-        ro = WRITEABLE
+        flags = 0
     else:
         raise ValueError("not a DLPack capsule (or one already consumed): expected a capsule "
                          "named 'dltensor' or 'dltensor_versioned'")
-    t = m.dl_tensor
-    dt = _np_dtype(t.dtype)
-    dev_type, dev_id = _check_device((t.device.device_type, t.device.device_id), "the DLPack tensor")
-    nd = t.ndim
-    shape = tuple(int(t.shape[i]) for i in range(nd))
-    if t.strides:
+    dt = _dtype_of(code, bits, lanes)
+    dev_type, dev_id = _check_device((dev_type, dev_id), "the DLPack tensor")
+    isz = dt.itemsize
+    if std and std == shp + 8 * nd:          # shape and strides side by side (ours are)
+        both = _int64s(2 * nd).unpack(ctypes.string_at(shp, 16 * nd))
+        shape, estrides = both[:nd], both[nd:]
+    else:
+        shape = _int64s(nd).unpack(ctypes.string_at(shp, 8 * nd)) if nd else ()
+        estrides = _int64s(nd).unpack(ctypes.string_at(std, 8 * nd)) if std and nd else None
+    if estrides is not None:
         # byte strides as signed 64-bit values: CuPy's capsule for a negative-stride view came
         # back as 2**64 - 24 for -24 (seen on the H200); reading modulo 2**64 gives both right
-        strides = tuple(((int(t.strides[i]) * dt.itemsize + 2 ** 63) % 2 ** 64) - 2 ** 63
-                        for i in range(nd))
+        strides = tuple(((s * isz + 2 ** 63) % 2 ** 64) - 2 ** 63 for s in estrides)
     else:
-        strides = _layout.c_strides(shape, dt.itemsize)
-    ptr = (t.data or 0) + t.byte_offset
+        strides = _layout.c_strides(shape, isz)
+    ptr = data + offset
     # we own the tensor now: mark the capsule consumed, and call the deleter when done
     _capsule_set_name(cap, used)
-    deleter = m.deleter if m.deleter else None     # a NULL deleter is allowed
-    owner = _Imported(addr, deleter)
+    if deleter == _DELETER_ADDR:
+        # our own export: its destructor has nothing left to do (spare the ctypes callback)
+        _capsule_set_destructor(cap, None)
+        owner = _Imported(addr, _release)
+    else:
+        owner = _Imported(addr, _Deleter(deleter) if deleter else None)  # NULL is allowed
     lo = sum(s * (n - 1) for s, n in zip(strides, shape) if s < 0)
-    hi = sum(s * (n - 1) for s, n in zip(strides, shape) if s > 0) + dt.itemsize
+    hi = sum(s * (n - 1) for s, n in zip(strides, shape) if s > 0) + isz
     if 0 in shape:
         lo, hi = 0, 0
     dev = dev_id if dev_type != kDLCPU else _runtime.get_device_id()
     mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner=owner)
-    return _new(mem, ptr, shape, strides, dt, None, None, ro)
+    return _new(mem, ptr, shape, strides, dt, None, None,
+                READONLY_FOREIGN if read_only else WRITEABLE), flags
+
+
+def _device_ordinal(device):
+    # the Array API's device argument: an npgpu.cuda.Device or an ordinal (None: no request)
+    if device is None or isinstance(device, _runtime.Device):
+        return None if device is None else device.id
+    if isinstance(device, (bool, np.bool_)) or not hasattr(device, "__index__"):
+        raise ValueError(f"Device not understood: {device!r}; npgpu arrays live on CUDA devices "
+                         "(an npgpu.cuda.Device or a device ordinal)")
+    return operator.index(device)
+
+
+def _request(x, stream, copy):
+    """``x.__dlpack__`` with the Array API 2023.12 arguments, or the older signature."""
+    kw = {"stream": stream, "max_version": VERSION}
+    if copy is not None:
+        kw["copy"] = copy
+    try:
+        return x.__dlpack__(**kw)
+    except TypeError:       # a producer older than the Array API 2023.12 signature
+        return x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()
 
 
 def from_dlpack(x, /, *, device=None, copy=None):
     """Import any DLPack producer (an object with ``__dlpack__``, or a capsule) as an npgpu array.
 
-    Zero-copy: the result shares the producer's memory and keeps it alive.  On the GPU
-    the tensor must be CUDA memory of the current device; on the simulator, host
-    (kDLCPU) memory such as a NumPy array.  ``copy=True`` returns a copy;
-    ``device`` must be None or the current device.
+    Zero copy: the result shares the producer's memory and keeps it alive.  On the GPU the
+    tensor must be CUDA memory; the producer is given our current stream, so its pending work
+    is ordered before ours (it records, our stream waits; no synchronisation).  On the
+    simulator, host (kDLCPU) memory such as a NumPy array.  ``copy=True`` returns a copy (and
+    takes host tensors, copied to the device); ``copy=False`` never copies (BufferError where
+    one is needed).  ``device``: an ``npgpu.cuda.Device`` or ordinal to place the result on
+    (a producer on another device is copied there unless ``copy=False``).  Producers whose
+    arrays are immutable (JAX) import read-only.
     """
-    if device is not None:
-        did = device.id if isinstance(device, _runtime.Device) else int(device)
-        if did != _runtime.get_device_id():
-            raise ValueError(f"from_dlpack(device={did}) must be the current device "
-                             f"({_runtime.get_device_id()}); use `with npgpu.cuda.Device({did}):`")
+    want = _device_ordinal(device)
+    here = _runtime.get_device_id()
+    if want is not None and want != here:
+        with _runtime.Device(want):
+            return from_dlpack(x, copy=copy)
     _runtime.ensure_context()
     if isinstance(x, ndarray):
         out = x._view(0, x.shape, x._strides)
-    elif type(x).__name__ == "PyCapsule":
-        out = _from_capsule(x)
+        return out.copy() if copy else out
+    if type(x).__name__ == "PyCapsule":
+        out, flags = _from_capsule(x)
     else:
         if not hasattr(x, "__dlpack__"):
             raise TypeError(f"from_dlpack needs an object with __dlpack__ (or a DLPack capsule), "
                             f"not {type(x).__name__}")
-        if hasattr(x, "__dlpack_device__"):
-            _check_device(x.__dlpack_device__(), f"the {type(x).__name__}")
-        if _backend.IS_SIM:
-            stream = None       # kDLCPU producers take no stream
-        else:
-            s = _runtime.current_stream_handle()
-            stream = s if s else 1
-        try:
-            cap = x.__dlpack__(stream=stream, max_version=VERSION)
-        except TypeError:       # a producer older than the Array API 2023 signature
-            cap = x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()
-        out = _from_capsule(cap)
-    return out.copy() if copy else out
+        dev = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else None
+        if dev is not None and not (dev[0] == _HOME and (dev[1] == here or _backend.IS_SIM)):
+            moved = _from_elsewhere(x, dev, here, copy)
+            if moved is not None:
+                return moved
+        # the producer orders its pending work before our current stream (1: legacy default)
+        stream = None if _backend.IS_SIM else (_runtime.current_stream_handle() or 1)
+        out, flags = _from_capsule(_request(x, stream, copy), read_only=_transfer.immutable(x))
+    return out.copy() if copy and not flags & FLAG_IS_COPIED else out
+
+
+def _from_elsewhere(x, dev, here, copy):
+    """A producer not on the current device: host memory copied over (``copy=True``), another
+    CUDA device's memory imported there and copied here (unless ``copy=False``); None where it
+    is usable in place (managed memory), else the error."""
+    dev_type, dev_id = int(dev[0]), int(dev[1])
+    if _backend.IS_CUDA and dev_type == kDLCPU and copy:
+        return _transfer.from_host(np.from_dlpack(x))    # NumPy reads it; we copy it over
+    if _backend.IS_CUDA and dev_type == kDLCUDA and dev_id != here:
+        if copy is False:
+            raise BufferError(f"the {type(x).__name__} is on CUDA device {dev_id}, not device "
+                              f"{here}; placing it here needs a copy, but copy=False was given")
+        with _runtime.Device(dev_id):
+            src = from_dlpack(x)
+        return src.to_device(here)
+    _check_device(dev, f"the {type(x).__name__}")
+    return None

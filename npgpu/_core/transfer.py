@@ -180,8 +180,33 @@ def cuda_array_interface(arr):
     }
 
 
+# Libraries whose arrays are immutable: their memory is imported read-only (a write through an
+# npgpu view would change a value they assume constant), whatever their export says.
+_IMMUTABLE_PRODUCERS = ("jax", "jaxlib")
+
+
+def immutable(obj):
+    """Whether ``obj`` is an array of a library whose arrays never change (JAX)."""
+    return type(obj).__module__.partition(".")[0] in _IMMUTABLE_PRODUCERS
+
+
+def _cai_stream(s):
+    """A CAI v3 ``stream`` entry as a driver handle (None: no synchronisation needed)."""
+    if s is None:
+        return None
+    if isinstance(s, bool) or not isinstance(s, int):
+        raise TypeError(f"__cuda_array_interface__ 'stream' must be None or an int, not {s!r}")
+    if s == 0:
+        raise ValueError("__cuda_array_interface__ 'stream' 0 is not allowed (CAI v3: 1 is the "
+                         "legacy default stream, 2 the per-thread default stream)")
+    return 0 if s == 1 else s
+
+
 def from_cuda_array_interface(obj):
-    """Wrap a foreign device array without copying; ``obj`` is kept alive by the result."""
+    """Wrap a foreign device array without copying; ``obj`` is kept alive by the result.
+
+    A ``stream`` entry (CAI v3) orders the producer's pending work before ours: our current
+    stream waits on an event recorded on the producer's stream (no synchronisation)."""
     cai = obj.__cuda_array_interface__
     shape = tuple(cai["shape"])
     dt = check_dtype(np.dtype(cai["typestr"]))
@@ -192,15 +217,12 @@ def from_cuda_array_interface(obj):
     if strides is None:
         strides = _layout.c_strides(shape, dt.itemsize)
     strides = tuple(strides)
-    s = cai.get("stream")
-    if _backend.IS_CUDA and s not in (None, 0, 1, 2):
-        # the producer's work must finish before ours starts: make our stream wait on it
-        ev = _runtime.Event(disable_timing=True)
-        drv.check(drv.cuEventRecord(ev.ptr, s), "cuEventRecord")
-        _runtime.get_current_stream().wait_event(ev)
+    producer = _cai_stream(cai.get("stream"))
+    if producer is not None and _backend.IS_CUDA:
+        _runtime.stream_wait(_runtime.current_stream_handle(), producer)
     lo = sum(st * (n - 1) for st, n in zip(strides, shape) if st < 0)
     hi = sum(st * (n - 1) for st, n in zip(strides, shape) if st > 0) + dt.itemsize
     dev = _runtime.get_device_id()
     mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner=obj)
     return _new(mem, ptr, shape, strides, dt, None, None,
-                READONLY_FOREIGN if readonly else WRITEABLE)
+                READONLY_FOREIGN if readonly or immutable(obj) else WRITEABLE)

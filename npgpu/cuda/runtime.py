@@ -359,3 +359,28 @@ def get_elapsed_time(start, end):
     in_context(end.device_id, _check, drv.cuEventElapsedTime, "cuEventElapsedTime",
                ctypes.byref(ms), start.ptr, end.ptr)
     return ms.value
+
+
+# ---- ordering two streams (DLPack / CUDA Array Interface exchange) -----------------------------
+_order_events = threading.local()      # per thread: device id -> the Event stream_wait records
+
+
+def stream_wait(waiter, signaller):
+    """Order the work later queued on stream handle ``waiter`` after the work queued so far on
+    ``signaller`` (raw handles of the current device; 0 legacy, 2 per-thread default): an event
+    recorded on one and waited on by the other, never a host or device-wide synchronisation.
+    Equal handles need nothing.  One event per thread and device is reused: a wait captures the
+    event's state when it is queued, and later records do not change it (per thread, so another
+    thread's record cannot come between this record and its wait)."""
+    if waiter == signaller or not _backend.IS_CUDA:
+        return
+    did = get_device_id()
+    ensure_context(did)
+    events = getattr(_order_events, "by_device", None)
+    if events is None:
+        events = _order_events.by_device = {}
+    ev = events.get(did)
+    if ev is None:
+        ev = events[did] = Event(disable_timing=True)
+    drv.check(drv.cuEventRecord(ev.ptr, signaller), "cuEventRecord")
+    drv.check(drv.cuStreamWaitEvent(waiter, ev.ptr, 0), "cuStreamWaitEvent")

@@ -471,16 +471,152 @@ def h_clog1p(z):
     return type(z)(complex(h_log(type(z.real)(math.hypot(re, z.imag))), math.atan2(z.imag, re)))
 """)
 
+# A non-finite part: exp(z) - 1 by components, which gives the Array API's table (-inf + iy ->
+# -1 + i0 sin(y), +inf + iy -> inf cis(y) - 1, NaN + i0 -> NaN + i0); NumPy's loop computes the
+# finite formula there too and returns NaN for ten of them (tests/test_complex_special_values.py).
 _h("""
 def h_cexpm1(z):
-    a = h_sin(z.imag * type(z.real)(0.5))
-    return type(z)(complex(h_expm1(z.real) * h_cos(z.imag) - type(z.real)(2) * a * a,
-                           h_exp(z.real) * h_sin(z.imag)))
+    x = z.real
+    y = z.imag
+    if not (math.isfinite(x) and math.isfinite(y)):
+        w = h_cexp(z)
+        return type(z)(complex(w.real - type(x)(1), w.imag))
+    a = h_sin(y * type(x)(0.5))
+    return type(z)(complex(h_expm1(x) * h_cos(y) - type(x)(2) * a * a, h_exp(x) * h_sin(y)))
 """)
 
 _h("""
 def h_csqrt(z):
     return type(z)(cmath.sqrt(z))
+""")
+
+# ---- complex special values (C99 Annex G, as the Array API lists them) ---------------------------
+# Each function tests "both parts finite" first and then calls cmath (Numba's implementation on the
+# GPU, CPython's on the simulator), so finite input pays one well-predicted branch.  The non-finite
+# parts are decided here: CPython's cmath raises ValueError for several of them, and Numba's loses
+# signs or NaNs in others.  Where the standard leaves a sign open, NumPy's choice is taken.
+# tanh is odd and conjugate-symmetric: ctanh(+inf + iy) = 1 + i0 sin(2y); +-0 + i inf/NaN keeps
+# the zero; NaN + i0 keeps the zero.
+_h("""
+def h_ctanh(z):
+    x = z.real
+    y = z.imag
+    if math.isfinite(x) and math.isfinite(y):
+        return type(z)(cmath.tanh(z))
+    one = type(x)(math.copysign(1.0, x))
+    if math.isinf(x):
+        if math.isfinite(y):
+            return type(z)(complex(one, math.copysign(0.0, h_sin(y + y))))
+        return type(z)(complex(one, math.copysign(0.0, y) if math.isinf(y) else 0.0))
+    if x == type(x)(0):
+        return type(z)(complex(x, y - y))
+    if math.isnan(x) and y == type(y)(0):
+        return type(z)(complex(x, y))
+    return type(z)(complex(x + y - y, x + y - y))
+""")
+
+# acos(conj z) = conj(acos z); the imaginary part is -inf (by y's sign) wherever a part is infinite
+_h("""
+def h_cacos(z):
+    x = z.real
+    y = z.imag
+    if math.isfinite(x) and math.isfinite(y):
+        return type(z)(cmath.acos(z))
+    if math.isinf(x):
+        if math.isnan(y):
+            return type(z)(complex(y, -math.inf))
+        if math.isinf(y):
+            re = 0.7853981633974483 if x > type(x)(0) else 2.356194490192345
+        else:
+            re = 0.0 if x > type(x)(0) else math.pi
+        return type(z)(complex(re, -math.copysign(math.inf, y)))
+    if math.isinf(y):
+        re = 1.5707963267948966 if math.isfinite(x) else math.nan
+        return type(z)(complex(re, -y))
+    if x == type(x)(0):
+        return type(z)(complex(1.5707963267948966, y))
+    return type(z)(complex(math.nan, math.nan))
+""")
+
+# acosh(conj z) = conj(acosh z); the real part is +inf wherever a part is infinite
+_h("""
+def h_cacosh(z):
+    x = z.real
+    y = z.imag
+    if math.isfinite(x) and math.isfinite(y):
+        return type(z)(cmath.acosh(z))
+    inf = math.inf
+    if math.isinf(x):
+        if math.isnan(y):
+            return type(z)(complex(inf, y))
+        if math.isinf(y):
+            im = 0.7853981633974483 if x > type(x)(0) else 2.356194490192345
+        else:
+            im = 0.0 if x > type(x)(0) else math.pi
+        return type(z)(complex(inf, math.copysign(im, y)))
+    if math.isinf(y):
+        if math.isnan(x):
+            return type(z)(complex(inf, x))
+        return type(z)(complex(inf, math.copysign(1.5707963267948966, y)))
+    if x == type(x)(0):
+        return type(z)(complex(math.nan, 1.5707963267948966))
+    return type(z)(complex(math.nan, math.nan))
+""")
+
+# asinh is odd and conjugate-symmetric: the real part takes x's sign, the imaginary part y's
+_h("""
+def h_casinh(z):
+    x = z.real
+    y = z.imag
+    if math.isfinite(x) and math.isfinite(y):
+        return type(z)(cmath.asinh(z))
+    if math.isinf(x):
+        if math.isnan(y):
+            return type(z)(complex(x, y))
+        im = 0.7853981633974483 if math.isinf(y) else 0.0
+        return type(z)(complex(x, math.copysign(im, y)))
+    if math.isinf(y):
+        if math.isnan(x):
+            return type(z)(complex(math.inf, x))
+        return type(z)(complex(math.copysign(math.inf, x), math.copysign(1.5707963267948966, y)))
+    if math.isnan(x) and y == type(y)(0):
+        return type(z)(complex(x, y))
+    return type(z)(complex(math.nan, math.nan))
+""")
+
+# atanh is odd and conjugate-symmetric; +-1 + i0 is its pole (CPython's cmath raises there)
+_h("""
+def h_catanh(z):
+    x = z.real
+    y = z.imag
+    if math.isfinite(x) and math.isfinite(y):
+        if y == type(y)(0) and abs(x) == type(x)(1):
+            return type(z)(complex(math.copysign(math.inf, x), y))
+        return type(z)(cmath.atanh(z))
+    if math.isinf(y):
+        re = 0.0 if math.isnan(x) else math.copysign(0.0, x)
+        return type(z)(complex(re, math.copysign(1.5707963267948966, y)))
+    if math.isinf(x):
+        if math.isnan(y):
+            return type(z)(complex(math.copysign(0.0, x), y))
+        return type(z)(complex(math.copysign(0.0, x), math.copysign(1.5707963267948966, y)))
+    if x == type(x)(0):
+        return type(z)(complex(x, y))
+    return type(z)(complex(math.nan, math.nan))
+""")
+
+# The circular functions are the hyperbolic ones rotated, as the Array API defines their special
+# values: sin(z) = -i sinh(iz), cos(z) = cosh(iz), tan(z) = -i tanh(iz), asin(z) = -i asinh(iz),
+# atan(z) = -i atanh(iz), with iz = -y + ix by components (a complex product would make
+# inf * 0 = NaN).  CPython's and Numba's cmath rotate the same way.
+for _name, _hyp, _rot in (("h_csin", "h_csinh", True), ("h_ccos", "h_ccosh", False),
+                          ("h_ctan", "h_ctanh", True), ("h_casin", "h_casinh", True),
+                          ("h_catan", "h_catanh", True)):
+    _ret = ("type(z)(complex(w.imag, -w.real))" if _rot else "w")
+    _h(f"""
+def {_name}(z):
+    w = {_hyp}(type(z)(complex(-z.imag, z.real)))
+    return {_ret}
 """)
 
 
