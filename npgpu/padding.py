@@ -127,14 +127,22 @@ def _centre(a, widths):
 
 def _index_map(mode, m, b, size):
     """The axis map of an index mode: output coordinate c reads source coordinate f(c - b)."""
+    e = size - m - b
     if mode == "edge":
         return AxisMap("edge", size, b, m)
+    # pads no wider than one wrap / reflection take the division-free forms
     if mode == "wrap":
+        if b <= m and e <= m:
+            return AxisMap("wrap1", size, b, m)
         return AxisMap("mod", size, (-b) % m, m)
     if mode == "reflect":
         if m == 1:
             return AxisMap("zero", size)
+        if b < m and e < m:
+            return AxisMap("reflect1", size, b, m)
         return AxisMap("reflect", size, (-b) % (2 * m - 2), 2 * m - 2)
+    if b <= m and e <= m:
+        return AxisMap("symmetric1", size, b, m)
     return AxisMap("symmetric", size, (-b) % (2 * m), 2 * m)
 
 

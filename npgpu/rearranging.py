@@ -35,9 +35,18 @@ def tile(A, reps):
     nd = max(len(reps), a.ndim)
     reps = (1,) * (nd - len(reps)) + reps
     a = a.reshape((1,) * (nd - a.ndim) + a.shape)
-    maps = [ident(n) if r == 1 else AxisMap("zero", r) if n == 1 else AxisMap("mod", n * r, 0, n)
-            for n, r in zip(a.shape, reps)]
-    return _remap.remap(a, maps)
+    # a repeated axis is two: the repetition over a zero-stride axis, then the axis itself, so
+    # every map is the identity (no division; rows of the rows form are plain copies)
+    shape, strides = [], []
+    for n, r, s in zip(a.shape, reps, a._strides):
+        if r != 1:
+            shape.append(r)
+            strides.append(0)
+        shape.append(n)
+        strides.append(s)
+    view = a._view(0, tuple(shape), tuple(strides))
+    out = _remap.remap(view, [ident(n) for n in shape])
+    return out.reshape(tuple(n * r for n, r in zip(a.shape, reps)))
 
 
 def _counts_on_host(repeats, n):

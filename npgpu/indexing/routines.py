@@ -9,9 +9,11 @@ import operator
 
 import numpy as np
 
+from .. import _remap
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core import layout as _layout
+from .._core import transfer as _transfer
 from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from ..creation import arange, asarray
 from . import advanced as _adv
@@ -70,9 +72,40 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         axis = _layout.normalize_axis(axis, a.ndim)
     idx = _int_index(indices)
     _empty_axis(a.shape[axis], idx, mode)
+    if axis == a.ndim - 1 and _staged_take(a, idx):
+        return _put_out(_take_rows(a, idx, axis, mode), out)
     entries = [("slice", slice(None), d) for d in range(axis)] + [("arr", idx, axis)]
     entries += [("slice", slice(None), d) for d in range(axis + 1, a.ndim)]
     return _put_out(_adv.gather(_adv._plan(a, entries), mode), out)
+
+
+def _staged_take(a, idx):
+    """Does a take along ``a``'s last axis run as the remap's rows form with the source row
+    staged in shared memory (rows that fit, long enough output rows)?"""
+    return (a.shape[-1] and a.shape[-1] * a.itemsize <= _remap.STAGE_MAX
+            and idx.size >= _remap.ROWS_MIN and idx.dtype.kind in "iu" and idx.itemsize <= 8
+            and not (idx.dtype.kind == "u" and idx.itemsize == 8))
+
+
+def _take_rows(a, idx, axis, mode):
+    """``take`` along the last axis: a block a row, the row read once into shared memory and
+    gathered from there; ``mode='raise'`` checks in the same launch (the first bad position
+    recorded, one 8-byte read)."""
+    flat = idx.reshape(-1)
+    if flat.dtype != _I64 or not flat._c_contig:
+        flat = flat.astype(_I64)
+    n = a.shape[-1]
+    maps = [_remap.ident(s) for s in a.shape[:-1]]
+    maps.append(_remap.AxisMap("take_" + mode, flat.size, n, table=flat))
+    rec = _adv._record() if mode == "raise" else None
+    res = _remap.remap(a, maps, record=rec)
+    if rec is not None:
+        bad = _adv._read_record(rec)
+        if bad != _adv._NONE:
+            host = np.empty(1, _I64)
+            _transfer._d2h(host, flat._ptr + 8 * bad, 8)
+            raise _adv.out_of_bounds(int(host[0]), n, axis)
+    return res.reshape(a.shape[:-1] + idx.shape)
 
 
 def _cycled(v, n):

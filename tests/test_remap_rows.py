@@ -1,0 +1,161 @@
+"""The rows form of the remap kernel (npgpu/_remap.py): tile, roll, pad and take along the last
+axis on rows of at least ROWS_MIN elements (8 on the simulator), the single-wrap/reflection pad
+maps and their wide-pad fallbacks, two-element words (stores, and loads where aligned), the
+shared-memory stage of take, and concatenate's contiguous-block copies; against NumPy on random
+data, every dtype, non-contiguous / negative-stride / broadcast / 0-d / empty sources."""
+import numpy
+import pytest
+
+import npgpu as np
+from npgpu import _remap
+from conftest import ALL_DTYPES, assert_same, make_layout, random_array, raises_like
+
+RNG = numpy.random.default_rng(1313)
+LAYOUTS = ("contiguous", "transposed", "strided", "negative", "broadcast")
+
+
+@pytest.fixture
+def rows(monkeypatch):
+    """Counts launches of the rows form (so a test can assert that it ran)."""
+    calls = []
+    launch = _remap._launch_rows
+
+    def counted(*args):
+        calls.append(args[5])          # the map kinds
+        return launch(*args)
+
+    monkeypatch.setattr(_remap, "_launch_rows", counted)
+    return calls
+
+
+def cases(shape, dt):
+    h = random_array(shape, dt, RNG)
+    return [make_layout(h, lay) for lay in LAYOUTS]
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
+def test_rows_dtypes(dt, rows):
+    n = _remap.ROWS_MIN
+    for g, h in cases((3, n + 2), dt):
+        assert_same(np.tile(g, 2), numpy.tile(h, 2))
+        assert_same(np.roll(g, 3, axis=1), numpy.roll(h, 3, axis=1))
+        assert_same(np.roll(g, (1, -5), (0, 1)), numpy.roll(h, (1, -5), (0, 1)))
+        w = ((1, 2), (3, 1))
+        assert_same(np.pad(g, w, "reflect"), numpy.pad(h, w, "reflect"))
+        assert_same(np.pad(g, 2, constant_values=((1, 0), (0, 1))),
+                    numpy.pad(h, 2, constant_values=((1, 0), (0, 1))))
+        idx = RNG.integers(-(n + 2), n + 2, n + 1)
+        assert_same(np.take(g, np.asarray(idx), axis=1), numpy.take(h, idx, axis=1))
+    assert {"take_raise", "reflect1", "rot", "const"} <= {k for kinds in rows for k in kinds}
+
+
+@pytest.mark.parametrize("dt", ["f4", "i1", "c8"])
+def test_words_alignment(dt, rows):
+    """Odd and even rows, source offsets of either parity (word loads where aligned)."""
+    for n in (10, 11):
+        h = random_array((4, n + 1), dt, RNG)
+        g = np.asarray(h)
+        for sl in (numpy.s_[:, :n], numpy.s_[:, 1:], numpy.s_[1:, ::-1]):
+            assert_same(np.tile(g[sl], (1, 2)), numpy.tile(h[sl], (1, 2)))
+            for s in (1, 2, -3):
+                assert_same(np.roll(g[sl], s), numpy.roll(h[sl], s))
+            for w in (1, 2):
+                assert_same(np.pad(g[sl], ((0, 1), (w, w + 1)), "symmetric"),
+                            numpy.pad(h[sl], ((0, 1), (w, w + 1)), "symmetric"))
+    assert rows
+
+
+def test_tile_as_zero_stride_axes(rows):
+    h = random_array((2, 9), "f4", RNG)
+    g = np.asarray(h)
+    for reps in [2, (3, 1), (2, 2), (1, 3, 2), (0, 2), (2, 0)]:
+        assert_same(np.tile(g, reps), numpy.tile(h, reps))
+    for lay in ("zero_d", "empty"):
+        gz, hz = make_layout(h, lay)
+        assert_same(np.tile(gz, 9), numpy.tile(hz, 9))
+        assert_same(np.tile(gz, (2, 10)), numpy.tile(hz, (2, 10)))
+    assert all(k == "id" for kinds in rows for k in kinds)
+
+
+@pytest.mark.parametrize("mode", ["reflect", "symmetric", "wrap", "edge"])
+def test_pad_single_and_wide_forms(mode, rows):
+    """Widths below, at and above the axis length: the division-free single form and the
+    general modulo form both run."""
+    h = random_array((3, 9), "f4", RNG)
+    for g, hh in [make_layout(h, lay) for lay in LAYOUTS]:
+        for w in [(1, 2), (8, 8), (9, 9), (10, 3), (20, 25)]:
+            assert_same(np.pad(g, ((1, 1), w), mode), numpy.pad(hh, ((1, 1), w), mode))
+    seen = {k for kinds in rows for k in kinds}
+    if mode in ("reflect", "symmetric", "wrap"):
+        assert {mode + "1", "mod" if mode == "wrap" else mode} <= seen
+
+
+def test_pad_single_forms_map_choice():
+    """The host picks the single form exactly when one wrap/reflection reaches."""
+    from npgpu.padding import _index_map
+    m = 9
+    assert _index_map("reflect", m, 8, m + 8 + 8).kind == "reflect1"
+    assert _index_map("reflect", m, 9, m + 9).kind == "reflect"
+    assert _index_map("symmetric", m, 9, m + 9 + 9).kind == "symmetric1"
+    assert _index_map("symmetric", m, 0, m + 10).kind == "symmetric"
+    assert _index_map("wrap", m, 9, m + 18).kind == "wrap1"
+    assert _index_map("wrap", m, 10, m + 10).kind == "mod"
+
+
+@pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
+@pytest.mark.parametrize("dt", ["b1", "u2", "f4", "i8", "c16"])
+def test_take_staged(mode, dt, rows):
+    n = _remap.ROWS_MIN + 3
+    lo = -3 * n if mode != "raise" else -n
+    hi = 3 * n if mode != "raise" else n
+    for g, h in cases((2, 3, n), dt):
+        for idx in (RNG.integers(lo, hi, 2 * n), RNG.integers(lo, hi, (2, 5)).astype(numpy.int32)):
+            assert_same(np.take(g, np.asarray(idx), axis=-1, mode=mode),
+                        numpy.take(h, idx, axis=-1, mode=mode))
+        idx = RNG.integers(0, n, n).astype(numpy.uint8)
+        assert_same(np.take(g[0], idx, axis=1, mode=mode), numpy.take(h[0], idx, axis=1, mode=mode))
+    flat = random_array((n,), dt, RNG)
+    idx = RNG.integers(lo, hi, n)
+    assert_same(np.take(np.asarray(flat), np.asarray(idx), mode=mode),
+                numpy.take(flat, idx, mode=mode))
+    assert any(kinds[-1] == "take_" + mode for kinds in rows)
+
+
+def test_take_staged_errors_and_out():
+    n = _remap.ROWS_MIN + 1
+    h = random_array((3, n), "f4", RNG)
+    g = np.asarray(h)
+    for bad in (n, -n - 1, 10 * n):
+        idx = RNG.integers(0, n, 2 * n)
+        idx[5] = bad
+        idx[7] = bad + 1 if bad > 0 else bad - 1
+        raises_like(lambda: numpy.take(h, idx, axis=1), lambda: np.take(g, np.asarray(idx), axis=1))
+    # the record is re-armed: the next call succeeds
+    idx = RNG.integers(0, n, n)
+    assert_same(np.take(g, np.asarray(idx), axis=1), numpy.take(h, idx, axis=1))
+    out = np.zeros((3, n), "f4")
+    res = np.take(g, np.asarray(idx), axis=1, out=out)
+    assert res is out
+    assert_same(out, numpy.take(h, idx, axis=1))
+    raises_like(lambda: numpy.take(h, idx, axis=1, mode="bad"),
+                lambda: np.take(g, np.asarray(idx), axis=1, mode="bad"))
+    e = numpy.zeros((2, 0), "f4")
+    raises_like(lambda: numpy.take(e, idx, axis=1, mode="wrap"),
+                lambda: np.take(np.asarray(e), np.asarray(idx), axis=1, mode="wrap"))
+
+
+@pytest.mark.parametrize("dt", ["f4", "b1", "c8"])
+def test_concatenate_blocks(dt):
+    a = random_array((5, 3), dt, RNG)
+    b = random_array((2, 3), dt, RNG)
+    ga, gb = np.asarray(a), np.asarray(b)
+    assert_same(np.concatenate([ga, gb]), numpy.concatenate([a, b]))
+    assert_same(np.concatenate([ga[None], gb[None, :, :]], axis=1),
+                numpy.concatenate([a[None], b[None]], axis=1))
+    assert_same(np.concatenate([ga.ravel(), gb[:0].ravel(), gb.ravel()]),
+                numpy.concatenate([a.ravel(), b[:0].ravel(), b.ravel()]))
+    # mixed layouts and dtypes take the general path
+    assert_same(np.concatenate([ga[::-1], gb]), numpy.concatenate([a[::-1], b]))
+    wide = "c16" if dt == "c8" else "f8"
+    assert_same(np.concatenate([ga, gb.astype(wide)]), numpy.concatenate([a, b.astype(wide)]))
