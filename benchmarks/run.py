@@ -4,7 +4,8 @@
     python3 benchmarks/run.py [--smoke] [--only SECTION ...] [--cases REGEX]
 
 Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, indexing, linalg,
-sorting, random, fft (the last three's cases are in benchmarks/<section>_cases.py).
+sorting, random, fft, fusion, kernels, exchange (the last six's cases are in
+benchmarks/<section>_cases.py).
 Each section prints one table; everything is also written as JSON to
 $OUT/bench.json (if OUT is set) or benchmarks/last.json.  See README.md.
 """
@@ -33,11 +34,13 @@ from _timing import load_libs, time_interleaved  # noqa: E402
 LIBS = ("npgpu", "cupy", "torch", "numpy")
 GPU_LIBS = ("npgpu", "cupy", "torch")
 SECTIONS = ("copy", "alloc", "transfer", "elementwise", "startup",
-            "reduction", "sweep", "indexing", "linalg", "sorting", "random", "fft")
+            "reduction", "sweep", "indexing", "linalg", "sorting", "random", "fft", "fusion",
+            "kernels", "exchange")
 # Sections whose cases live in their own module, benchmarks/<name>_cases.py, each with
 # ``cases(cfg, api) -> [Case]`` (``api`` below hands them this file's helpers).
-CASE_MODULES = ("sorting", "random", "fft")
-BW_SECTIONS = {"elementwise", "reduction", "indexing", "sorting", "random", "fft"}
+CASE_MODULES = ("sorting", "random", "fft", "fusion", "kernels", "exchange")
+BW_SECTIONS = {"elementwise", "reduction", "indexing", "sorting", "random", "fft", "fusion",
+               "kernels"}
 ALIASES = {"compile": "startup"}   # the start-up section grew out of the compile section
 GiB = 2 ** 30
 T0 = time.perf_counter()

@@ -138,6 +138,10 @@ from ._core import fields as _fields
 _ops.update(flatiter=_flatiter.flatiter, set_flat=_flatiter.set_flat, getfield=_fields.getfield,
             setfield=_fields.setfield, resize_inplace=_fields.resize)
 
+# --- user kernels (issue 18) ---
+from . import kernels
+from .kernels import ElementwiseKernel, RawKernel, RawModule, ReductionKernel, vectorize
+
 # --- dispatch / Array API (issue 19) ---
 from ._array_api import __array_api_version__, __array_namespace_info__
 from . import _array_api
