@@ -473,6 +473,9 @@ def _from_elsewhere(x, dev, here, copy):
         if copy is False:
             raise BufferError(f"the {type(x).__name__} is on CUDA device {dev_id}, not device "
                               f"{here}; placing it here needs a copy, but copy=False was given")
+        if not 0 <= dev_id < _runtime.get_device_count():
+            raise BufferError(f"the {type(x).__name__} is on CUDA device {dev_id}, which this "
+                              f"process does not see ({_runtime.get_device_count()} device(s))")
         with _runtime.Device(dev_id):
             src = from_dlpack(x)
         return src.to_device(here)

@@ -323,11 +323,11 @@ class Event:
             self.ptr = h.value
 
     def __del__(self):
-        if self.ptr and _backend.IS_CUDA and drv is not None:
-            try:
+        try:                            # at interpreter shutdown the module globals are None
+            if self.ptr and _backend.IS_CUDA and drv is not None:
                 in_context(self.device_id, drv.cuEventDestroy, self.ptr)
-            except Exception:           # interpreter shutdown
-                pass
+        except Exception:
+            pass
 
     def record(self, stream=None):
         stream = stream if stream is not None else get_current_stream()
