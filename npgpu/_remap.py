@@ -181,12 +181,14 @@ def _element(idx, tag, indent, kinds, fill_sel, nfill, w):
     return [" " * indent + line for line in lines]
 
 
-def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, sim):
+def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, sim, rep=False):
     """The rows form (module docstring).  ``words``: stores two elements a word (the row length
     even, ``out`` aligned); ``wload``: loads a word where the source allows; ``unit``: the last
     axis's source stride is 1; ``stage``: elements staged per row in shared memory (a power of
     two at least the source row's length; 0: no staging); ``sim``: the simulator's variant
-    (grid-stride loops over the columns: its grid is small)."""
+    (grid-stride loops over the columns: its grid is small); ``rep``: the output is ``Z``
+    copies of the ``R`` rows (leading output axes the source does not vary along: tile's
+    repetitions), each value loaded once and stored ``Z`` times, ``ZS`` store units apart."""
     nd = len(kinds)
     last = nd - 1
     w = "uint32" if narrow else "int64"
@@ -194,6 +196,7 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
     args = ["R", "L", "out", "src"] + (["outw"] if words else []) + (["srcw"] if wload else [])
     args += ["base"] + [f"e{d}" for d in range(nd)] + [f"s{d}" for d in range(1, last)]
     args += margs + [f"fv{k}" for k in range(nfill)] + (["M"] if stage else [])
+    args += ["Z", "ZS"] if rep else []
     L = [f"def KERNEL({', '.join(args)}):"]
     L += [f"    s{d} = {w}(s{d})" for d in range(1, last)] + _cast_params(kinds, w)
     # column and row arithmetic in int64 (Numba types a uint64/int64 mix as float64); the
@@ -268,11 +271,20 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
     L.append(Q + f"if cb + {per - 1} * bd < {units}:")
     for u in range(per):
         L += [Q + "    " + x for x in unit_lines(f"({at_u(u)})", u)]
-    L += [Q + f"    {dst}[ro + {at_u(u)}] = {val}{u}" for u in range(per)]
+    if rep:
+        L += [Q + "    zo = ro", Q + "    for z in range(Z):"]
+        L += [Q + f"        {dst}[zo + {at_u(u)}] = {val}{u}" for u in range(per)]
+        L.append(Q + "        zo += ZS")
+    else:
+        L += [Q + f"    {dst}[ro + {at_u(u)}] = {val}{u}" for u in range(per)]
     L += [Q + "else:", Q + f"    for u in range({per}):", Q + "        ct = cb + u * bd",
           Q + f"        if ct < {units}:"]
     L += [Q + "            " + x for x in unit_lines("ct", "t")]
-    L.append(Q + f"            {dst}[ro + ct] = {val}t")
+    if rep:
+        L += [Q + "            zo = ro", Q + "            for z in range(Z):",
+              Q + f"                {dst}[zo + ct] = {val}t", Q + "                zo += ZS"]
+    else:
+        L.append(Q + f"            {dst}[ro + ct] = {val}t")
     if loop:
         L.append(Q + f"cb += cuda.gridDim.x * bd * {per}")
     if stage:
@@ -288,6 +300,7 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
         params.append(Param("array", _ew.WORD_DTYPE[dt.itemsize], 1, "C"))
     params += [Param("scalar", _I64)] * (1 + nd + max(last - 1, 0))
     params += mparams + [Param("scalar", dt)] * nfill + ([Param("scalar", _I64)] if stage else [])
+    params += [Param("scalar", _I64)] * 2 if rep else []
     return KernelSource(name, text, params)
 
 
@@ -387,10 +400,27 @@ def _stage_size(m, isz):
     return size if size * isz <= STAGE_MAX else 0
 
 
+def _repeats(shape, strides, maps):
+    """How many leading output axes the source does not vary along (zero stride, a map that
+    is not ``const``: tile's repetitions), short of the last axis."""
+    k = 0
+    while k < len(maps) - 1 and strides[k] == 0 and maps[k].kind in ("id", "zero"):
+        k += 1
+    return k
+
+
 def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, rec):
     dt, isz = src.dtype, src.itemsize
     L = maps[-1].size
-    R = out.size // L
+    # leading repetitions: each value is loaded once and stored Z times (the source read once)
+    k = _repeats(shape, strides, maps)
+    Z = 1
+    for mp in maps[:k]:
+        Z *= mp.size
+    if k:
+        shape, strides, maps, kinds = shape[k:], strides[k:], maps[k:], kinds[k:]
+        fill_sel = {d - k: v for d, v in fill_sel.items()}
+    R = out.size // L // Z
     lo, hi = extent(src) if src.ndim else (src._ptr, src._ptr + isz)
     m = (hi - lo) // isz
     estrides = [s // isz for s in strides]
@@ -401,10 +431,11 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
         stage = _stage_size(shape[-1], isz)
     wload = words and not stage and estrides[-1] == 1 and not lo % wsz
     unit = estrides[-1] == 1
+    rep = Z > 1
     key = ("remap_rows", dt, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow, words,
-           wload, unit, stage)
+           wload, unit, stage, rep)
     kern = compiler.get_kernel(key, lambda: _render_rows(dt, kinds, fill_sel, len(fills), narrow,
-                                                         words, wload, unit, stage, _ew._SIM))
+                                                         words, wload, unit, stage, _ew._SIM, rep))
     values = [R, L] + _arr(out._ptr, out.size, isz) + _arr(lo, m, isz)
     if words:
         values += _arr(out._ptr, out.size // 2, wsz)
@@ -414,6 +445,8 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
     values += _map_values(maps, fills, rec)
     if stage:
         values.append(shape[-1])
+    if rep:
+        values += [Z, R * (L // 2 if words else L)]
     gy = min(R, _GRID_Y)
     if stage:
         grid, block = (1, gy, 1), (_STAGE_BLOCK, 1, 1)

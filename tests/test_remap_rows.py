@@ -161,3 +161,20 @@ def test_concatenate_blocks(dt):
     assert_same(np.concatenate([ga[::-1], gb]), numpy.concatenate([a[::-1], b]))
     wide = "c16" if dt == "c8" else "f8"
     assert_same(np.concatenate([ga, gb.astype(wide)]), numpy.concatenate([a, b.astype(wide)]))
+
+
+@pytest.mark.parametrize("dt", ["f4", "i1", "c16", "b1"])
+def test_tile_leading_repeats_load_once(dt, rows):
+    """Leading repetitions (tile's outer reps) are one load and Z stores per value: every
+    layout, words and scalar rows, odd and even lengths, a partial last block."""
+    for shape in [(21,), (4, 10), (3, 2, 9)]:
+        h = random_array(shape, dt, RNG)
+        for g, hh in [make_layout(h, lay) for lay in LAYOUTS]:
+            for reps in [3, (2,) + (1,) * len(shape), (2, 1, 2, 1)]:
+                assert_same(np.tile(g, reps), numpy.tile(hh, reps))
+    # the planner sees the repetition axes: zero stride, not const, before the last axis
+    A = _remap.AxisMap
+    assert _remap._repeats((2, 3, 5), (0, 0, 4), [A("id", 2), A("id", 3), A("id", 5)]) == 2
+    assert _remap._repeats((2, 5), (0, 0), [A("id", 2), A("id", 5)]) == 1
+    assert _remap._repeats((2, 5), (0, 4), [A("const", 2, 0, 2, fill=(0, 0)), A("id", 5)]) == 0
+    assert rows
