@@ -1,0 +1,69 @@
+"""The kernels behind the issues' slowest benchmark cases, run once each for Nsight Compute.
+
+    ncu --clock-control none --profile-from-start off --section SpeedOfLight \
+        --section Occupancy --section LaunchStats --section WarpStateStats \
+        python3 benchmarks/experiments/ncu_targets.py [CASE ...]
+
+Every case runs twice unprofiled (compiles, plans, pool), then once between
+``cuProfilerStart``/``cuProfilerStop``, so ncu sees exactly one call's launches.  Without a
+GPU (the simulator) the sizes shrink by 2**16 and the profiler calls are skipped, so the
+script checks that it runs.
+"""
+import sys
+
+import numpy as np
+
+import npgpu as gp
+
+SIM = gp.backend() != "cuda"
+S = 16 if SIM else 0
+rng = np.random.default_rng(0)
+n24, n26 = (1 << 24) >> S, (1 << 26) >> S
+side = 8192 >> (S // 2)
+a26 = gp.asarray(rng.random(n26, np.float32))
+b26 = gp.asarray(rng.random(n26, np.float32))
+m26 = gp.asarray(rng.random(n26) < 0.5)
+mat = gp.asarray(rng.random((side, side), np.float32))
+keys = gp.asarray(rng.standard_normal(n24).astype(np.float32))
+half = gp.asarray(rng.random(n26 // 2, np.float32))
+gen = gp.random.default_rng(1)
+
+CASES = {
+    "sort_f32": lambda: gp.sort(keys),
+    "mask_select": lambda: a26[m26],
+    "pad_reflect": lambda: gp.pad(mat, 64, mode="reflect"),
+    "roll": lambda: gp.roll(a26, 12345),
+    "tile": lambda: gp.tile(half, 2),
+    "random_f32": lambda: gen.random(n26, dtype=np.float32),
+    "standard_normal_f32": lambda: gen.standard_normal(n26, dtype=np.float32),
+    "fused_sum_sq": lambda: _sumsq(a26, b26),
+}
+
+
+@gp.fuse
+def _sumsq(x, y):
+    return gp.sum((x - y) ** 2)
+
+
+def _profiler(on):
+    if SIM:
+        return
+    from cuda.bindings import driver
+    gp.cuda.get_current_stream().synchronize()
+    (driver.cuProfilerStart if on else driver.cuProfilerStop)()
+
+
+def main():
+    names = sys.argv[1:] or list(CASES)
+    for name in names:
+        fn = CASES[name]
+        fn()
+        fn()
+        _profiler(True)
+        fn()
+        _profiler(False)
+        print(f"{name}: profiled", flush=True)
+
+
+if __name__ == "__main__":
+    main()
