@@ -18,6 +18,8 @@ The scatter then walks the tile in element order (:func:`_ordered_lines`), so bo
 and its stores are coalesced; rows of more than one element (``a[mask]`` over leading axes)
 are written run by run by the thread that owns the run.
 """
+import os
+
 import numpy as np
 
 from .._codegen import compiler
@@ -30,6 +32,10 @@ BLOCK = 4 if _ew._SIM else 256        # threads a block (the simulator: a few, s
 GROUPS = 4                            # runs of 8 flags a thread
 GROUP_SPAN = BLOCK * 8                # flags between a thread's runs
 TILE = GROUPS * GROUP_SPAN            # flags a block
+# blocks an SM must fit (NVVM launch bounds, capping registers) for the scatter; the H200's
+# Nsight Compute run found it at 89 registers, 2 blocks (25% occupancy) without bounds
+# (knob NPGPU_TILE_SELECT_MINBLOCKS for benchmarks/experiments/radix_knobs.py)
+MIN_BLOCKS = int(os.environ.get("NPGPU_TILE_SELECT_MINBLOCKS", "0"))
 _I32, _I64, _U64 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint64)
 _BOOL = np.dtype(np.bool_)
 
@@ -95,7 +101,8 @@ def _render(mode, dt, inner):
                   f"    pos += int64((total >> uint64({16 * k})) & uint64(0xffff))"]
     text = f"def KERNEL({', '.join(args)}):\n" + "\n".join(L) + "\n"
     name = _ew._kernel_name(f"tile_{mode}", text)
-    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+    bounds = (BLOCK, MIN_BLOCKS) if MIN_BLOCKS and mode != "count" and not _ew._SIM else None
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params, bounds)
 
 
 def _scan_lines():

@@ -32,6 +32,7 @@ Index payloads are int32 below 2^31 elements; the last pass writes the caller's 
 optionally ``index % m`` (the position within a row of the segmented sort).
 """
 import hashlib
+import os
 
 import numpy as np
 
@@ -55,9 +56,18 @@ BLOCK = 8 if _SIM else 256
 SIM_ITEMS = 2
 
 
+# Knobs for benchmarks/experiments/radix_knobs.py (H200 sweeps; unset: the defaults below):
+# NPGPU_RADIX_ITEMS (items a thread, every key width), NPGPU_RADIX_MINBLOCKS (NVVM launch
+# bounds: blocks an SM must fit, which caps registers a thread).
+_ITEMS = int(os.environ.get("NPGPU_RADIX_ITEMS", "0"))
+MIN_BLOCKS = int(os.environ.get("NPGPU_RADIX_MINBLOCKS", "0"))
+
+
 def items_for(key_w, pay_w, sim=_SIM):
     if sim:
         return SIM_ITEMS
+    if _ITEMS:
+        return _ITEMS
     return 16 if key_w + pay_w <= 8 else 8
 
 
@@ -140,8 +150,9 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
          f"    base = t * {tile}",
          "    spec = False"]
     if not sim:
-        L.append("    ltm = cuda.lanemask_lt()")
-    # the items as a loop (typed once; NVVM unrolls the constant trip count)
+        L += ["    ltm = cuda.lanemask_lt()", f"    dks = cuda.local.array({items}, int32)"]
+    # the items as a loop (typed once; NVVM unrolls the constant trip count).  GPU: every
+    # item's load and digit first, then the warp ballots (the loads all in flight at once)
     L.append(f"    for k in range({items}):")
     L.append(f"        i = base + tid + k * {block}")
     if not sim:
@@ -158,6 +169,7 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
     if not sim:
         # lanes with one digit add once (lowest lane: their count): no atomic contention on
         # keys whose digit is (nearly) constant.  Every lane of the warp runs this.
+        L += ["        dks[k] = dk", f"    for k in range({items}):", "        dk = dks[k]"]
         L += peer_lines("dk", bits, "        ")
         L.append(f"        if dk < {R} and (peers & ltm) == 0:")
         L.append("            cuda.atomic.add(hist, dk, int32(cuda.popc(peers)))")
@@ -169,7 +181,7 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
           f"        C[d * ntile + t] = {_ew.type_name(cdt)}(hist[d])",
           f"        d += {block}"]
     return _finish("radix_count", part, L, _signature(part, src, None, False, False, kdt, pdt,
-                                                       cdt)[1])
+                                                       cdt)[1], block)
 
 
 def _store_lines(part, key_out, pay_out, key, pv, g, odt, pad, cond=False):
@@ -429,13 +441,14 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
                           podt, "            ", cond)
     params = _signature(part, src, pay, key_out, pay_out, part.dtype, pdt, cdt)[1]
     params += [Param("array", kodt, 1, "C"), Param("array", podt, 1, "C")]
-    return _finish("radix_scatter", part, L, params)
+    return _finish("radix_scatter", part, L, params, block)
 
 
-def _finish(prefix, part, lines, params):
+def _finish(prefix, part, lines, params, block=None):
     text = part.device_source() + "\n".join(lines) + "\n"
     name = _ew._kernel_name(prefix, text)
-    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+    bounds = (block, MIN_BLOCKS) if block and MIN_BLOCKS and not _SIM else None
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params, bounds)
 
 
 # ---- launching ---------------------------------------------------------------------------------
