@@ -32,10 +32,11 @@ BLOCK = 4 if _ew._SIM else 256        # threads a block (the simulator: a few, s
 GROUPS = 4                            # runs of 8 flags a thread
 GROUP_SPAN = BLOCK * 8                # flags between a thread's runs
 TILE = GROUPS * GROUP_SPAN            # flags a block
-# blocks an SM must fit (NVVM launch bounds, capping registers) for the scatter; the H200's
-# Nsight Compute run found it at 89 registers, 2 blocks (25% occupancy) without bounds
-# (knob NPGPU_TILE_SELECT_MINBLOCKS for benchmarks/experiments/radix_knobs.py)
-MIN_BLOCKS = int(os.environ.get("NPGPU_TILE_SELECT_MINBLOCKS", "0"))
+# blocks an SM must fit (NVVM launch bounds, capping registers) for the scatter: the H200's
+# Nsight Compute run found it at 89 registers, 2 blocks (25% occupancy) without bounds; with 4
+# a[mask] of 2^26 float32 took 435 us against 449 (radix_knobs.py, 2026-12-01; knob
+# NPGPU_TILE_SELECT_MINBLOCKS)
+MIN_BLOCKS = int(os.environ.get("NPGPU_TILE_SELECT_MINBLOCKS", "4"))
 _I32, _I64, _U64 = np.dtype(np.int32), np.dtype(np.int64), np.dtype(np.uint64)
 _BOOL = np.dtype(np.bool_)
 
