@@ -128,15 +128,32 @@ def test_uniforms_match_reference():
     np.testing.assert_array_equal(f32, ref)
 
 
-def test_integers_match_reference_without_rejection():
+@pytest.mark.parametrize("dtype,n", [(np.int64, 256), (np.int32, 300), (np.uint32, 128),
+                                     (np.int16, 77)])
+def test_integers_match_reference_without_rejection(dtype, n):
+    """4-byte outputs take the staged (shared-memory, 8-byte) stores, the others element
+    stores; full groups and a partial last group."""
     key = 42
     g = R.Generator(R.Philox(key=key))
     m = 1000        # rejection happens for 2**32 mod 1000 of 2**32 words: none here
-    got = g.integers(7, 7 + m, 256).get()
-    w, lane = stream_ref(0, key, 256, 4)
-    x = w[np.arange(256), lane].astype(np.uint64)
+    got = g.integers(7, 7 + m, n, dtype=dtype).get()
+    w, lane = stream_ref(0, key, n, 4)
+    x = w[np.arange(n), lane].astype(np.uint64)
     assert np.all((x * np.uint64(m)) & MASK >= np.uint64((2 ** 32 - m) % m))
-    np.testing.assert_array_equal(got, 7 + ((x * np.uint64(m)) >> np.uint64(32)).astype(np.int64))
+    assert got.dtype == dtype
+    np.testing.assert_array_equal(got, 7 + ((x * np.uint64(m)) >> np.uint64(32)).astype(dtype))
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_out_at_any_alignment_same_numbers(dtype):
+    """out= views 4 bytes off an 8-byte boundary store element by element, the same numbers."""
+    whole = R.default_rng(9).standard_normal(200, dtype=dtype).get()
+    buf = npgpu.empty(201, dtype)
+    got = R.default_rng(9).standard_normal(dtype=dtype, out=buf[1:])
+    np.testing.assert_array_equal(got.get(), whole)
+    got = R.default_rng(9).random(200, dtype=dtype).get()
+    R.default_rng(9).random(dtype=dtype, out=buf[1:])
+    np.testing.assert_array_equal(buf[1:].get(), got)
 
 
 def test_same_seed_same_numbers_and_split_requests():
@@ -392,12 +409,15 @@ def test_legacy_api():
         R.randint(0)
 
 
-def test_raw_kernel_sampler_layout_independent_of_launch(monkeypatch):
+@pytest.mark.parametrize("threads,blocks", [(64, 1), (3, 1)])
+def test_raw_kernel_sampler_layout_independent_of_launch(threads, blocks, monkeypatch):
+    """Two warps a block (staged stores), and a block size that is no whole warp (element
+    stores): the same words."""
     from npgpu.random import kernels
-    a = R.Philox(key=5).random_raw(200).get()
-    monkeypatch.setattr(kernels, "_SIM_BLOCKS", 1)
-    monkeypatch.setattr(kernels, "_THREADS", 3)
-    b = R.Philox(key=5).random_raw(200).get()
+    a = R.Philox(key=5).random_raw(300).get()
+    monkeypatch.setattr(kernels, "_SIM_BLOCKS", blocks)
+    monkeypatch.setattr(kernels, "_THREADS", threads)
+    b = R.Philox(key=5).random_raw(300).get()
     np.testing.assert_array_equal(a, b)
 
 

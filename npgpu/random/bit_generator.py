@@ -70,12 +70,12 @@ class Philox(BitGenerator):
     # -- what kernels get ------------------------------------------------------------------
     def _reserve(self, n, per):
         """Reserve the blocks of an ``n``-element request taking ``per`` elements a block:
-        returns ``(key, counter_lo, counter_hi)`` as NumPy uint64 scalars (kernel parameters)."""
+        returns ``(key, counter_lo, counter_hi)`` as Python ints (uint64 kernel parameters)."""
         blocks = GROUP * -(-n // (GROUP * per))
         with self.lock:
             c = self._counter
             self._counter = (c + blocks) & _MASK128
-        return (np.uint64(self._key), np.uint64(c & ((1 << 64) - 1)), np.uint64(c >> 64))
+        return self._key, c & 0xFFFFFFFFFFFFFFFF, c >> 64
 
     # -- NumPy's bit-generator API ---------------------------------------------------------
     @property

@@ -27,6 +27,29 @@ def _gp():
     return npgpu
 
 
+_ARRAYISH = (ndarray, np.ndarray, list, tuple)
+_INT_DTYPES = {}
+
+
+def _int_dtype(dtype):
+    """``(dtype, (min, max), name)`` of an ``integers`` dtype, found once per ``dtype``
+    argument (np.iinfo and dtype names cost microseconds a call)."""
+    try:
+        return _INT_DTYPES[dtype]
+    except (KeyError, TypeError):
+        pass
+    dt = np.dtype(dtype)
+    if dt.kind not in "biu":
+        raise TypeError(f"Unsupported dtype {dt!r} for integers")
+    info = (0, 1) if dt.kind == "b" else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
+    got = (dt, info, "bool" if dt.kind == "b" else dt.name)
+    try:
+        _INT_DTYPES[dtype] = got
+    except TypeError:
+        pass
+    return got
+
+
 # --- parameters -----------------------------------------------------------------------------
 def _param(x, dt):
     """A parameter as a NumPy scalar of ``dt``, a host array of ``dt`` or an npgpu array of ``dt``."""
@@ -43,6 +66,8 @@ def _any(cond):
     """``cond`` (host or device bool array / scalar) true anywhere, as a Python bool."""
     if isinstance(cond, ndarray):
         return bool(_gp().any(cond).get())
+    if cond.__class__ is np.bool_:
+        return bool(cond)
     return bool(np.any(cond))
 
 
@@ -51,6 +76,8 @@ def _xp(x):
 
 
 def _out_shape(size, params):
+    if size is not None and all(isinstance(p, np.generic) for p in params):
+        return (size,) if size.__class__ is int else _size_tuple(size)
     shapes = [np.shape(p) if not isinstance(p, ndarray) else p.shape for p in params]
     if size is None:
         return np.broadcast_shapes(*shapes) if shapes else ()
@@ -174,19 +201,19 @@ class Generator:
     # -- the one route of every table distribution --------------------------------------
     def _dist(self, name, args, size, sampler=None, out_dt=None, compute=_F64):
         names, dts, checks, dt = TABLE[name]
-        params = [_param(a, d) for a, d in zip(args, dts)]
-        for fn, exc, msg in checks:
-            hosts = [p for p in params if not isinstance(p, ndarray)]
-            devs = [p for p in params if isinstance(p, ndarray)]
-            if not devs:
-                with np.errstate(invalid="ignore", over="ignore"):
-                    bad = _any(fn(np, *params))
-            else:
-                gp = _gp()
-                cast = [gp.asarray(p) if not isinstance(p, ndarray) else p for p in params]
-                bad = _any(fn(gp, *cast))
-            if bad:
-                raise exc(msg)
+        params = [np.float64(a) if a.__class__ is float and d is _F64 else _param(a, d)
+                  for a, d in zip(args, dts)]
+        if any(isinstance(p, ndarray) for p in params):
+            gp = _gp()
+            cast = [gp.asarray(p) if not isinstance(p, ndarray) else p for p in params]
+            for fn, exc, msg in checks:
+                if _any(fn(gp, *cast)):
+                    raise exc(msg)
+        elif checks:
+            with np.errstate(invalid="ignore", over="ignore"):
+                for fn, exc, msg in checks:
+                    if _any(fn(np, *params)):
+                        raise exc(msg)
         shape = _out_shape(size, params)
         out = empty_array(shape, out_dt or dt)
         return kernels.launch(self._bit_generator, sampler or _d.SAMPLERS[name], out,
@@ -240,15 +267,11 @@ class Generator:
     def integers(self, low, high=None, size=None, dtype=np.int64, endpoint=False):
         """Unbiased integers in [low, high) (or [low, high] with ``endpoint``): Lemire's
         multiply-and-reject; 32-bit words when the range fits 32 bits, else 64-bit."""
-        dt = np.dtype(dtype)
-        if dt.kind not in "biu":
-            raise TypeError(f"Unsupported dtype {dt!r} for integers")
+        dt, info, dname = _int_dtype(dtype)
         omitted = high is None
         if omitted:
             low, high = 0, low
-        info = (0, 1) if dt.kind == "b" else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
-        dname = "bool" if dt.kind == "b" else dt.name
-        arrays = any(isinstance(x, (ndarray, np.ndarray, list, tuple)) for x in (low, high))
+        arrays = isinstance(low, _ARRAYISH) or isinstance(high, _ARRAYISH)
         if not arrays:
             lo, hi = int(low), int(high)
             if not endpoint:
@@ -265,7 +288,7 @@ class Generator:
                 raise ValueError(f"high is out of bounds for {dname}")
             m = hi - lo + 1
             wide = m > 2 ** 32
-            shape = () if size is None else _size_tuple(size)
+            shape = () if size is None else (size,) if size.__class__ is int else _size_tuple(size)
             params = [np.uint64(lo & (2 ** 64 - 1)), np.uint64(m & (2 ** 64 - 1))]
         else:
             wide = dt.itemsize == 8
