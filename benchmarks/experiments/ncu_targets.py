@@ -4,7 +4,7 @@
         --section Occupancy --section LaunchStats --section WarpStateStats \
         python3 benchmarks/experiments/ncu_targets.py [CASE ...]
 
-Every case runs twice unprofiled (compiles, plans, pool), then once between
+``torch_fft2`` needs PyTorch (the GPU machine has it).  Every case runs twice unprofiled (compiles, plans, pool), then once between
 ``cuProfilerStart``/``cuProfilerStop``, so ncu sees exactly one call's launches.  Without a
 GPU (the simulator) the sizes shrink by 2**16 and the profiler calls are skipped, so the
 script checks that it runs.
@@ -27,6 +27,8 @@ mat = gp.asarray(rng.random((side, side), np.float32))
 keys = gp.asarray(rng.standard_normal(n24).astype(np.float32))
 half = gp.asarray(rng.random(n26 // 2, np.float32))
 gen = gp.random.default_rng(1)
+c2 = (gp.asarray(rng.random((side, side), np.float32))
+      + 1j * gp.asarray(rng.random((side, side), np.float32))).astype(np.complex64)
 
 CASES = {
     "sort_f32": lambda: gp.sort(keys),
@@ -37,7 +39,18 @@ CASES = {
     "random_f32": lambda: gen.random(n26, dtype=np.float32),
     "standard_normal_f32": lambda: gen.standard_normal(n26, dtype=np.float32),
     "fused_sum_sq": lambda: _sumsq(a26, b26),
+    "fft2": lambda: gp.fft.fft2(c2),
+    "torch_fft2": lambda: _torch_fft2(),
 }
+
+
+def _torch_fft2():
+    """PyTorch's fft2 of the same data (the peer the fft2 case is measured against)."""
+    import torch
+    global _tc2
+    if "_tc2" not in globals():
+        _tc2 = torch.from_dlpack(c2)
+    return torch.fft.fft2(_tc2)
 
 
 @gp.fuse
