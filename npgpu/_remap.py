@@ -367,6 +367,18 @@ def remap(src, maps, out=None, record=None):
     n = out.size
     if n == 0:
         return out
+    # a repeated call (same dtype, layout, alignment and maps) replays its launch: the
+    # planning below costs more host time than the launch itself
+    pkey = _plan_key(src, maps, out, record)
+    plan = _PLANS.get(pkey) if pkey is not None else None
+    if plan is not None:
+        kern, grid, block, values, slots = plan
+        values = list(values)
+        for i, which, off in slots:
+            values[i] = (out._ptr if which else src._ptr) + off
+        kern(grid, block, values)
+        return out
+    slots = []
     if src.ndim == 0:
         shape, strides, maps = (1,), (0,), [AxisMap("zero", n)]
     else:
@@ -377,19 +389,48 @@ def remap(src, maps, out=None, record=None):
                                  for v in m.params)
     isz = src.itemsize
     if maps[-1].size >= ROWS_MIN and not any(s % isz for s in strides):
-        _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, record)
-        return out
-    key = ("remap", src.dtype, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow)
-    kern = compiler.get_kernel(key, lambda: _render(src.dtype, kinds, fill_sel, len(fills), narrow))
-    values = [n] + _arr(out._ptr, n, out.itemsize)
-    size = 1
-    for s in shape:
-        size *= s
-    values += [0, 0, size, isz, src._ptr, *shape, *strides]
-    values += [m.size for m in maps[1:]] + _map_values(maps, fills, record)
-    grid, block = _ew._grid(n, EPT)
+        kern, grid, block, values = _launch_rows(src, out, shape, strides, maps, kinds, fills,
+                                                 fill_sel, narrow, record, slots)
+    else:
+        key = ("remap", src.dtype, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow)
+        kern = compiler.get_kernel(key, lambda: _render(src.dtype, kinds, fill_sel, len(fills),
+                                                        narrow))
+        values = [n] + _arr(out._ptr, n, out.itemsize)
+        slots.append((len(values) - 3, True, 0))
+        size = 1
+        for s in shape:
+            size *= s
+        values += [0, 0, size, isz, src._ptr, *shape, *strides]
+        slots.append((len(values) - 1 - 2 * len(shape), False, 0))
+        values += [m.size for m in maps[1:]] + _map_values(maps, fills, record)
+        grid, block = _ew._grid(n, EPT)
     kern(grid, block, values)
+    if pkey is not None:
+        if len(_PLANS) >= 512:
+            _PLANS.clear()
+        _PLANS[pkey] = (kern, grid, block, values, slots)
     return out
+
+
+_PLANS = {}
+
+
+def _plan_key(src, maps, out, record):
+    """The key of a replayable launch, or None (device tables or a bounds record: their
+    pointers are per call).  Alignments are part of it (they choose word loads and stores)."""
+    if record is not None:
+        return None
+    parts = []
+    for m in maps:
+        if m.table is not None:
+            return None
+        parts.append((m.kind, m.size, m.params, m.fill))
+    key = (src.dtype, src.shape, src._strides, src._ptr & 15, out._ptr & 15, tuple(parts))
+    try:
+        hash(key)
+    except TypeError:             # a fill value that does not hash
+        return None
+    return key
 
 
 def _stage_size(m, isz):
@@ -409,7 +450,9 @@ def _repeats(shape, strides, maps):
     return k
 
 
-def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, rec):
+def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, rec, slots):
+    """(kernel, grid, block, values) of the rows form; ``slots`` receives (index in values,
+    True for out / False for src, byte offset from that array's pointer) of every pointer."""
     dt, isz = src.dtype, src.itemsize
     L = maps[-1].size
     # leading repetitions: each value is loaded once and stored Z times (the source read once)
@@ -436,11 +479,16 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
            wload, unit, stage, rep)
     kern = compiler.get_kernel(key, lambda: _render_rows(dt, kinds, fill_sel, len(fills), narrow,
                                                          words, wload, unit, stage, _ew._SIM, rep))
-    values = [R, L] + _arr(out._ptr, out.size, isz) + _arr(lo, m, isz)
+    values = [R, L] + _arr(out._ptr, out.size, isz)
+    slots.append((len(values) - 3, True, 0))
+    values += _arr(lo, m, isz)
+    slots.append((len(values) - 3, False, lo - src._ptr))
     if words:
         values += _arr(out._ptr, out.size // 2, wsz)
+        slots.append((len(values) - 3, True, 0))
     if wload:
         values += _arr(lo, m // 2, wsz)
+        slots.append((len(values) - 3, False, lo - src._ptr))
     values += [(src._ptr - lo) // isz, *estrides] + [mp.size for mp in maps[1:-1]]
     values += _map_values(maps, fills, rec)
     if stage:
@@ -457,4 +505,4 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
         if _ew._SIM:
             gx = min(gx, _ew.SIM_GRID)
         grid, block = (gx, gy, 1), (_ROWS_BLOCK, 1, 1)
-    kern(grid, block, values)
+    return kern, grid, block, values

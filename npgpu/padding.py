@@ -51,6 +51,8 @@ def _pairs(x, ndim, as_index=False):
 
 
 def _widths(pad_width, ndim):
+    if type(pad_width) is int and pad_width >= 0:     # the common call, without NumPy arrays
+        return [(pad_width, pad_width)] * ndim
     if isinstance(pad_width, dict):
         seq = [(0, 0)] * ndim
         for axis, w in pad_width.items():

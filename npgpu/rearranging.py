@@ -14,7 +14,8 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 from . import _array_api as _api
 from . import _remap
 from ._core.dtypes import check_dtype
-from ._core.ndarray import ndarray
+from ._core.layout import c_strides
+from ._core.ndarray import empty_array, ndarray
 from ._remap import AxisMap, ident
 from .creation import asarray
 from .manipulation import flip, stack, transpose
@@ -34,7 +35,8 @@ def tile(A, reps):
         raise ValueError("negative dimensions are not allowed")
     nd = max(len(reps), a.ndim)
     reps = (1,) * (nd - len(reps)) + reps
-    a = a.reshape((1,) * (nd - a.ndim) + a.shape)
+    if nd > a.ndim:
+        a = a.reshape((1,) * (nd - a.ndim) + a.shape)
     # a repeated axis is two: the repetition over a zero-stride axis, then the axis itself, so
     # every map is the identity (no division; rows of the rows form are plain copies)
     shape, strides = [], []
@@ -45,8 +47,12 @@ def tile(A, reps):
         shape.append(n)
         strides.append(s)
     view = a._view(0, tuple(shape), tuple(strides))
-    out = _remap.remap(view, [ident(n) for n in shape])
-    return out.reshape(tuple(n * r for n, r in zip(a.shape, reps)))
+    # the result in its final shape, written through a C-contiguous view of the expanded one
+    out = empty_array(tuple(n * r for n, r in zip(a.shape, reps)), a.dtype)
+    if out.size:
+        _remap.remap(view, [ident(n) for n in shape], out=out._view(0, tuple(shape),
+                                                                   c_strides(shape, a.itemsize)))
+    return out
 
 
 def _counts_on_host(repeats, n):
@@ -106,14 +112,19 @@ def repeat(a, repeats, axis=None):
 def roll(a, shift, axis=None):
     a = asarray(a)
     if axis is None:
-        return roll(a.ravel(), shift, 0).reshape(a.shape)
-    axes = normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
-    pairs = np.broadcast(np.asarray(shift), np.asarray(axes))     # NumPy's mismatch error
-    if pairs.nd > 1:
-        raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+        if a.ndim != 1:
+            return roll(a.ravel(), shift, 0).reshape(a.shape)
+        axis = 0
     shifts = [0] * a.ndim
-    for s, ax in pairs:
-        shifts[int(ax)] += operator.index(s)
+    if type(shift) is int and type(axis) is int:     # the common call: no broadcasting
+        shifts[normalize_axis_index(axis, a.ndim)] = shift
+    else:
+        axes = normalize_axis_tuple(axis, a.ndim, allow_duplicate=True)
+        pairs = np.broadcast(np.asarray(shift), np.asarray(axes))     # NumPy's mismatch error
+        if pairs.nd > 1:
+            raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
+        for s, ax in pairs:
+            shifts[int(ax)] += operator.index(s)
     maps = [ident(n) if n == 0 or s % n == 0 else AxisMap("rot", n, (-s) % n, n)
             for n, s in zip(a.shape, shifts)]
     return _remap.remap(a, maps)

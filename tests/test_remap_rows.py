@@ -19,6 +19,7 @@ def rows(monkeypatch):
     """Counts launches of the rows form (so a test can assert that it ran); rows from 8
     elements, as on the simulator, so that the GPU runs the rows form on these small arrays."""
     monkeypatch.setattr(_remap, "ROWS_MIN", 8)
+    monkeypatch.setattr(_remap, "_PLANS", {})       # plans made under another ROWS_MIN
     calls = []
     launch = _remap._launch_rows
 
@@ -178,3 +179,21 @@ def test_tile_leading_repeats_load_once(dt, rows):
     assert _remap._repeats((2, 5), (0, 0), [A("id", 2), A("id", 5)]) == 1
     assert _remap._repeats((2, 5), (0, 4), [A("const", 2, 0, 2, fill=(0, 0)), A("id", 5)]) == 0
     assert rows
+
+
+def test_replayed_plans_match_fresh_ones():
+    """A repeated call replays its cached launch with the new arrays' pointers: same results
+    as a first call, for every form (rows, linear, words, repetitions, fills), views at
+    another alignment included."""
+    _remap._PLANS.clear()
+    h = random_array((6, 40), "f4", RNG)
+    for _ in range(3):
+        for g, hh in [make_layout(h, lay) for lay in LAYOUTS]:
+            assert_same(np.roll(g, 7), numpy.roll(hh, 7))
+            assert_same(np.tile(g, (2, 1)), numpy.tile(hh, (2, 1)))
+            assert_same(np.pad(g, 3, "reflect"), numpy.pad(hh, 3, "reflect"))
+            assert_same(np.pad(g, ((1, 2), (3, 4)), constant_values=5),
+                        numpy.pad(hh, ((1, 2), (3, 4)), constant_values=5))
+            assert_same(np.roll(g[:, 1:], 3, axis=1), numpy.roll(hh[:, 1:], 3, axis=1))
+            assert_same(np.tile(g[:, :3], 2), numpy.tile(hh[:, :3], 2))
+    assert _remap._PLANS
