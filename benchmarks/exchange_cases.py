@@ -9,6 +9,8 @@ CuPy's column shows the same exchange done by CuPy where it has one:
 * "DLPack export + import, own array": ``L.from_dlpack`` of a wrapper around L's own array
   (the wrapper defeats the shortcut for a library's own type), so the whole protocol runs:
   ``__dlpack_device__``, ``__dlpack__`` (capsule built), capsule parsed, array made.
+* "CAI export + import, own array": ``L.asarray`` of a wrapper that only has L's array's
+  ``__cuda_array_interface__`` (a property, as PyTorch's).
 * "L -> torch", "torch -> L": one conversion through DLPack or the CUDA Array Interface.
 * "npgpu -> torch -> npgpu": the issue's round trip, two conversions.
 * "... npgpu on a side stream": the producer's current stream differs from the consumer's,
@@ -50,6 +52,25 @@ def _own_round(lib):
     if lib.name == "torch":
         return lambda: lib.torch.from_dlpack(w)
     return lambda: lib.xp.from_dlpack(w)
+
+
+class _CAIOnly:
+    """Exposes only ``__cuda_array_interface__`` of ``a``, read anew on every access (a
+    property, as PyTorch's is)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    @property
+    def __cuda_array_interface__(self):
+        return self.a.__cuda_array_interface__
+
+
+def _own_round_cai(lib):
+    # L.asarray of a wrapper of L's own array: CAI read (dict built) and imported
+    x = lib.put(np.arange(N, dtype=np.float32))
+    w = _CAIOnly(x)
+    return lambda: lib.xp.asarray(w)
 
 
 def _to_torch(via):
@@ -101,7 +122,9 @@ def _npgpu_to_cupy(lib):
 def cases(cfg, api):
     Case = api.Case
     n = f"f32 {N}"
-    out = [Case(f"DLPack export + import, own array, {n}", _own_round, kind="call")]
+    out = [Case(f"DLPack export + import, own array, {n}", _own_round, kind="call"),
+           Case(f"CAI export + import, own array, {n}", _own_round_cai, kind="call",
+                libs=("npgpu", "cupy"))]
     if not _have("torch"):          # the simulator's CI: only the protocol's own cost
         return out
     peers = ("npgpu", "cupy")

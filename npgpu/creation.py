@@ -84,10 +84,6 @@ def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, d
     return out
 
 
-def _is_device_foreign(obj):
-    return hasattr(obj, "__cuda_array_interface__") and not isinstance(obj, np.ndarray)
-
-
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False, like=None):
     """Convert to a device array: device arrays pass through; foreign CUDA arrays are wrapped
     without copying (CUDA Array Interface, DLPack); host data is copied to the device.
@@ -108,8 +104,10 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
                 raise ValueError("Unable to avoid copy while creating an array as requested.")
             return a.copy(order=order)
         return out
-    if _is_device_foreign(a):
-        out = _transfer.from_cuda_array_interface(a)
+    # read once: PyTorch's __cuda_array_interface__ is a property that builds the dict each time
+    cai = None if isinstance(a, np.ndarray) else getattr(a, "__cuda_array_interface__", None)
+    if cai is not None:
+        out = _transfer.from_cuda_array_interface(a, cai)
         return asarray(out, dtype=dtype, order=order, copy=copy)
     if hasattr(a, "__dlpack__") and not isinstance(a, (np.ndarray, np.generic)):
         from ._core.dlpack import from_dlpack

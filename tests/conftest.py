@@ -165,3 +165,17 @@ def error_of(fn):
     except Exception as e:          # noqa: BLE001 - the class and message are compared
         return type(e), str(e)
     return None
+
+
+class DLPackOnly:
+    """Only the DLPack protocol of an array ``a`` (a foreign producer: ``from_dlpack`` and
+    ``asarray`` cannot take their shortcuts for npgpu or NumPy arrays)."""
+
+    def __init__(self, a):
+        self.a = a
+
+    def __dlpack__(self, **kw):
+        return self.a.__dlpack__(**kw)
+
+    def __dlpack_device__(self):
+        return self.a.__dlpack_device__()

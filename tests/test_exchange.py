@@ -15,6 +15,7 @@ import pytest
 
 import npgpu
 from npgpu._core import dlpack as _dl
+from conftest import DLPackOnly
 
 GPU = npgpu.backend() == "cuda"
 needs_gpu = pytest.mark.skipif(not GPU, reason="needs a real CUDA device and a peer library")
@@ -223,9 +224,9 @@ def test_from_dlpack_copy_is_forwarded(copy):
     assert p.calls[-1]["copy"] is copy
     assert (y.data.ptr == x.data.ptr) is (not copy)
     np.testing.assert_array_equal(y.get(), h)
-    if copy:        # the producer's copy (FLAG_IS_COPIED) is not copied a second time
-        gc.collect()
-        assert y._mem.owner is not None and type(y._mem.owner).__name__ == "_Imported"
+    if copy:        # the producer's copy (FLAG_IS_COPIED) is not copied a second time: the
+        gc.collect()  # import of an npgpu capsule is a view of the exported (copied) array
+        assert y.base is not None and y.base is not x and y.base.data.ptr == y.data.ptr
 
 
 def test_from_dlpack_legacy_producer():
@@ -475,3 +476,147 @@ def test_jax_round_trip_read_only():
         g[0] = 0.0
     back = jnp.from_dlpack(npgpu.asarray(h) * 2)
     np.testing.assert_array_equal(np.asarray(back), h * 2)
+
+
+# ---- per-array caches and fast paths: the same answers as the slow paths -----------------------
+def _fresh_cai(x):
+    """The CAI dict computed from scratch (what the per-array cache must equal)."""
+    s = npgpu.cuda.get_current_stream().ptr
+    return {"shape": x.shape, "typestr": x.dtype.str, "descr": [("", x.dtype.str)],
+            "data": (x.data.ptr if x.size else 0, not x.flags.writeable),
+            "strides": None if x.flags.c_contiguous else x.strides, "version": 3,
+            "stream": s or 1}
+
+
+def _capsule_layout(cap):
+    """(shape, element strides, flags) of an unconsumed capsule."""
+    m = managed(cap)
+    t = m.dl_tensor
+    flags = getattr(m, "flags", None)
+    return (tuple(t.shape[i] for i in range(t.ndim)), tuple(t.strides[i] for i in range(t.ndim)),
+            flags)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.int16, np.complex128, np.bool_])
+def test_cached_exchange_values_follow_the_array(dtype):
+    from numba.cuda import types
+    h = rand(6, seed=30).astype(dtype)
+    x = npgpu.asarray(h)
+    views = [x, x[::-2], x.reshape(2, 3).T, x[:0], npgpu.asarray(h[2])]
+    for v in views:
+        for _ in range(2):                       # the first read fills the cache, the second reads it
+            assert v.__cuda_array_interface__ == _fresh_cai(v)
+            assert _capsule_layout(v.__dlpack__(max_version=(1, 0)))[:2] == (
+                v.shape, tuple(s // v.itemsize for s in v.strides))
+    t = x._numba_type_
+    assert t is x._numba_type_ and t == types.Array(npgpu_dtype_type(dtype), 1, "C")
+    x.flags.writeable = False                    # the writeable state changes in place
+    assert x.__cuda_array_interface__["data"][1] is True
+    assert _capsule_layout(x.__dlpack__(max_version=(1, 0)))[2] == _dl.FLAG_READ_ONLY
+    assert not x._numba_type_.mutable
+    with pytest.raises(BufferError, match="readonly"):
+        x.__dlpack__()
+    x.flags.writeable = True
+    assert x.__cuda_array_interface__ == _fresh_cai(x) and x._numba_type_.mutable
+    assert _capsule_layout(x.__dlpack__(max_version=(1, 0)))[2] == 0
+    x.resize((3, 4))                             # new memory, shape and strides in place
+    assert x.__cuda_array_interface__ == _fresh_cai(x)
+    assert _capsule_layout(x.__dlpack__(max_version=(1, 1)))[:2] == ((3, 4), (4, 1))
+    assert x._numba_type_ == types.Array(npgpu_dtype_type(dtype), 2, "C")
+    expect = np.concatenate([h, np.zeros(6, dtype)]).reshape(3, 4)
+    np.testing.assert_array_equal(npgpu.from_dlpack(DLPackOnly(x)).get(), expect)
+
+
+def npgpu_dtype_type(dtype):
+    from numba.cuda.np.numpy_support import from_dtype
+    return from_dtype(np.dtype(dtype))
+
+
+def test_cai_dict_is_a_fresh_copy():
+    x = npgpu.asarray(rand(5, seed=31))
+    d = x.__cuda_array_interface__
+    d["shape"] = (99,)
+    d["descr"].append(("x", "<f4"))
+    d.pop("data")
+    assert x.__cuda_array_interface__ == _fresh_cai(x)
+    s = npgpu.cuda.Stream(non_blocking=True)
+    with s:                                       # only the stream is read on every access
+        assert x.__cuda_array_interface__ == _fresh_cai(x)
+
+
+def test_asarray_reads_the_cai_once():
+    x = npgpu.asarray(rand(4, seed=32))
+
+    class Counting:                               # PyTorch's CAI is a property too
+        reads = 0
+
+        @property
+        def __cuda_array_interface__(self):
+            Counting.reads += 1
+            return x.__cuda_array_interface__
+    y = npgpu.asarray(Counting())
+    assert Counting.reads == 1 and y.data.ptr == x.data.ptr
+    np.testing.assert_array_equal(y.get(), x.get())
+
+
+def test_repeated_exports_have_their_own_structs():
+    x = npgpu.asarray(rand((3, 4), seed=33))[:, ::2]
+    caps = [x.__dlpack__(max_version=(1, 0)) for _ in range(3)] + [x.__dlpack__()]
+    addrs = {_dl._capsule_get(c, _dl._VNAME if i < 3 else _dl._NAME) for i, c in enumerate(caps)}
+    assert len(addrs) == 4                        # one struct (and shape, strides) a capsule
+    for c in caps:
+        assert _capsule_layout(c)[:2] == ((3, 2), (4, 2))
+    ys = [npgpu.from_dlpack(c) for c in caps[1:]]
+    del caps
+    gc.collect()
+    for y in ys:                                  # each import stands alone
+        assert y.data.ptr == x.data.ptr and y.strides == x.strides
+        np.testing.assert_array_equal(y.get(), x.get())
+
+
+def test_foreign_deleter_runs_once_per_import():
+    """A producer's C deleter (a ctypes callback here) is called once when the import dies."""
+    import ctypes
+    called = []
+    deleter = _dl._Deleter(lambda addr: called.append(addr))
+    host = rand((2, 3), seed=34)
+    dev = npgpu.asarray(host)
+    keep = []
+    for _ in range(2):
+        shape = (ctypes.c_int64 * 2)(2, 3)
+        m = _dl.DLManagedTensorVersioned()
+        m.version.major, m.version.minor = 1, 0
+        m.deleter = deleter
+        t = m.dl_tensor
+        t.data, t.ndim, t.shape = dev.data.ptr, 2, shape
+        t.device.device_type, t.device.device_id = OWN_DEVICE
+        t.dtype.code, t.dtype.bits, t.dtype.lanes = _dl.kDLFloat, 32, 1
+        keep.append((m, shape))
+        cap = _dl._capsule_new(ctypes.addressof(m), _dl._VNAME, ctypes.cast(None, _dl._Destructor))
+        y = npgpu.from_dlpack(cap)
+        np.testing.assert_array_equal(y.get(), host)
+        assert called == [] or len(called) == len(keep) - 1
+        del y
+        gc.collect()
+        assert called[-1] == ctypes.addressof(m) and len(called) == len(keep)
+
+
+@needs_gpu
+def test_no_wait_between_the_legacy_stream_and_blocking_streams(monkeypatch):
+    from npgpu.cuda import runtime
+    records = []
+    real = runtime.drv.cuEventRecord
+    monkeypatch.setattr(runtime.drv, "cuEventRecord", lambda *a: records.append(a) or real(*a))
+    x = npgpu.arange(8, dtype=np.float32)
+    blocking, non_blocking = npgpu.cuda.Stream(), npgpu.cuda.Stream(non_blocking=True)
+    with blocking:           # the legacy default stream (1) orders itself after a blocking one
+        x.__dlpack__(stream=1, max_version=(1, 0))
+        x.__dlpack__(stream=2, max_version=(1, 0))      # so does the per-thread default
+    x.__dlpack__(stream=blocking.ptr, max_version=(1, 0))   # ... and a blocking one after it
+    assert records == []
+    with non_blocking:
+        x.__dlpack__(stream=1, max_version=(1, 0))
+    x.__dlpack__(stream=non_blocking.ptr, max_version=(1, 0))
+    with blocking:
+        x.__dlpack__(stream=non_blocking.ptr, max_version=(1, 0))
+    assert len(records) == 3

@@ -151,3 +151,65 @@ def test_launch_shared_memory(rng):
     y = npgpu.empty(64, np.int32)
     npgpu.RawKernel(code, "rev")(1, 64, (npgpu.asarray(hx), y, 64), shared_mem=64 * 4)
     assert_matches(y, hx[::-1])
+
+
+MANY = r"""
+extern "C" __global__ void many(float* y, signed char a, unsigned short b, int c, unsigned int d,
+                                long long e, unsigned long long f, float g, double h) {
+    if (threadIdx.x == 0) y[0] = a + b + c + d + e + f + g + h;
+}
+"""
+
+
+def _packed(fn, args):
+    """The parameter bytes ``fn`` writes for ``args``: (checked path, per-signature packer)."""
+    mv = fn._tls.mv if getattr(fn._tls, "mv", None) is not None else fn._buffers()
+    n = fn._slot * len(fn.params)
+    mv[:n] = b"\xa5" * n
+    fn._pack_checked(args, "many", mv)
+    slow = bytes(mv[:n])
+    mv[:n] = b"\xa5" * n
+    fn._fast = None
+    fn.pack(args, "many")                     # checks, then makes the packer of this signature
+    assert fn._fast is not None
+    mv[:n] = b"\xa5" * n
+    assert fn.pack(args, "many") == fn._tls.addr
+    return slow, bytes(mv[:n])
+
+
+@pytest.mark.parametrize("args", [
+    lambda y: (y, np.int8(-5), np.uint16(65535), np.int32(-7), np.uint32(4000000000),
+               np.int64(-2 ** 62), np.uint64(2 ** 64 - 3), np.float32(1.5), np.float64(-2.25)),
+    lambda y: (y, -128, 65535, -2 ** 31, 2 ** 32 - 1, -2 ** 63, 2 ** 63 - 1, 1.25, 3),
+    lambda y: (y, True, False, 255, -1, 7, 0, -0.0, float("inf")),
+    lambda y: (y[::2], np.bool_(True), np.int16(-2), np.int32(3), np.int32(-3), np.uint64(9),
+               np.int64(5), np.float32("nan"), 1e300),
+])
+def test_per_signature_packer_writes_the_checked_bytes(args):
+    fn = npgpu.RawKernel(MANY, "many").compile()._fn
+    y = npgpu.asarray(random_array(8, np.float32, np.random.default_rng(3)))
+    slow, fast = _packed(fn, args(y))
+    for k, (_, size) in enumerate(fn.params):     # the bytes each parameter reads (not padding)
+        at = k * fn._slot
+        assert slow[at:at + size] == fast[at:at + size], k
+
+
+def test_per_signature_packer_falls_back_to_the_checks():
+    k = npgpu.RawKernel(CODE, "axpy").compile()
+    fn = k._fn
+    x = npgpu.zeros(8, np.float32)
+    fn.pack((x, x, 2.0, 8), "axpy")
+    assert fn._fast is not None               # this signature's packer exists now ...
+    with pytest.raises(OverflowError, match="does not fit parameter 3"):
+        fn.pack((x, x, 2.0, 2 ** 40), "axpy")  # ... a value out of range still raises
+    with pytest.raises(TypeError, match=r"argument 2 \(numpy.float64\) does not match"):
+        fn.pack((x, x, np.float64(2), 8), "axpy")     # ... and so does another class
+    with pytest.raises(TypeError, match="argument 3 .float. cannot be passed"):
+        fn.pack((x, x, 2.0, 8.5), "axpy")
+    with pytest.raises(TypeError, match="expects 4 arguments, got 3"):
+        fn.pack((x, x, 2.0), "axpy")
+    fn.pack((x, x, 2.0, 8), "axpy")           # complex scalars: always the checked path
+    z = npgpu.zeros(4, np.complex128)
+    sc = npgpu.RawModule(code=CODE, options=("-std=c++17",)).get_function("scale_c")._fn
+    sc.pack((z, np.complex128(1j), 1, 4), "scale_c")
+    assert sc._fast is None

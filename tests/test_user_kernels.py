@@ -366,3 +366,60 @@ def test_vectorize_errors():
         npgpu.vectorize(lambda x: x + obj)(npgpu.zeros(2))
     with pytest.raises(NotImplementedError, match="signature"):
         npgpu.vectorize(_branchy, signature="(n)->()")
+
+
+# --- per-array caching of what Numba's launcher reads, and pooled Numba allocations ---------
+def test_numba_type_and_view_are_cached_until_the_array_changes(rng):
+    from numba.cuda import types
+    a = npgpu.asarray(random_array(12, np.float32, rng))
+    t = a._numba_type_
+    assert a._numba_type_ is t and t == types.Array(types.float32, 1, "C")
+    a.resize((3, 4))
+    assert a._numba_type_ == types.Array(types.float32, 2, "C")
+    a.flags.writeable = False
+    assert a._numba_type_ == types.Array(types.float32, 2, "C", readonly=True)
+    a.flags.writeable = True
+    out = npgpu.zeros(12, np.float32)
+    b = a.reshape(12)
+    _scale_add[1, 32](b, b, out)
+    _scale_add[1, 32](b, b, out)                  # the second launch reads the cached values
+    assert_matches(out, b.get() * 3)
+    if not ON_GPU:
+        return                      # the launcher's view exists in real-CUDA Numba only
+    v = b._strided_memory_view_shim
+    assert b._strided_memory_view_shim is v and (v.ptr, v.shape) == (b.data.ptr, (12,))
+    a.resize((20,))                               # new memory: a new view
+    v2 = a._strided_memory_view_shim
+    assert (v2.ptr, v2.shape, v2.size) == (a.data.ptr, (20,), 20)
+
+
+@pytest.mark.skipif(not ON_GPU, reason="Numba's memory manager is a real-CUDA feature")
+def test_numba_allocations_from_the_pool_in_a_fresh_process():
+    import subprocess
+    import sys
+    code = """
+import gc, numpy as np, npgpu
+npgpu.cuda.use_npgpu_allocator_in_numba()
+from numba import cuda
+pool = npgpu.get_default_memory_pool()
+base = pool.used_bytes()
+h = np.random.default_rng(5).standard_normal(1000).astype(np.float32)
+d = cuda.device_array(1000, np.float32)
+assert pool.used_bytes() >= base + 4000
+d.copy_to_device(h)
+v = d[10:20]
+np.testing.assert_array_equal(v.copy_to_host(), h[10:20])
+np.testing.assert_array_equal(npgpu.asarray(v).get(), h[10:20])
+del d
+gc.collect()
+np.testing.assert_array_equal(v.copy_to_host(), h[10:20])     # a view keeps the block
+del v
+gc.collect()
+assert pool.used_bytes() == base, (pool.used_bytes(), base)
+e = cuda.device_array(1000, np.float32)
+e.gpu_data.free()                                              # an explicit free returns it
+assert pool.used_bytes() == base
+print("ok")
+"""
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stderr[-2000:]

@@ -30,6 +30,7 @@ from ..cuda import runtime as _runtime
 from . import layout as _layout
 from . import transfer as _transfer
 from .dtypes import check_dtype
+from .exchange_cache import exchange_cache as _xcache
 from .ndarray import READONLY, READONLY_FOREIGN, WRITEABLE, _new, ndarray
 
 kDLCPU, kDLCUDA, kDLCUDAHost, kDLCUDAManaged = 1, 2, 3, 13
@@ -107,7 +108,7 @@ _capsule_set_destructor = ctypes.PYFUNCTYPE(ctypes.c_int, py_object, c_void_p)(
     ("PyCapsule_SetDestructor", _api))
 
 # Exported tensors still owned by a capsule or a consumer:
-# address of the managed struct -> (its buffer, keep-alive object).
+# address of the managed struct -> (its buffer, keep-alive object, DLPack flags).
 _exports = {}
 
 
@@ -180,6 +181,8 @@ def _consumer_stream(stream):
     The Array API's CUDA values: None or 1 the legacy default stream, 2 the per-thread default
     stream (its handle is 2 too), -1 no synchronisation, any other positive int a stream
     handle; 0 is ambiguous and refused."""
+    if stream.__class__ is int and stream > 0:          # what every peer passes
+        return 0 if stream == 1 else stream
     if stream is None:
         return 0
     if isinstance(stream, (bool, np.bool_)) or not hasattr(stream, "__index__"):
@@ -196,10 +199,7 @@ def _consumer_stream(stream):
     return 0 if stream == 1 else stream
 
 
-def _sync_to(consumer):
-    """Make the consumer's stream wait for the work queued on our current stream."""
-    if consumer is not None and _backend.IS_CUDA:
-        _runtime.stream_wait(consumer, _runtime.current_stream_handle())
+_VERSIONS = {(1, 0): (1, 0), (1, 1): (1, 1)}     # what peers pass -> the version we write
 
 
 def _capsule_version(max_version):
@@ -207,8 +207,10 @@ def _capsule_version(max_version):
     (no max_version, or major 0), else ours, lowered to the consumer's 1.x minor."""
     if max_version is None:
         return None
-    if max_version == VERSION and type(max_version) is tuple:
-        return VERSION                       # what npgpu and recent peers pass: no checks left
+    if max_version.__class__ is tuple:
+        v = _VERSIONS.get(max_version)
+        if v is not None and max_version[0].__class__ is int and max_version[1].__class__ is int:
+            return v                         # torch's (1, 0), npgpu's own (1, 1): no checks left
     try:
         major, minor = (operator.index(v) for v in max_version)
     except (TypeError, ValueError):
@@ -239,9 +241,15 @@ def _int64s(n):
     return st
 
 
-def _make_capsule(ptr, shape, byte_strides, dt, device, keep, version, flags):
-    """A "dltensor_versioned" capsule of DLPack ``version`` (with ``flags``), or a legacy
-    "dltensor" one where ``version`` is None: one buffer holds the struct, shape and strides."""
+_BUFS = {}                           # size -> ctypes char-array type (create_string_buffer's cost
+_SHAPE_PTRS = struct.Struct("<QQ")   # is its Python wrapper); the (shape, strides) pointer pair
+
+
+def _template(ptr, shape, byte_strides, dt, device, version, flags):
+    """One export's bytes, less the addresses of shape and strides (they point into each
+    capsule's own buffer): (buffer type, image, offset of the shape pointer, header size,
+    capsule name, flags).  A "dltensor_versioned" struct of DLPack ``version`` (with ``flags``), or a
+    legacy "dltensor" one where ``version`` is None, then shape and strides."""
     isz = dt.itemsize
     strides = [s // isz for s in byte_strides]
     if any(s * isz != b for s, b in zip(strides, byte_strides)):
@@ -249,17 +257,51 @@ def _make_capsule(ptr, shape, byte_strides, dt, device, keep, version, flags):
                           f"{byte_strides} that are not multiples of the itemsize {isz}")
     nd = len(shape)
     head = _LSTRUCT if version is None else _VSTRUCT
-    buf = ctypes.create_string_buffer(head.size + 16 * nd)
-    addr = ctypes.addressof(buf)
-    shp = addr + head.size
-    tensor = (ptr, device[0], device[1], nd, _DL_CODES[dt.kind], 8 * isz, 1, shp, shp + 8 * nd, 0)
+    size = head.size + 16 * nd
+    typ = _BUFS.get(size)
+    if typ is None:
+        typ = _BUFS[size] = ctypes.c_char * size
+    buf = bytearray(size)
+    tensor = (ptr, device[0], device[1], nd, _DL_CODES[dt.kind], 8 * isz, 1, 0, 0, 0)
     if version is None:
         head.pack_into(buf, 0, *tensor, 0, _DELETER_ADDR)
+        name, off = _NAME, 24
     else:
         head.pack_into(buf, 0, version[0], version[1], 0, _DELETER_ADDR, flags, *tensor)
+        name, off = _VNAME, 32 + 24
     _int64s(2 * nd).pack_into(buf, head.size, *shape, *strides)
-    _exports[addr] = (buf, keep)
-    return _capsule_new(addr, _NAME if version is None else _VNAME, _capsule_destructor)
+    return typ, bytes(buf), off, head.size, name, flags
+
+
+def _emit(t, keep):
+    """A capsule of template ``t`` that keeps ``keep`` alive until the consumer's deleter (or
+    the destructor of an unconsumed capsule) runs."""
+    typ, image, off, hsize, name, flags = t
+    buf = typ()
+    buf.raw = image
+    addr = ctypes.addressof(buf)
+    shp = addr + hsize
+    _SHAPE_PTRS.pack_into(buf, off, shp, shp + (len(image) - hsize) // 2)
+    _exports[addr] = (buf, keep, flags)
+    return _capsule_new(addr, name, _capsule_destructor)
+
+
+def _make_capsule(ptr, shape, byte_strides, dt, device, keep, version, flags):
+    return _emit(_template(ptr, shape, byte_strides, dt, device, version, flags), keep)
+
+
+def _export(arr, device, version, flags):
+    """A capsule of ``arr`` itself: its template is made once per (version, flags) and kept
+    with the array (``exchange_cache``)."""
+    c = _xcache(arr)
+    dl = c.dl
+    if dl is None:
+        dl = c.dl = {}
+    t = dl.get((version, flags))
+    if t is None:
+        t = dl[(version, flags)] = _template(arr._ptr, arr.shape, arr._strides, arr.dtype,
+                                             device, version, flags)
+    return _emit(t, arr)
 
 
 def to_dlpack(arr, *, stream=None, max_version=None, dl_device=None, copy=None):
@@ -274,17 +316,19 @@ def to_dlpack(arr, *, stream=None, max_version=None, dl_device=None, copy=None):
     always exports a fresh copy; ``copy=False`` never copies.
     """
     version = _capsule_version(max_version)
-    own = dlpack_device(arr)
+    own = (kDLCPU, 0) if _backend.IS_SIM else (kDLCUDA, arr._mem.device_id)
     consumer = _consumer_stream(stream)
-    dl_device = own if dl_device is None else _as_dl_device(dl_device)
-    if dl_device != own:
-        if dl_device != (kDLCPU, 0):
-            raise BufferError(f"npgpu cannot export an array on {own} to DLPack device {dl_device}")
-        if copy is False:
-            raise BufferError("exporting to the CPU needs a copy, but copy=False was given")
-        host = arr.get()       # explicit (the consumer asked for host memory); get() synchronizes
-        return _make_capsule(host.ctypes.data, host.shape, host.strides, host.dtype,
-                             (kDLCPU, 0), host, version, FLAG_IS_COPIED)
+    if dl_device is not None:
+        dl_device = _as_dl_device(dl_device)
+        if dl_device != own:
+            if dl_device != (kDLCPU, 0):
+                raise BufferError(f"npgpu cannot export an array on {own} to DLPack device "
+                                  f"{dl_device}")
+            if copy is False:
+                raise BufferError("exporting to the CPU needs a copy, but copy=False was given")
+            host = arr.get()   # explicit (the consumer asked for host memory); get() synchronizes
+            return _make_capsule(host.ctypes.data, host.shape, host.strides, host.dtype,
+                                 (kDLCPU, 0), host, version, FLAG_IS_COPIED)
     flags = 0
     if copy:
         arr = arr.copy()       # queued on our current stream, like the work it copies
@@ -294,14 +338,17 @@ def to_dlpack(arr, *, stream=None, max_version=None, dl_device=None, copy=None):
             raise BufferError("Cannot export readonly array since signalling readonly is "
                               "unsupported by DLPack (supported by newer DLPack version).")
         flags = FLAG_READ_ONLY
-    _sync_to(consumer)
-    return _make_capsule(arr._ptr, arr.shape, arr._strides, arr.dtype, own, arr, version, flags)
+    if consumer is not None and _backend.IS_CUDA:
+        st = _runtime._tls.stream
+        ours = st.ptr if st is not None else 0
+        if consumer != ours:                    # (the same stream: nothing to order)
+            _runtime.stream_wait(consumer, ours)
+    return _export(arr, own, version, flags)
 
 
-# ---- import -------------------------------------------------------------------------------------
+# ---- import ----------------------------------------------------------------------------------
 class _Imported:
-    """Owner of imported DLPack memory: calls the producer's deleter when the last view dies
-    (for our own capsules, ``_release`` directly: no round trip through ctypes)."""
+    """Owner of imported DLPack memory: calls the producer's deleter when the last view dies."""
 
     __slots__ = ("managed", "deleter")
 
@@ -316,6 +363,16 @@ class _Imported:
                 d(self.managed)
             except Exception:   # interpreter shutdown
                 pass
+
+
+_foreign_deleters = {}      # address -> ctypes function of a producer's deleter (made once)
+
+
+def _foreign_deleter(addr):
+    d = _foreign_deleters.get(addr)
+    if d is None:
+        d = _foreign_deleters[addr] = _Deleter(addr)
+    return d
 
 
 _HOME = kDLCPU if _backend.IS_SIM else kDLCUDA     # where device arrays live
@@ -346,14 +403,38 @@ def _check_device(dev, what):
     return dtype_, did
 
 
+_string_at = ctypes._string_at          # ctypes.string_at without its Python wrapper
+_MAJOR = struct.Struct("<I")            # a versioned struct's first field
+_VSIZE, _LSIZE = _VSTRUCT.size, _LSTRUCT.size
+
+
 def _from_capsule(cap, read_only=False):
     """The array a capsule describes (zero copy) and the producer's DLPack flags.  ``read_only``
     marks a legacy capsule's tensor read-only (a producer known to be immutable)."""
-    name = _capsule_name(cap)
-    if name == _VNAME:
+    try:        # every peer of DLPack 1.x gives a versioned capsule: no name query first
         addr = _capsule_get(cap, _VNAME)
+        name = _VNAME
+    except ValueError:      # another name (or not a capsule): CPython's error, ours below
+        try:
+            name = _capsule_name(cap)
+        except ValueError:
+            name = None
+        addr = _capsule_get(cap, _NAME) if name == _NAME else None
+    mine = _exports.get(addr)
+    if mine is not None and mine[1].__class__ is ndarray and \
+            mine[1]._mem.device_id == _runtime._tls.device and \
+            (name == _NAME or _MAJOR.unpack_from(mine[0])[0] <= VERSION[0]):
+        # npgpu's own export of a device array: a view of that array (nothing to parse); the
+        # struct is released now, the array keeps the memory (no deleter to call back later)
+        _capsule_set_name(cap, _VUSED if name == _VNAME else _USED)
+        _capsule_set_destructor(cap, None)
+        _, src, flags = _exports.pop(addr)
+        return _new(src._mem, src._ptr, src.shape, src._strides, src.dtype, src._root(),
+                    (src._c_contig, src._f_contig),
+                    READONLY_FOREIGN if read_only or flags & FLAG_READ_ONLY else WRITEABLE), flags
+    if name == _VNAME:
         (major, minor, _ctx, deleter, flags, data, dev_type, dev_id, nd, code, bits, lanes,
-         shp, std, offset) = _VSTRUCT.unpack(ctypes.string_at(addr, _VSTRUCT.size))
+         shp, std, offset) = _VSTRUCT.unpack(_string_at(addr, _VSIZE))
         if major > VERSION[0]:
             # per the spec: leave the tensor to the producer (do not rename or delete)
             raise BufferError(f"DLPack version {major}.{minor} is newer than npgpu supports "
@@ -361,45 +442,44 @@ def _from_capsule(cap, read_only=False):
         used = _VUSED
         read_only = read_only or bool(flags & FLAG_READ_ONLY)
     elif name == _NAME:
-        addr = _capsule_get(cap, _NAME)
         (data, dev_type, dev_id, nd, code, bits, lanes, shp, std, offset, _ctx,
-         deleter) = _LSTRUCT.unpack(ctypes.string_at(addr, _LSTRUCT.size))
+         deleter) = _LSTRUCT.unpack(_string_at(addr, _LSIZE))
         used = _USED
         flags = 0
     else:
         raise ValueError("not a DLPack capsule (or one already consumed): expected a capsule "
                          "named 'dltensor' or 'dltensor_versioned'")
     dt = _dtype_of(code, bits, lanes)
-    dev_type, dev_id = _check_device((dev_type, dev_id), "the DLPack tensor")
+    if dev_type != _HOME or not (_backend.IS_SIM or dev_id == _runtime._tls.device):
+        dev_type, dev_id = _check_device((dev_type, dev_id), "the DLPack tensor")
     isz = dt.itemsize
     if std and std == shp + 8 * nd:          # shape and strides side by side (ours are)
-        both = _int64s(2 * nd).unpack(ctypes.string_at(shp, 16 * nd))
+        both = _int64s(2 * nd).unpack(_string_at(shp, 16 * nd))
         shape, estrides = both[:nd], both[nd:]
     else:
-        shape = _int64s(nd).unpack(ctypes.string_at(shp, 8 * nd)) if nd else ()
-        estrides = _int64s(nd).unpack(ctypes.string_at(std, 8 * nd)) if std and nd else None
-    if estrides is not None:
-        # byte strides as signed 64-bit values: CuPy's capsule for a negative-stride view came
-        # back as 2**64 - 24 for -24 (seen on the H200); reading modulo 2**64 gives both right
-        strides = tuple(((s * isz + 2 ** 63) % 2 ** 64) - 2 ** 63 for s in estrides)
-    else:
+        shape = _int64s(nd).unpack(_string_at(shp, 8 * nd)) if nd else ()
+        estrides = _int64s(nd).unpack(_string_at(std, 8 * nd)) if std and nd else None
+    # byte strides ('q' reads the producer's int64 strides signed: a negative stride that a
+    # peer stored as an unsigned 2**64 - k comes back as -k)
+    if estrides is None:
         strides = _layout.c_strides(shape, isz)
+    elif nd == 1:
+        strides = (estrides[0] * isz,)
+    else:
+        strides = tuple([s * isz for s in estrides])
     ptr = data + offset
     # we own the tensor now: mark the capsule consumed, and call the deleter when done
     _capsule_set_name(cap, used)
     if deleter == _DELETER_ADDR:
-        # our own export: its destructor has nothing left to do (spare the ctypes callback)
+        # our own export of host memory (a CPU copy): the exported object keeps it alive
         _capsule_set_destructor(cap, None)
-        owner = _Imported(addr, _release)
+        owner = _exports.pop(addr)[1]
     else:
-        owner = _Imported(addr, _Deleter(deleter) if deleter else None)  # NULL is allowed
-    lo = sum(s * (n - 1) for s, n in zip(strides, shape) if s < 0)
-    hi = sum(s * (n - 1) for s, n in zip(strides, shape) if s > 0) + isz
-    if 0 in shape:
-        lo, hi = 0, 0
-    dev = dev_id if dev_type != kDLCPU else _runtime.get_device_id()
-    mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner=owner)
-    return _new(mem, ptr, shape, strides, dt, None, None,
+        owner = _Imported(addr, _foreign_deleter(deleter) if deleter else None)  # NULL allowed
+    lo, hi, contig = _transfer.foreign_extent(shape, strides, isz)
+    dev = dev_id if dev_type != kDLCPU else _runtime._tls.device
+    mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner)
+    return _new(mem, ptr, shape, strides, dt, None, contig,
                 READONLY_FOREIGN if read_only else WRITEABLE), flags
 
 
@@ -415,11 +495,10 @@ def _device_ordinal(device):
 
 def _request(x, stream, copy):
     """``x.__dlpack__`` with the Array API 2023.12 arguments, or the older signature."""
-    kw = {"stream": stream, "max_version": VERSION}
-    if copy is not None:
-        kw["copy"] = copy
     try:
-        return x.__dlpack__(**kw)
+        if copy is None:
+            return x.__dlpack__(stream=stream, max_version=VERSION)
+        return x.__dlpack__(stream=stream, max_version=VERSION, copy=copy)
     except TypeError:       # a producer older than the Array API 2023.12 signature
         return x.__dlpack__(stream=stream) if stream is not None else x.__dlpack__()
 
@@ -436,16 +515,20 @@ def from_dlpack(x, /, *, device=None, copy=None):
     (a producer on another device is copied there unless ``copy=False``).  Producers whose
     arrays are immutable (JAX) import read-only.
     """
-    want = _device_ordinal(device)
-    here = _runtime.get_device_id()
-    if want is not None and want != here:
-        with _runtime.Device(want):
-            return from_dlpack(x, copy=copy)
-    _runtime.ensure_context()
-    if isinstance(x, ndarray):
+    tls = _runtime._tls
+    here = tls.device
+    if device is not None:
+        want = _device_ordinal(device)
+        if want is not None and want != here:
+            with _runtime.Device(want):
+                return from_dlpack(x, copy=copy)
+    if tls.ctx_dev != here:
+        _runtime.ensure_context()
+    cls = x.__class__
+    if cls is ndarray or isinstance(x, ndarray):
         out = x._view(0, x.shape, x._strides)
         return out.copy() if copy else out
-    if type(x).__name__ == "PyCapsule":
+    if cls.__name__ == "PyCapsule":
         out, flags = _from_capsule(x)
     else:
         if not hasattr(x, "__dlpack__"):
@@ -457,7 +540,11 @@ def from_dlpack(x, /, *, device=None, copy=None):
             if moved is not None:
                 return moved
         # the producer orders its pending work before our current stream (1: legacy default)
-        stream = None if _backend.IS_SIM else (_runtime.current_stream_handle() or 1)
+        if _backend.IS_SIM:
+            stream = None
+        else:
+            st = tls.stream
+            stream = (st.ptr if st is not None else 0) or 1
         out, flags = _from_capsule(_request(x, stream, copy), read_only=_transfer.immutable(x))
     return out.copy() if copy and not flags & FLAG_IS_COPIED else out
 

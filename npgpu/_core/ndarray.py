@@ -18,6 +18,7 @@ from ..cuda import numba_interop as _numba_interop
 from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
+from .exchange_cache import exchange_cache as _xcache
 
 _ops = {}          # name -> callable, filled by npgpu/__init__ (ufuncs, creation helpers)
 
@@ -171,7 +172,7 @@ class ndarray:
     """An N-dimensional array in GPU memory, with NumPy's semantics."""
 
     __slots__ = ("_mem", "_ptr", "shape", "_strides", "dtype", "_base", "_c_contig", "_f_contig",
-                 "_ro", "__weakref__")
+                 "_ro", "_xc", "__weakref__")      # _xc: exchange_cache.py (unset until used)
     __array_priority__ = 100
     __module__ = "npgpu"           # the public name, as NumPy's TypeErrors print it: npgpu.ndarray
 
@@ -559,13 +560,22 @@ class ndarray:
     # Numba kernels: typed and passed like Numba's own device arrays (npgpu/cuda/numba_interop.py)
     __cuda_memory__ = True
 
+    # (read on every launch, twice for the type: cached per array like Numba's own arrays)
     @property
     def _numba_type_(self):
-        return _numba_interop.numba_type(self)
+        c = _xcache(self)
+        t = c.numba_type
+        if t is None:
+            t = c.numba_type = _numba_interop.numba_type(self)
+        return t
 
     @property
     def _strided_memory_view_shim(self):
-        return _numba_interop.memory_view_shim(self)
+        c = _xcache(self)
+        v = c.shim
+        if v is None:
+            v = c.shim = _numba_interop.memory_view_shim(self)
+        return v
 
     @property
     def device_ctypes_pointer(self):

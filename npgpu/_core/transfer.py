@@ -9,6 +9,7 @@ from ..cuda import memory as _memory
 from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
+from .exchange_cache import exchange_cache as _xcache
 from .ndarray import READONLY, READONLY_FOREIGN, WRITEABLE, _new, empty_array, ndarray
 
 if _backend.IS_CUDA:
@@ -86,7 +87,13 @@ def _h2d(dst_ptr, host, nbytes, stream=None):
         ctypes.memmove(dst_ptr, host.ctypes.data, nbytes)
 
 
+# device-to-host copies so far (@npgpu.fuse replays no traced call that read values back)
+d2h_count = 0
+
+
 def _d2h(host, src_ptr, nbytes, stream=None):
+    global d2h_count
+    d2h_count += 1
     if not nbytes:
         return
     if _backend.IS_CUDA:
@@ -165,19 +172,27 @@ def to_host(arr, stream=None, order="C", out=None, blocking=True):
     return host
 
 
-# ---- CUDA Array Interface -----------------------------------------------------------------------
+# ---- CUDA Array Interface ----------------------------------------------------------------------
 def cuda_array_interface(arr):
-    s = _runtime.current_stream_handle()
-    return {
-        "shape": arr.shape,
-        "typestr": arr.dtype.str,
-        "descr": [("", arr.dtype.str)],
-        "data": (arr._ptr if arr.size else 0, arr._ro >= READONLY),     # (pointer, read-only)
-        "strides": None if arr._c_contig else arr._strides,
-        "version": 3,
-        # CAI v3: 1 means the legacy default stream; 0 is not allowed
-        "stream": s if s else 1,
-    }
+    """``ndarray.__cuda_array_interface__``: a fresh dict a read (a consumer may keep or change
+    it), copied from one made once per array (``exchange_cache``); only ``stream`` is read anew."""
+    c = _xcache(arr)
+    d = c.cai
+    if d is None:
+        d = c.cai = {
+            "shape": arr.shape,
+            "typestr": arr.dtype.str,
+            "descr": [("", arr.dtype.str)],
+            "data": (arr._ptr if arr.size else 0, arr._ro >= READONLY),     # (pointer, read-only)
+            "strides": None if arr._c_contig else arr._strides,
+            "version": 3,
+        }
+    d = d.copy()
+    d["descr"] = d["descr"][:]          # (the one mutable value a consumer could change)
+    st = _runtime._tls.stream
+    # CAI v3: 1 means the legacy default stream; 0 is not allowed
+    d["stream"] = (st.ptr if st is not None else 0) or 1
+    return d
 
 
 # Libraries whose arrays are immutable: their memory is imported read-only (a write through an
@@ -187,7 +202,17 @@ _IMMUTABLE_PRODUCERS = ("jax", "jaxlib")
 
 def immutable(obj):
     """Whether ``obj`` is an array of a library whose arrays never change (JAX)."""
-    return type(obj).__module__.partition(".")[0] in _IMMUTABLE_PRODUCERS
+    cls = obj.__class__
+    ro = _immutable_types.get(cls)
+    if ro is None:
+        if len(_immutable_types) > 256:         # (classes made on the fly: keep it small)
+            _immutable_types.clear()
+        ro = _immutable_types[cls] = type(obj).__module__.partition(".")[0] in \
+            _IMMUTABLE_PRODUCERS
+    return ro
+
+
+_immutable_types = {}   # producer class -> immutable(obj), asked on every import
 
 
 def _cai_stream(s):
@@ -202,27 +227,58 @@ def _cai_stream(s):
     return 0 if s == 1 else s
 
 
-def from_cuda_array_interface(obj):
+def foreign_extent(shape, strides, isz):
+    """(lowest, highest + 1) byte offsets of a foreign view's elements from its data pointer, and
+    its (C, F) contiguity where it is cheap to tell (1-D), else None."""
+    if len(shape) == 1:
+        n, st = shape[0], strides[0]
+        if n == 0:
+            return 0, 0, (True, True)
+        contig = n == 1 or st == isz
+        if st >= 0:
+            return 0, st * (n - 1) + isz, (contig, contig)
+        return st * (n - 1), isz, (contig, contig)
+    if 0 in shape:
+        return 0, 0, None
+    lo = sum(st * (n - 1) for st, n in zip(strides, shape) if st < 0)
+    hi = sum(st * (n - 1) for st, n in zip(strides, shape) if st > 0) + isz
+    return lo, hi, None
+
+
+_typestrs = {}          # CAI typestr -> checked NumPy dtype
+
+
+def from_cuda_array_interface(obj, cai=None):
     """Wrap a foreign device array without copying; ``obj`` is kept alive by the result.
+    ``cai``: its ``__cuda_array_interface__`` when the caller read it already (PyTorch's is a
+    property that builds the dict on every read).
 
     A ``stream`` entry (CAI v3) orders the producer's pending work before ours: our current
     stream waits on an event recorded on the producer's stream (no synchronisation)."""
-    cai = obj.__cuda_array_interface__
-    shape = tuple(cai["shape"])
-    dt = check_dtype(np.dtype(cai["typestr"]))
+    if cai is None:
+        cai = obj.__cuda_array_interface__
+    shape = cai["shape"]
+    if shape.__class__ is not tuple:
+        shape = tuple(shape)
+    ts = cai["typestr"]
+    dt = _typestrs.get(ts)
+    if dt is None:
+        dt = _typestrs[ts] = check_dtype(np.dtype(ts))
     if cai.get("mask") is not None:
         raise TypeError("masked CUDA arrays are not supported")
-    ptr, readonly = cai["data"][0] or 0, bool(cai["data"][1])    # (pointer, read-only)
+    data = cai["data"]
+    ptr, readonly = data[0] or 0, bool(data[1])    # (pointer, read-only)
     strides = cai.get("strides")
     if strides is None:
         strides = _layout.c_strides(shape, dt.itemsize)
-    strides = tuple(strides)
-    producer = _cai_stream(cai.get("stream"))
-    if producer is not None and _backend.IS_CUDA:
-        _runtime.stream_wait(_runtime.current_stream_handle(), producer)
-    lo = sum(st * (n - 1) for st, n in zip(strides, shape) if st < 0)
-    hi = sum(st * (n - 1) for st, n in zip(strides, shape) if st > 0) + dt.itemsize
-    dev = _runtime.get_device_id()
-    mem = _memory.Memory(ptr + lo, hi - lo, None, dev, None, 0, owner=obj)
-    return _new(mem, ptr, shape, strides, dt, None, None,
+    elif strides.__class__ is not tuple:
+        strides = tuple(strides)
+    s = cai.get("stream")
+    if s is not None:
+        producer = _cai_stream(s)
+        if _backend.IS_CUDA:
+            _runtime.stream_wait(_runtime.current_stream_handle(), producer)
+    lo, hi, contig = foreign_extent(shape, strides, dt.itemsize)
+    mem = _memory.Memory(ptr + lo, hi - lo, None, _runtime._tls.device, None, 0, obj)
+    return _new(mem, ptr, shape, strides, dt, None, contig,
                 READONLY_FOREIGN if readonly or immutable(obj) else WRITEABLE)

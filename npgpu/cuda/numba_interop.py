@@ -91,6 +91,7 @@ def _plugin_class():
         return _plugin[0]
     from numba.cuda.cudadrv.driver import GetIpcHandleMixin, HostOnlyCUDAMemoryManager
     from numba.cuda.cudadrv.driver import MemoryInfo, MemoryPointer, _SizeNotSet
+    from cuda.bindings.driver import CUdeviceptr
     from . import memory, runtime
 
     class NpgpuMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
@@ -101,13 +102,14 @@ def _plugin_class():
             # (what Numba's own manager sets)
             if self.deallocations.memory_capacity == _SizeNotSet:
                 self.deallocations.memory_capacity = self.get_memory_info().total
+            self._ctx_proxy = weakref.proxy(self.context)
 
         def memalloc(self, size):
-            mem = memory.alloc(size)
-            # the finalizer holds the pool block: it goes back to the pool when Numba drops
-            # the pointer (weakref.finalize keeps its arguments until then)
-            return MemoryPointer(weakref.proxy(self.context), _c_void_p(mem.ptr), size,
-                                 finalizer=_Release(mem))
+            # one per cuda.device_array: the pool block lives as long as the pointer object
+            proxy = getattr(self, "_ctx_proxy", None)
+            if proxy is None:
+                proxy = self._ctx_proxy = weakref.proxy(self.context)
+            return PoolPointer(proxy, memory.alloc(size), size)
 
         def get_memory_info(self):
             free, total = runtime.Device().mem_info
@@ -121,24 +123,29 @@ def _plugin_class():
         def interface_version(self):
             return 1
 
+    class PoolPointer(MemoryPointer):
+        """Numba's ``MemoryPointer`` over a pool block, without Numba's ``weakref.finalize``
+        (a few us an allocation): the pointer holds the npgpu
+        :class:`~npgpu.cuda.memory.Memory`, which returns to the pool when the pointer dies
+        (or at ``free()``), as a finalizer would return it."""
+
+        def __init__(self, context, mem, size):
+            ptr = CUdeviceptr(mem.ptr)
+            self.context = context
+            self.device_pointer = self.handle = ptr
+            self.size = self._cuda_memsize_ = size
+            self.is_managed = True          # it owns its block (as a pointer with a finalizer)
+            self.refct = 1
+            self._owner = None
+            self._npgpu_mem = mem
+
+        def free(self):
+            if self._npgpu_mem is None:
+                raise RuntimeError("Freeing dead memory")
+            self._npgpu_mem = None
+
     _plugin.append(NpgpuMemoryManager)
     return NpgpuMemoryManager
-
-
-def _c_void_p(ptr):
-    import ctypes
-    return ctypes.c_void_p(ptr)
-
-
-class _Release:
-    """A finalizer that only keeps an npgpu :class:`~npgpu.cuda.memory.Memory` alive."""
-    __slots__ = ("mem",)
-
-    def __init__(self, mem):
-        self.mem = mem
-
-    def __call__(self):
-        self.mem = None
 
 
 def use_npgpu_allocator_in_numba():

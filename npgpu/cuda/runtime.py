@@ -226,6 +226,7 @@ class Stream:
         self.ptr = h.value or 0
         self._owned = True
         self._vp = ctypes.c_void_p(self.ptr) if self.ptr else None   # for the launcher
+        _blocking_streams[self.ptr] = not non_blocking                # for stream_wait
         _stream_hooks[0](self.ptr)
 
     def __del__(self):
@@ -236,6 +237,7 @@ class Stream:
                 pass
 
     def _destroy(self):
+        _blocking_streams.pop(self.ptr, None)
         try:
             _stream_hooks[1](self.ptr)
         finally:
@@ -363,19 +365,29 @@ def get_elapsed_time(start, end):
 
 # ---- ordering two streams (DLPack / CUDA Array Interface exchange) -----------------------------
 _order_events = threading.local()      # per thread: device id -> the Event stream_wait records
+# handle -> whether the stream synchronises with the legacy default stream (created without
+# CU_STREAM_NON_BLOCKING), for the streams npgpu created; 2, the per-thread default, always does
+_blocking_streams = {2: True}
 
 
 def stream_wait(waiter, signaller):
     """Order the work later queued on stream handle ``waiter`` after the work queued so far on
     ``signaller`` (raw handles of the current device; 0 legacy, 2 per-thread default): an event
     recorded on one and waited on by the other, never a host or device-wide synchronisation.
-    Equal handles need nothing.  One event per thread and device is reused: a wait captures the
-    event's state when it is queued, and later records do not change it (per thread, so another
-    thread's record cannot come between this record and its wait)."""
+    Nothing is needed for equal handles, nor between the legacy default stream and a blocking
+    stream (the driver orders those two itself: work on the legacy stream waits for the
+    blocking streams' earlier work, and theirs for its); a stream npgpu did not create counts as
+    non-blocking.  One event per thread and device is reused: a wait captures the event's state
+    when it is queued, and later records do not change it (per thread, so another thread's
+    record cannot come between this record and its wait)."""
     if waiter == signaller or not _backend.IS_CUDA:
         return
-    did = get_device_id()
-    ensure_context(did)
+    if (waiter == 0 and _blocking_streams.get(signaller)) or \
+            (signaller == 0 and _blocking_streams.get(waiter)):
+        return
+    did = _tls.device
+    if _tls.ctx_dev != did:
+        ensure_context(did)
     events = getattr(_order_events, "by_device", None)
     if events is None:
         events = _order_events.by_device = {}

@@ -15,10 +15,12 @@ import re
 
 import numpy as np
 
+from .._codegen import elementwise as _ew
 from .._codegen import launcher as _launcher
 from .._core.ndarray import _ops, empty_array, ndarray
 from ..ufuncs.ufunc import _scalar
 from . import host as _host
+from . import program as _program
 from . import reduce as _reduce  # noqa: F401  (installs _Trace.reduce_into)
 from .trace import _NAME, _NEG_POWER, _Trace, _Var, broadcast, guard_overlap, shape_str
 
@@ -38,6 +40,39 @@ class _Program:
         self.results = results          # per returned value: ("k", j) | ("arg", i)
         self.is_tuple = is_tuple
         self.name = name
+
+    def fast(self, nargs):
+        """``call(args, shape)`` for calls whose ``nargs`` arguments are all C-contiguous arrays
+        of one shape (the ufuncs' fast path: a prepared launcher and its argument values), or
+        None where this program needs the general :meth:`run`."""
+        if self.flagged or self.neg or self.writebacks or self.slots != list(range(nargs)) \
+                or any(kind != "k" for kind, _ in self.results):
+            return None
+        op, loop_out = self.op, self.out_dtypes
+        dts = loop_in = tuple(self.loop_in)       # (array arguments: their own dtypes)
+        name = f"fused_{self.name}"
+        wargs = ((op, dts, loop_out, loop_in, loop_out, name)
+                 if _ew.words_dtypes((*dts, *loop_out)) else None)
+        kern = (None if wargs is not None and _ew.WORDS_MIN <= 1 else
+                _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, name))
+        picks, is_tuple = [j for _, j in self.results], self.is_tuple
+        words_min = _ew.WORDS_MIN
+
+        def call(args, shape):
+            outs = [empty_array(shape, d) for d in loop_out]
+            n = outs[0].size
+            if wargs is not None and n >= words_min:
+                _ew.launch_words(wargs, kern, n, (*outs, *args))
+            elif n:
+                values = [n]
+                for x in (*outs, *args):
+                    isz = x.dtype.itemsize
+                    values += (0, 0, n, isz, x._ptr, n, isz)
+                g, blk = _ew._grid(n, kern)
+                kern(g, blk, values)
+            res = [outs[j] for j in picks]
+            return tuple(res) if is_tuple else res[0]
+        return call
 
     def run(self, args):
         arrays = [a for a in args if a.__class__ is ndarray]
@@ -64,7 +99,6 @@ class _Program:
         if self.flagged:
             outs.append(empty_array(shape, np.dtype(np.bool_)))
             loop_out = loop_out + (np.dtype(np.bool_),)
-        from .._codegen import elementwise as _ew
         _ew.launch(self.op, kin, self.loop_in, outs, loop_out, name=f"fused_{self.name}")
         if self.flagged:
             flag = outs.pop()
@@ -101,13 +135,31 @@ class Fused:
         self.name = re.sub(r"\W", "_", kernel_name or getattr(func, "__name__", "fused"))
         self.strict = strict
         self._programs = {}          # signature -> _Program (elementwise-only traces)
+        self._replays = {}           # (signature, shapes) -> program.Replay (with reductions)
+        self._fast = {}              # (dtypes, ndim) -> _Program.fast() of all-array calls
         functools.update_wrapper(self, func)
 
     def __call__(self, *args):
+        if self._fast:
+            # C-contiguous npgpu arrays of one shape: the prepared launch (see _Program.fast)
+            shape = None
+            for a in args:
+                if a.__class__ is not ndarray or not a._c_contig or \
+                        shape is not None and a.shape != shape:
+                    break
+                shape = a.shape
+            else:
+                f = self._fast.get((tuple(a.dtype for a in args), len(shape or ())))
+                if f is not None:
+                    return f(args, shape)
         sig = _signature(args)
         prog = self._programs.get(sig)
         if prog is not None:
             return prog.run(args)
+        if self._replays:
+            rep = self._replays.get((sig, _program.shapes_of(args)))
+            if rep is not None:
+                return rep.run(args)
         if any(isinstance(a, _Var) for a in args):     # called inside another fused function
             return self.func(*args)
         if _host.is_host_call(args):
@@ -116,11 +168,26 @@ class Fused:
 
     def _traced(self, args, sig):
         tr = _Trace(self.name, self.strict)
-        params = [tr.argument(a) for a in args]
+        params = []
+        for i, a in enumerate(args):
+            n = len(tr.slots)
+            params.append(tr.argument(a))
+            if len(tr.slots) > n and tr.slots[-1] is a or type(a) in (int, float, complex, bool) \
+                    or isinstance(a, np.generic):
+                tr.slot_src[-1] = ("arg", i)
         nargs = len(tr.slots)
+        watch = _program.Watch()
         try:
             res = self.func(*params)
-            return self._finish(tr, res, args, sig, nargs)
+            out = self._finish(tr, res, args, sig, nargs)
+            if tr.reductions and sig is not None:
+                rep = _program.record(tr, watch, list(out) if isinstance(out, tuple) else [out],
+                                      isinstance(out, tuple), self.name, args)
+                if rep is not None:
+                    if len(self._replays) > 256:
+                        self._replays.clear()
+                    self._replays[(sig, _program.shapes_of(args))] = rep
+            return out
         except Exception as e:
             _name_line(e, self.func)
             raise
@@ -159,6 +226,10 @@ class Fused:
             prog = self._program(tr, groups, results, is_tuple, args, nargs)
             if prog is not None:
                 self._programs[sig] = prog
+                if args and all(a.__class__ is ndarray for a in args):
+                    fast = prog.fast(len(args))
+                    if fast is not None:
+                        self._fast[(tuple(a.dtype for a in args), args[0].ndim)] = fast
                 return prog.run(args)
         for shape, items in groups.items():
             outs = tr.run_kernel([v for _, _, v in items], shape, [a for _, a, _ in items])
@@ -216,9 +287,10 @@ class Fused:
                         self.name)
 
     # ---- inspection ----------------------------------------------------------------------------
-    def _recorded(self, args):
+    def _recorded(self, args, copy=True):
         """The launchers one call with (copies of) ``args`` runs."""
-        args = [a.copy() if isinstance(a, ndarray) else a for a in args]
+        if copy:
+            args = [a.copy() if isinstance(a, ndarray) else a for a in args]
         rec = []
         _launcher.recorders.append(rec)
         try:

@@ -10,11 +10,11 @@ read.  One reduction launch (two for long rows: split states, then the same temp
 import numpy as np
 
 from .._codegen import elementwise as _ew
-from .._core.ndarray import ndarray
+from .._core.ndarray import empty_array, ndarray
 from .._core.transfer import from_host
 from ..reductions import reduce as _r
 from ..reductions.template import MapStep
-from .trace import _NAME, _Var, _Trace
+from .trace import _NAME, _Var, _Trace, _launch_count
 
 
 def _broadcast_view(x, shape):
@@ -31,18 +31,16 @@ def reduce_into(self, spec, a, axes, out, *, keepdims=False, mask=None, initial=
         mask = self.array_of(mask)
     m = _NAME.fullmatch(a.expr) if a.expr else None
     direct = m and m.group(1) == "x" and isinstance(self.slots[int(m.group(2))], ndarray)
+    if mask is not None or initial is not None:
+        self.recordable = False              # (replays record neither)
     if a.dtype is None or direct and self.slots[int(m.group(2))].dtype == a.dtype:
-        arr = self.array_of(a)
-        return _r.run(spec, arr, axes, out, keepdims=keepdims, mask=mask, initial=initial,
-                      post_args=post_args, seed_first=seed_first)
+        return _direct(self, spec, a, axes, out, keepdims, mask, initial, post_args, seed_first)
     cd = _ew.compute_dtype(a.dtype)
     op, slots, flagged, neg = self.scalar_op([_ew.cast_expr(a.expr, cd, a.dtype)], [a.dtype],
                                              kind="fuse_map")
     if flagged or neg:
         # NumPy's negative-exponent error needs the elementwise kernel's flag: run it apart
-        arr = self.array_of(a)
-        return _r.run(spec, arr, axes, out, keepdims=keepdims, mask=mask, initial=initial,
-                      post_args=post_args, seed_first=seed_first)
+        return _direct(self, spec, a, axes, out, keepdims, mask, initial, post_args, seed_first)
     kin, loop_in = self.kernel_inputs(slots)
     ins = []
     for x, dt in zip(kin, loop_in):
@@ -53,8 +51,61 @@ def reduce_into(self, spec, a, axes, out, *, keepdims=False, mask=None, initial=
     order = sorted(range(len(ins)), key=lambda i: 0 in ins[i]._strides and ins[i].size > 1)
     fmap = map_step(op, [x.dtype for x in ins], a.dtype, order)
     ins = [ins[i] for i in order]
-    return _r.run(spec, ins[0], axes, out, keepdims=keepdims, mask=mask, initial=initial,
-                  post_args=post_args, seed_first=seed_first, fmap=fmap, extra=ins[1:])
+    self.record("reduce", [out], Reduction(spec, axes, keepdims, out, post_args, seed_first,
+                                           a.shape, a.dtype, op, fmap, order, loop_in), slots)
+    before = _launch_count()
+    _r.run(spec, ins[0], axes, out, keepdims=keepdims, mask=mask, initial=initial,
+           post_args=post_args, seed_first=seed_first, fmap=fmap, extra=ins[1:])
+    self.own_launches += _launch_count() - before
+    return out
+
+
+class Reduction:
+    """A recorded reduction of a traced value: what a replay (and the row form) needs.
+
+    op/fmap/order/loop_in: the map (None: the value is the array of the step's one slot);
+    a_shape/a_dtype: the reduced value's shape and dtype."""
+
+    def __init__(self, spec, axes, keepdims, out, post_args, seed_first, a_shape, a_dtype,
+                 op=None, fmap=None, order=None, loop_in=None):
+        self.spec, self.axes, self.keepdims = spec, axes, keepdims
+        self.out_shape, self.out_dtype = out.shape, out.dtype
+        self.post_args, self.seed_first = tuple(post_args), seed_first
+        self.a_shape, self.a_dtype = a_shape, a_dtype
+        self.op, self.fmap, self.order, self.loop_in = op, fmap, order, loop_in
+
+    def run(self, vals):
+        """Launch it over the slot values ``vals`` (arrays, scalars) into a new array."""
+        out = empty_array(self.out_shape, self.out_dtype)
+        if self.fmap is None:
+            _r.run(self.spec, vals[0], self.axes, out, keepdims=self.keepdims,
+                   post_args=self.post_args, seed_first=self.seed_first)
+            return out
+        ins = []
+        for x, dt in zip(vals, self.loop_in):
+            if not isinstance(x, ndarray):
+                x = from_host(np.asarray(x, dtype=dt))
+            ins.append(_broadcast_view(x, self.a_shape))
+        ins = [ins[i] for i in self.order]
+        _r.run(self.spec, ins[0], self.axes, out, keepdims=self.keepdims,
+               post_args=self.post_args, seed_first=self.seed_first, fmap=self.fmap,
+               extra=ins[1:])
+        return out
+
+
+def _direct(tr, spec, a, axes, out, keepdims, mask, initial, post_args, seed_first):
+    """The reduction of a stored array (the value itself, or the array it was written to)."""
+    arr = tr.array_of(a)
+    if isinstance(arr, ndarray) and a.expr and _NAME.fullmatch(a.expr):
+        tr.record("reduce", [out], Reduction(spec, axes, keepdims, out, post_args, seed_first,
+                                             arr.shape, arr.dtype), [int(a.expr[1:])])
+    else:
+        tr.recordable = False
+    before = _launch_count()
+    _r.run(spec, arr, axes, out, keepdims=keepdims, mask=mask, initial=initial,
+           post_args=post_args, seed_first=seed_first)
+    tr.own_launches += _launch_count() - before
+    return out
 
 
 def map_step(op, dtypes, out_dtype, order):

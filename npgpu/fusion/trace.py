@@ -15,6 +15,7 @@ import re
 import numpy as np
 
 from .._codegen import elementwise as _ew
+from .._codegen.stats import stats as _cstats
 from .._core import copy as _copy
 from .._core.ndarray import _ops, empty_array, ndarray
 from ..ufuncs import UFUNCS
@@ -199,6 +200,14 @@ class _Trace:
         self.pure = True           # only elementwise steps over the arguments so far
         self.writebacks = []       # (argument array, _Var): in-place updates of arguments
         self.reductions = 0
+        # the recording a replay is built from (:mod:`.program`): steps in order, where each
+        # slot's value comes from, and whether anything ran outside the trace's own steps
+        self.steps = []            # ("ew"|"reduce", ...) records, see program.py
+        self.slot_src = []         # per slot: ("arg", i) | ("step", j, o) | None (unknown)
+        self.produced = {}         # id(array a step wrote) -> ("step", j, o)
+        self.kept = []             # those arrays (their ids stay theirs while tracing)
+        self.recordable = True
+        self.own_launches = 0
 
     def _tmp(self):
         self.counter += 1
@@ -209,6 +218,7 @@ class _Trace:
         k = len(self.slots)
         self.slots.append(value)
         self.slot_dtypes.append(dtype if dtype is not None else np.dtype(weak))
+        self.slot_src.append(self.produced.get(id(value)) if isinstance(value, ndarray) else None)
         return _Var(self, f"x{k}", dtype, weak=weak, shape=shape)
 
     def argument(self, a):
@@ -383,6 +393,7 @@ class _Trace:
         if self.strict:
             raise NotFusable(f"npgpu.fuse(strict=True): {what} is not fusable")
         self.pure = False
+        self.recordable = False
 
     def materialize(self, v, what, own=False):
         """The array holding ``v``'s value now: its lines become one kernel (or it is an
@@ -404,6 +415,7 @@ class _Trace:
         k = len(self.slots)
         self.slots.append(arr)
         self.slot_dtypes.append(arr.dtype)
+        self.slot_src.append(self.produced.get(id(arr)))
         v.expr = f"x{k}"
         return arr
 
@@ -475,12 +487,35 @@ class _Trace:
         if flagged:
             outs.append(empty_array(shape, np.dtype(np.bool_)))
             loop_out.append(np.dtype(np.bool_))
+        self.record("ew", outs, (op, tuple(dts), shape, tuple(loop_in)), slots)
+        before = _launch_count()
         _ew.launch(op, kin, loop_in, outs, loop_out, name=f"fused_{self.name}")
+        self.own_launches += _launch_count() - before
         if flagged:
+            self.recordable = False          # its test reads the flag back: not replayed
             flag = outs.pop()
             if flag.size and _ops["any"](flag).item():
                 raise ValueError(_NEG_POWER)
         return outs
+
+    def record(self, kind, outs, what, slots):
+        """Record a step reading ``slots`` and writing ``outs`` (only arrays no other value
+        holds are replayable outputs)."""
+        j = len(self.steps)
+        srcs = [self.slot_src[k] for k in slots]
+        if None in srcs:
+            self.recordable = False          # an array made in the function some other way
+        self.steps.append((kind, what, list(slots), srcs))
+        for o, arr in enumerate(outs):
+            if arr is not None:
+                if id(arr) in self.produced or any(arr is s for s in self.slots):
+                    self.recordable = False  # written in place (an argument, a value read)
+                self.produced[id(arr)] = ("step", j, o)
+                self.kept.append(arr)
+
+
+def _launch_count():
+    return _cstats["launches"]
 
 
 def guard_overlap(kin, outs):

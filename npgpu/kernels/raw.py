@@ -25,6 +25,7 @@ import numpy as np
 
 from .. import _backend
 from .._codegen import compiler
+from .._codegen import launcher as _launcher
 from .._core.ndarray import ndarray
 from ..cuda import runtime as _runtime
 
@@ -208,6 +209,51 @@ def _arg_bytes(k, v, kind, size, fname):
               f"{size} bytes)")
 
 
+# struct codes of NumPy scalar arguments (the bytes ``tobytes()`` gives, little-endian)
+_NP_CODES = {"b1": "?", "i1": "b", "u1": "B", "i2": "h", "u2": "H", "i4": "i", "u4": "I",
+             "i8": "q", "u8": "Q", "f2": "e", "f4": "f", "f8": "d"}
+
+
+def _fast_packer(params, slot, classes):
+    """A packer for one signature of argument classes (checked by the slow path once): one
+    ``struct.pack_into`` of every slot, after a class test per argument and a range test per
+    Python int; it returns False (the slow path then packs, or raises the precise error) when
+    an argument's class or value is not the one it was made for.  None where a class has no
+    struct code (complex scalars, structs): those calls always take the slow path."""
+    if not params:
+        return None
+    fmt, checks, values = "<", [], []
+    for k, ((kind, size), cls) in enumerate(zip(params, classes)):
+        if cls is ndarray:
+            code, val = "Q", f"a{k}._ptr"
+        elif issubclass(cls, np.generic):
+            code = _NP_CODES.get(np.dtype(cls).str[1:])
+            val = f"a{k}"
+        elif cls in (int, bool) and kind == "i":
+            lo, hi = _INT_RANGE[size]
+            code, val = "q", f"a{k}"          # little-endian: the low ``size`` bytes wrap
+            checks.append(f"{max(lo, -2 ** 63)} <= a{k} < {min(hi, 2 ** 63)}")
+        elif cls in (int, float) and kind == "f":
+            code, val = _FLOAT_FMT[size][1], f"a{k}"
+        else:
+            code = None
+        if code is None:
+            return None
+        fmt += code + f"{slot - struct.calcsize('<' + code)}x"
+        values.append(val)
+    names = ", ".join(f"a{k}" for k in range(len(params))) + ","
+    test = " or ".join(f"a{k}.__class__ is not c{k}" for k in range(len(params))) or "False"
+    src = (f"def pack(mv, args):\n"
+           f"    {names} = args\n"
+           f"    if {test}:\n        return False\n"
+           + "".join(f"    if not {c}:\n        return False\n" for c in checks)
+           + f"    pack_into(mv, 0, {', '.join(values)})\n    return True\n")
+    env = {f"c{k}": c for k, c in enumerate(classes)}
+    env["pack_into"] = struct.Struct(fmt).pack_into
+    exec(src, env)
+    return env["pack"]
+
+
 class _Function:
     """One kernel of a module: its parameters, and per device the loaded function."""
 
@@ -217,23 +263,35 @@ class _Function:
         self.params = params
         self._slot = max([16] + [(size + 15) & ~15 for _, size in params])
         self._ok = set()                 # (parameter, NumPy scalar type) pairs that passed
+        self._fast = None                # the packer of the last signature the slow path saw
         self._tls = threading.local()
-        self._funcs = {}                 # device id -> CUfunction
+        self._funcs = {}                 # device id -> CUfunction (c_void_p for ctypes)
 
     def pack(self, args, name):
         """Check ``args`` against the parameters and write them into this thread's parameter
         buffer (the driver copies it before cuLaunchKernel returns); returns the address of
-        its ``void*[]``."""
+        its ``void*[]``.  A repeat of the last call's argument classes takes one generated
+        ``struct.pack_into`` (``_fast_packer``)."""
+        t = self._tls
+        mv = getattr(t, "mv", None)
+        if mv is None:
+            mv = self._buffers()
+        fast = self._fast
+        if fast is not None and args.__class__ is tuple and len(args) == len(self.params) \
+                and fast(mv, args):
+            return t.addr
+        self._pack_checked(args, name, mv)
+        if args.__class__ is tuple:
+            self._fast = _fast_packer(self.params, self._slot, tuple(map(type, args)))
+        return t.addr
+
+    def _pack_checked(self, args, name, mv):
         params = self.params
         if args.__class__ is not tuple and args.__class__ is not list:
             raise TypeError(f"{name}: args must be a tuple of arguments, not "
                             f"{type(args).__name__}")
         if len(args) != len(params):
             raise TypeError(f"{name}: expects {len(params)} arguments, got {len(args)}")
-        t = self._tls
-        mv = getattr(t, "mv", None)
-        if mv is None:
-            mv = self._buffers()
         slot, ok = self._slot, self._ok
         for k, v in enumerate(args):
             cls = v.__class__
@@ -248,7 +306,6 @@ class _Function:
                 if isinstance(v, np.generic):
                     ok.add((k, cls))
                 mv[off:off + len(b)] = b
-        return t.addr
 
     def _buffers(self):
         """This thread's parameter buffer: one slot per parameter, 16-byte aligned (a double2
@@ -260,45 +317,44 @@ class _Function:
         base = ctypes.addressof(t.buf)
         t.ptrs = (ctypes.c_void_p * n)(*[base + slot * k for k in range(n)])
         t.addr = ctypes.addressof(t.ptrs)
+        t.vaddr = ctypes.c_void_p(t.addr)
         t.mv = memoryview(t.buf).cast("B")
         return t.mv
 
     def launch(self, grid, block, args, shared_mem, stream, name):
-        addr = self.pack(args, name)
+        self.pack(args, name)
         if not _backend.IS_CUDA:
             _backend.require()
             raise RuntimeError(f"{name}: RawKernel/RawModule kernels are CUDA C++ and need a "
                                "GPU; npgpu runs on Numba's CUDA simulator here, which cannot "
                                "run them (use ElementwiseKernel, ReductionKernel, vectorize or "
                                "a numba.cuda.jit kernel instead)")
-        gx, gy, gz = grid if grid.__class__ is tuple and len(grid) == 3 else _dim3(grid, "grid")
-        bx, by, bz = block if block.__class__ is tuple and len(block) == 3 else \
-            _dim3(block, "block")
+        gx, gy, gz = _dims(grid, "grid")
+        bx, by, bz = _dims(block, "block")
         tls = _runtime._tls
         dev = tls.device
         if tls.ctx_dev != dev:
             _runtime.ensure_context(dev)
         func = self._funcs.get(dev)
         if func is None:
-            func = self._funcs[dev] = self.module._function(self.entry)
+            func = self._funcs[dev] = ctypes.c_void_p(int(self.module._function(self.entry)))
         if stream is None:
             st = tls.stream
-            s = st.ptr if st is not None else 0
+            sv = st._vp if st is not None else None
         else:
             s = stream.ptr if hasattr(stream, "ptr") else int(stream)
-        err, = _driver().cuLaunchKernel(func, gx, gy, gz, bx, by, bz, shared_mem, s, addr, 0)
-        if err != _SUCCESS[0]:
+            sv = ctypes.c_void_p(s) if s else None
+        # npgpu's launcher's ctypes entry point (plain ints and prebuilt c_void_p: no argtypes)
+        err = _launcher._cuLaunchKernel(func, gx, gy, gz, bx, by, bz, shared_mem, sv,
+                                        self._tls.vaddr, None)
+        if err:
+            d = _driver()
             raise RuntimeError(f"cuLaunchKernel({name}, grid={grid}, block={block}) failed: "
-                               f"{_driver().cuGetErrorName(err)[1].decode()}")
-
-
-_SUCCESS = []
+                               f"{d.cuGetErrorName(d.CUresult(err))[1].decode()}")
 
 
 def _driver():
     from cuda.bindings import driver
-    if not _SUCCESS:
-        _SUCCESS.append(driver.CUresult.CUDA_SUCCESS)
     return driver
 
 
@@ -309,6 +365,25 @@ def _dim3(v, what):
     if not 1 <= len(v) <= 3:
         raise ValueError(f"{what} must be an int or a tuple of 1 to 3 ints")
     return v + (1,) * (3 - len(v))
+
+
+# grid/block as given (an int, a tuple of 1 to 3 ints) -> three Python ints, for ctypes
+_DIMS = {}
+
+
+def _dims(v, what):
+    if v.__class__ is not int and v.__class__ is not tuple:
+        return _dim3(v, what)
+    try:
+        d = _DIMS.get(v)
+    except TypeError:               # a tuple holding a list: _dim3's error
+        return _dim3(v, what)
+    if d is None:
+        d = _dim3(v, what)
+        if len(_DIMS) > 4096:       # (grids computed from sizes: keep the table small)
+            _DIMS.clear()
+        _DIMS[v] = d
+    return d
 
 
 class RawModule:

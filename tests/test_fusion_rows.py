@@ -1,0 +1,205 @@
+"""@npgpu.fuse: replay of traced calls with reductions, and the row form (one kernel, a block a
+row) of functions whose reductions run along the last axis and whose result combines them with
+the row's elements."""
+import numpy as np
+import pytest
+
+import npgpu
+from npgpu.fusion import rows as _rows
+from conftest import assert_matches, make_layout, random_array
+
+
+def _rownorm_body(x):
+    return (x - x.mean(axis=-1, keepdims=True)) / x.std(axis=-1, keepdims=True)
+
+
+def _kernels(f, *args):
+    """Names of the kernels a call with these very arguments launches (``f.kernel_sources``
+    runs on contiguous copies)."""
+    return [k.name for k in f._recorded(args, copy=False)]
+
+
+def _row_cols():
+    """Longest row the row form takes for one 4-byte input."""
+    return _rows.MAX_BLOCK * (_rows.VPT_MAX)
+
+
+def _check(f, hosts, devs, rtol=None):
+    """The fused call (traced, then replayed) matches the unfused one and NumPy's."""
+    first = f(*devs)
+    again = f(*devs)
+    plain = f.func(*devs)
+    with np.errstate(all="ignore"):
+        ref = f(*hosts)              # NumPy: the host-mode call
+    for g in (first, again):
+        gs = g if isinstance(g, tuple) else (g,)
+        ps = plain if isinstance(plain, tuple) else (plain,)
+        rs = ref if isinstance(ref, tuple) else (ref,)
+        for a, p, r in zip(gs, ps, rs):
+            assert_matches(a, r, rtol=rtol)
+            assert_matches(a, p.get(), rtol=rtol)
+    return again
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16, np.int32, np.complex64])
+@pytest.mark.parametrize("shape", [(5, 37), (3, 32), (2, 3, 20), (4, 1)])
+def test_row_normalisation_is_one_launch(dt, shape, rng):
+    h = random_array(shape, dt, rng)
+    if dt == np.int32 and shape[-1] == 1:
+        pytest.skip("a zero std: NumPy divides by zero (covered by the float cases)")
+    x = npgpu.asarray(h)
+    f = npgpu.fuse(_rownorm_body)
+    with np.errstate(all="ignore"):
+        _check(f, (h,), (x,), rtol=2e-2 if dt == np.float16 else 1e-5)
+    names = _kernels(f, x)
+    assert len(names) == 1 and names[0].startswith("fuse_rows_")
+    assert f.launches(x) == 1
+
+
+def test_row_form_is_deterministic_and_matches_the_unfused_launches(rng):
+    h = random_array((6, 45), np.float32, rng)
+    x = npgpu.asarray(h)
+    f = npgpu.fuse(_rownorm_body)
+    f(x)
+    runs = {f(x).get().tobytes() for _ in range(3)}
+    assert len(runs) == 1
+    assert f.launches(x) == 1
+    assert npgpu.fuse(_rownorm_body).launches(x) == 3     # the first (traced) call: unfused
+
+
+def test_reductions_that_read_earlier_ones_and_scalars(rng):
+    # a user's two-pass variance, an epsilon argument, two row inputs
+    @npgpu.fuse
+    def layernorm(x, w, eps):
+        m = x.mean(axis=1, keepdims=True)
+        v = ((x - m) ** 2).mean(axis=1, keepdims=True)
+        return (x - m) / npgpu.sqrt(v + eps) * w + npgpu.max(x * w, axis=1, keepdims=True)
+    h, wh = random_array((7, 29), np.float32, rng), random_array((7, 29), np.float32, rng)
+    x, w = npgpu.asarray(h), npgpu.asarray(wh)
+    _check(layernorm, (h, wh, 1e-3), (x, w, 1e-3), rtol=1e-5)
+    assert layernorm.launches(x, w, 1e-3) == 1
+    assert _kernels(layernorm, x, w, 1e-3)[0].startswith("fuse_rows_")
+    # another epsilon: the same kernel, its value a parameter
+    assert_matches(layernorm(x, w, 0.5), layernorm(h, wh, 0.5), rtol=1e-5)
+
+
+def test_multiple_outputs_and_ddof(rng):
+    @npgpu.fuse
+    def f(x):
+        c = x - npgpu.sum(x, axis=-1, keepdims=True)
+        return c * 2, c / x.std(axis=-1, keepdims=True, ddof=1)
+    h = random_array((4, 19), np.float64, rng)
+    x = npgpu.asarray(h)
+    _check(f, (h,), (x,))
+    assert f.launches(x) == 1
+
+
+@pytest.mark.parametrize("case", ["too_long", "axis0", "no_keepdims", "result_is_reduction",
+                                  "strided", "transposed"])
+def test_row_form_not_taken(case, rng):
+    """Other patterns keep the recorded launches (and still give NumPy's values)."""
+    cols = _row_cols() + 3 if case == "too_long" else 24
+    h = random_array((3, cols), np.float32, rng)
+    x = npgpu.asarray(h)
+    body = _rownorm_body
+    if case == "axis0":
+        body = lambda x: x - x.mean(axis=0, keepdims=True)        # noqa: E731
+    elif case == "no_keepdims":
+        body = lambda x: x.T - x.max(axis=1)                      # noqa: E731
+    elif case == "result_is_reduction":
+        body = lambda x: (x - x.mean(axis=1, keepdims=True), x.sum(axis=1, keepdims=True))  # noqa
+    elif case in ("strided", "transposed"):
+        x, h = make_layout(h, case)
+    f = npgpu.fuse(body)
+    _check(f, (h,), (x,), rtol=1e-5)
+    assert not any(n.startswith("fuse_rows_") for n in _kernels(f, x))
+
+
+def test_replay_skips_python(rng):
+    calls = []
+
+    @npgpu.fuse
+    def sq(a, b):
+        calls.append(1)
+        # (a reduction's result is an array: work on it alone runs unfused, unreplayed)
+        return npgpu.sum((a - b) ** 2, axis=0), a - npgpu.mean(b, axis=0)
+    h = [random_array((33, 5), np.float32, rng) for _ in range(2)]
+    a, b = (npgpu.asarray(v) for v in h)
+    _check(sq, h, (a, b), rtol=1e-5)
+    n = len(calls)
+    for _ in range(3):
+        sq(a, b)
+    assert len(calls) == n
+    # another shape: traced again, then replayed
+    h2 = [random_array((8, 3), np.float32, rng) for _ in range(2)]
+    got = sq(*(npgpu.asarray(v) for v in h2))
+    assert_matches(got[0], np.sum((h2[0] - h2[1]) ** 2, axis=0), rtol=1e-5)
+    assert_matches(got[1], h2[0] - np.mean(h2[1], axis=0), rtol=1e-5)
+    assert len(calls) == n + 1
+
+
+def test_calls_that_read_values_back_are_not_replayed(rng):
+    """A reduction result used outside the trace (.item(), a plain npgpu call) may steer the
+    Python body: such calls run the body every time."""
+    @npgpu.fuse
+    def scaled(x):
+        return x / x.sum().item()
+
+    @npgpu.fuse
+    def branch(x):
+        m = x.max(axis=-1, keepdims=True)
+        if float(npgpu.max(m)) > 0:
+            return x - m
+        return x + m
+    for v in (1.0, -1.0, 2.0):
+        h = random_array((4, 9), np.float64, rng) * 0 + v + np.arange(9)
+        if v < 0:
+            h = -np.abs(h)
+        x = npgpu.asarray(h)
+        assert_matches(scaled(x), h / h.sum())
+        m = h.max(axis=-1, keepdims=True)
+        assert_matches(branch(x), h - m if m.max() > 0 else h + m)
+
+
+def test_in_place_updates_and_non_fusable_steps_are_not_replayed(rng):
+    @npgpu.fuse
+    def upd(x, y):
+        y += x.sum(axis=1, keepdims=True)
+        return y
+
+    h, g = random_array((3, 6), np.float32, rng), random_array((3, 6), np.float32, rng)
+    x, y = npgpu.asarray(h), npgpu.asarray(g)
+    for k in range(3):
+        upd(x, y)
+        assert_matches(y, g + (k + 1) * h.sum(axis=1, keepdims=True), rtol=1e-5)
+    assert not upd._replays
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.int16, np.float64])
+def test_elementwise_fast_path(dt, rng):
+    """Repeat calls with C-contiguous arrays of one shape take the prepared launch; other
+    layouts, shapes and dtypes the general replay."""
+    @npgpu.fuse
+    def f(x, y):
+        return 2 * x + y, x * y
+
+    for shape, layout in [((40,), "contiguous"), ((40,), "contiguous"), ((3, 7), "contiguous"),
+                          ((6, 5), "transposed"), ((4, 6), "negative"), ((0,), "contiguous"),
+                          ((), "contiguous")]:
+        h, g = random_array(shape, dt, rng), random_array(shape, dt, rng)
+        x, hx = make_layout(h, layout)
+        y = npgpu.asarray(g)
+        with np.errstate(all="ignore"):
+            ref = (2 * hx + g, hx * g)
+        got = f(x, y)
+        assert isinstance(got, tuple)
+        for a, r in zip(got, ref):
+            assert_matches(a, r)
+    # broadcasting and a mix of dtypes
+    h, g = random_array((5, 1), dt, rng), random_array((4,), np.float32, rng)
+    for _ in range(2):
+        got = f(npgpu.asarray(h), npgpu.asarray(g))
+        with np.errstate(all="ignore"):
+            assert_matches(got[0], 2 * h + g)
+    assert f._fast
