@@ -611,12 +611,35 @@ def test_no_wait_between_the_legacy_stream_and_blocking_streams(monkeypatch):
     blocking, non_blocking = npgpu.cuda.Stream(), npgpu.cuda.Stream(non_blocking=True)
     with blocking:           # the legacy default stream (1) orders itself after a blocking one
         x.__dlpack__(stream=1, max_version=(1, 0))
-        x.__dlpack__(stream=2, max_version=(1, 0))      # so does the per-thread default
     x.__dlpack__(stream=blocking.ptr, max_version=(1, 0))   # ... and a blocking one after it
     assert records == []
+    with blocking:           # the per-thread default stream is ordered only with the legacy one
+        x.__dlpack__(stream=2, max_version=(1, 0))
     with non_blocking:
         x.__dlpack__(stream=1, max_version=(1, 0))
     x.__dlpack__(stream=non_blocking.ptr, max_version=(1, 0))
     with blocking:
         x.__dlpack__(stream=non_blocking.ptr, max_version=(1, 0))
-    assert len(records) == 3
+    assert len(records) == 4
+
+
+def test_foreign_negative_strides_modulo_2_64():
+    """CuPy's capsule of a negative-stride view holds the element stride as the unsigned
+    quotient (2**64 - 24) // 4 for -24 bytes (seen on the H200): read modulo 2**64, it is -24."""
+    import ctypes
+    host = rand((4, 6), seed=35)
+    dev = npgpu.asarray(host)
+    shape = (ctypes.c_int64 * 2)(4, 6)
+    strides = (ctypes.c_int64 * 2)((2 ** 64 - 24) // 4, 1)
+    m = _dl.DLManagedTensorVersioned()
+    m.version.major, m.version.minor = 1, 0
+    t = m.dl_tensor
+    t.data, t.ndim, t.shape, t.strides = dev.data.ptr + 3 * 24, 2, shape, strides
+    t.device.device_type, t.device.device_id = OWN_DEVICE
+    t.dtype.code, t.dtype.bits, t.dtype.lanes = _dl.kDLFloat, 32, 1
+    cap = _dl._capsule_new(ctypes.addressof(m), _dl._VNAME, ctypes.cast(None, _dl._Destructor))
+    y = npgpu.from_dlpack(cap)
+    assert y.strides == (-24, 4)
+    np.testing.assert_array_equal(y.get(), host[::-1])
+    del y, cap
+    gc.collect()

@@ -128,11 +128,21 @@ def test_uniforms_match_reference():
     np.testing.assert_array_equal(f32, ref)
 
 
+@pytest.fixture(params=[False, True], ids=["element-stores", "staged-stores"])
+def stage(request, monkeypatch):
+    """Both store forms of 4-byte outputs: element stores (the default) and the staged
+    (shared-memory, 8-byte) stores (``kernels.STAGE_STORES``)."""
+    from npgpu.random import kernels
+    monkeypatch.setattr(kernels, "STAGE_STORES", request.param)
+    monkeypatch.setattr(kernels, "_PLANS", {})
+    return request.param
+
+
 @pytest.mark.parametrize("dtype,n", [(np.int64, 256), (np.int32, 300), (np.uint32, 128),
                                      (np.int16, 77)])
-def test_integers_match_reference_without_rejection(dtype, n):
-    """4-byte outputs take the staged (shared-memory, 8-byte) stores, the others element
-    stores; full groups and a partial last group."""
+def test_integers_match_reference_without_rejection(dtype, n, stage):
+    """4-byte outputs in either store form, the others element stores; full groups and a
+    partial last group."""
     key = 42
     g = R.Generator(R.Philox(key=key))
     m = 1000        # rejection happens for 2**32 mod 1000 of 2**32 words: none here
@@ -410,9 +420,9 @@ def test_legacy_api():
 
 
 @pytest.mark.parametrize("threads,blocks", [(64, 1), (3, 1)])
-def test_raw_kernel_sampler_layout_independent_of_launch(threads, blocks, monkeypatch):
-    """Two warps a block (staged stores), and a block size that is no whole warp (element
-    stores): the same words."""
+def test_raw_kernel_sampler_layout_independent_of_launch(threads, blocks, monkeypatch, stage):
+    """Two warps a block (staged stores when on), and a block size that is no whole warp
+    (element stores): the same words."""
     from npgpu.random import kernels
     a = R.Philox(key=5).random_raw(300).get()
     monkeypatch.setattr(kernels, "_SIM_BLOCKS", blocks)

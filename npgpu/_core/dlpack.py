@@ -459,14 +459,13 @@ def _from_capsule(cap, read_only=False):
     else:
         shape = _int64s(nd).unpack(_string_at(shp, 8 * nd)) if nd else ()
         estrides = _int64s(nd).unpack(_string_at(std, 8 * nd)) if std and nd else None
-    # byte strides ('q' reads the producer's int64 strides signed: a negative stride that a
-    # peer stored as an unsigned 2**64 - k comes back as -k)
+    # byte strides, modulo 2**64 as signed 64-bit values: CuPy's capsule of a negative-stride
+    # view holds the element stride as (2**64 - 24) // 4 for -24 bytes (seen on the H200), a
+    # positive int64 whose byte stride is -24 only modulo 2**64
     if estrides is None:
         strides = _layout.c_strides(shape, isz)
-    elif nd == 1:
-        strides = (estrides[0] * isz,)
     else:
-        strides = tuple([s * isz for s in estrides])
+        strides = tuple([((s * isz + 2 ** 63) % 2 ** 64) - 2 ** 63 for s in estrides])
     ptr = data + offset
     # we own the tensor now: mark the capsule consumed, and call the deleter when done
     _capsule_set_name(cap, used)
