@@ -12,7 +12,8 @@ order of (last part, ..., first part), ties in input order.  One pass is three l
    (digit, tile) starts at the inclusive scan's previous entry;
 3. ``scatter``: each tile ranks its elements stably by digit and moves key and payload to
    ``start of bucket + rank within it``.  On the GPU a warp ranks 32 elements at a time with
-   ``match.any`` (lanes holding one digit find each other; the lowest lane adds their number to
+   peer masks (:func:`peer_lines`: one ballot per digit bit; lanes holding one digit find each
+   other; the lowest lane adds their number to
    the warp's counter of that digit), the warps' counters are scanned per digit, the tile is
    reordered by digit in shared memory and written out in order (runs of one digit are stored
    by consecutive threads).  The simulator ranks by counting earlier equal digits (it has no
