@@ -548,11 +548,11 @@ def _word_values(values, n, arrays):
         values += (0, 0, nw, wsz, x._ptr, nw, wsz)
 
 
-def launch_words(wargs, kern, n, arrays):
-    """Run the ``words`` kernel of ``words_kernel(*wargs)`` over C-contiguous ``arrays``
-    (outputs, then inputs) of ``n`` elements (at least ``WORDS_MIN``), or the ``contig``
-    launcher ``kern`` (None: made from ``wargs``) when a pointer is not 8-byte aligned or ``n``
-    is past ``WORDS_MAX``."""
+def launch_words(wargs, kern, n, arrays, words=None):
+    """Run the ``words`` kernel of ``words_kernel(*wargs)`` (or ``words``, that launcher found
+    already) over C-contiguous ``arrays`` (outputs, then inputs) of ``n`` elements (at least
+    ``WORDS_MIN``), or the ``contig`` launcher ``kern`` (None: made from ``wargs``) when a
+    pointer is not 8-byte aligned or ``n`` is past ``WORDS_MAX``."""
     values = [n]
     for x in arrays:
         isz = x.dtype.itemsize
@@ -560,7 +560,7 @@ def launch_words(wargs, kern, n, arrays):
     if n > WORDS_MAX or any(x._ptr & 7 for x in arrays):
         wkern = kern or contig_kernel(*wargs)
     else:
-        wkern = words_kernel(*wargs)
+        wkern = words or words_kernel(*wargs)
         _word_values(values, n, arrays)
     grid, block = _grid(n, wkern)
     wkern(grid, block, values)

@@ -57,12 +57,15 @@ class _Program:
                 _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, name))
         picks, is_tuple = [j for _, j in self.results], self.is_tuple
         words_min = _ew.WORDS_MIN
+        words = [None]          # the words launcher, found on the first call that takes it
 
         def call(args, shape):
             outs = [empty_array(shape, d) for d in loop_out]
             n = outs[0].size
             if wargs is not None and n >= words_min:
-                _ew.launch_words(wargs, kern, n, (*outs, *args))
+                if words[0] is None:
+                    words[0] = _ew.words_kernel(*wargs)
+                _ew.launch_words(wargs, kern, n, (*outs, *args), words[0])
             elif n:
                 values = [n]
                 for x in (*outs, *args):
