@@ -57,10 +57,11 @@ _ops.update(_UFUNCS)
 
 
 def get_array_module(*args):
-    """``npgpu`` if any argument is an npgpu array, else ``numpy`` (CuPy's helper)."""
+    """``npgpu`` if any argument is an npgpu array (or a value traced by ``@fuse``), else
+    ``numpy`` (CuPy's helper)."""
     import sys
     for a in args:
-        if isinstance(a, ndarray):
+        if isinstance(a, ndarray) or hasattr(a, "_fuse_trace"):
             return sys.modules[__name__]
     return _np
 

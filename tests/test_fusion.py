@@ -65,3 +65,18 @@ def test_fuse_a_lambda():
     h = np.arange(5.0)
     np.testing.assert_array_equal(f(npgpu.asarray(h), npgpu.asarray(h[::-1])).get(),
                                   h * 2 + h[::-1])
+
+
+def test_get_array_module_inside_fuse():
+    """Array-module-agnostic code fuses: a traced value answers ``npgpu`` like an npgpu array."""
+    h = random_array((40,), np.float32)
+
+    @npgpu.fuse
+    def f(x):
+        xp = npgpu.get_array_module(x)
+        return xp.sin(x) * 2 + 1
+
+    assert npgpu.get_array_module(h) is np
+    assert npgpu.get_array_module(h, npgpu.asarray(h)) is npgpu
+    assert_matches(f(npgpu.asarray(h)), np.sin(h) * 2 + 1)
+    assert f.launches(npgpu.asarray(h)) == 1
