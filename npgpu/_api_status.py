@@ -27,8 +27,10 @@ installed NumPy are required):
 A name is *present* in npgpu when the matching npgpu object has the attribute after
 ``import npgpu`` (``npgpu.X``, ``npgpu.linalg.X``, ``npgpu.ndarray.X``...).
 
-``python -m npgpu._api_status`` prints the counts and any problems; ``--update`` rewrites the
-table: present names become implemented, NumPy names missing from the table are added as
+``python -m npgpu._api_status`` prints the counts and any problems; ``--docs`` writes the user
+docs' API table, ``docs/api.md``, from the table alone (tests/test_docs.py fails when the two
+differ); ``--update`` rewrites the table (and docs/api.md): present names become implemented,
+NumPy names missing from the table are added as
 unclassified, every other row (issue numbers, reasons, notes) is kept.  The file is always written
 in one canonical form (sorted, no free comments: explanations go in ``note``), so diffs are one
 line per changed name.
@@ -44,6 +46,7 @@ except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
 PATH = Path(__file__).with_name("_api_status.toml")
+DOCS_PATH = Path(__file__).resolve().parent.parent / "docs" / "api.md"
 
 # section -> (how NumPy's names are collected, the object's path under numpy / npgpu)
 SECTIONS = {
@@ -341,20 +344,90 @@ def summary(table, names=None):
     return "\n".join(lines)
 
 
+# ---- the docs' API table ---------------------------------------------------------------------------
+
+_DOCS_SECTIONS = {     # section -> (heading, how a name is written)
+    "numpy": ("Main namespace (`numpy.X` -> `npgpu.X`)", "{}"),
+    "numpy.linalg": ("`numpy.linalg` -> `npgpu.linalg`", "linalg.{}"),
+    "numpy.fft": ("`numpy.fft` -> `npgpu.fft`", "fft.{}"),
+    "numpy.random": ("`numpy.random` -> `npgpu.random`", "random.{}"),
+    "numpy.random.Generator": ("`numpy.random.Generator` methods", "Generator.{}"),
+    "numpy.random.RandomState": ("`numpy.random.RandomState` methods", "RandomState.{}"),
+    "numpy.ndarray": ("`numpy.ndarray` attributes and methods", "ndarray.{}"),
+}
+
+
+def _cell(text):
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _status_cell(e):
+    if e.status == "pending":
+        return f"pending: issue {e.issue}"
+    if e.status == "omitted":
+        return f"omitted: [{e.reason}](#reason-{e.reason})"
+    return e.status
+
+
+def render_docs(table):
+    """docs/api.md from the table alone (not the installed NumPy or npgpu), so it reads the same
+    on every machine; ``--docs`` writes it."""
+    out = ["# API status: NumPy's names in npgpu", "",
+           "<!-- Generated from npgpu/_api_status.toml by `python -m npgpu._api_status --docs`;",
+           "     do not edit by hand (tests/test_docs.py fails when it is out of date). -->", "",
+           "Every name of NumPy's main namespace, `linalg`, `fft`, `random` (module, `Generator`, "
+           "`RandomState`) and `ndarray`, with npgpu's status: **implemented**, **pending** (an "
+           "open issue adds it) or **omitted** (not planned, for the reason linked).  The table "
+           "also keeps names that other NumPy 2.x versions have.  Behaviour that differs from "
+           "NumPy's where a name *is* implemented: [differences.md](differences.md).", "",
+           "| section | names | implemented | pending | omitted |", "|---|---|---|---|---|"]
+    for sec in SECTIONS:
+        rows = table.sections.get(sec, {}).values()
+        n = {s: sum(e.status == s for e in rows) for s in STATUSES}
+        out.append(f"| [{sec}](#{_anchor(_DOCS_SECTIONS[sec][0])}) | {len(rows)} | "
+                   f"{n['implemented']} | {n['pending']} | {n['omitted']} |")
+    pending = {e.issue for rows in table.sections.values() for e in rows.values()
+               if e.status == "pending"}
+    out += ["", "## Open issues that add pending names", "", "| issue | title |", "|---|---|"]
+    out += [f"| {i} | {_cell(t)} |" for i, t in sorted(table.issues.items()) if i in pending]
+    out += ["", "## Reasons for omissions", "", "| reason | why |", "|---|---|"]
+    out += [f"| <a id=\"reason-{k}\"></a>`{k}` | {_cell(t)} |"
+            for k, t in sorted(table.reasons.items())]
+    for sec in SECTIONS:
+        heading, fmt = _DOCS_SECTIONS[sec]
+        rows = table.sections.get(sec, {})
+        out += ["", f"## {heading}", "", "| name | status | note |", "|---|---|---|"]
+        for name in sorted(rows, key=_order):
+            e = rows[name]
+            note = "; ".join(x for x in (e.note, e.defined and f"defined: {e.defined}") if x)
+            out.append(f"| `{fmt.format(name)}` | {_status_cell(e)} | {_cell(note)} |")
+    return "\n".join(out) + "\n"
+
+
+def _anchor(heading):
+    # GitHub's heading anchors: lower case, punctuation dropped, spaces to hyphens
+    return re.sub(r"[^\w\- ]", "", heading.lower()).replace(" ", "-")
+
+
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
-    if set(argv) - {"--update"}:
-        print(f"usage: python -m npgpu._api_status [--update]\n\n{__doc__}")
+    if set(argv) - {"--update", "--docs"}:
+        print(f"usage: python -m npgpu._api_status [--update] [--docs]\n\n{__doc__}")
         return 2
     table = load()
+    if table.malformed and argv:
+        print("fix these rows first:\n  " + "\n  ".join(table.malformed))
+        return 1
     if "--update" in argv:
-        if table.malformed:
-            print("fix these rows first:\n  " + "\n  ".join(table.malformed))
-            return 1
         changes = update(table)
         PATH.write_text(render(table), encoding="utf-8")
         print(f"{PATH}: {len(changes)} change(s)")
         print("\n".join(changes))
+    if argv:        # --update keeps the docs' table in step too
+        DOCS_PATH.write_text(render_docs(table), encoding="utf-8")
+        print(f"wrote {DOCS_PATH}")
+        if "--update" not in argv:
+            return 0
     print(summary(table))
     found = problems(table)
     if found:
