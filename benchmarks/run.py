@@ -4,7 +4,7 @@
     python3 benchmarks/run.py [--smoke] [--only SECTION ...] [--cases REGEX]
 
 Sections: copy, alloc, transfer, elementwise, startup, reduction, sweep, indexing, linalg,
-sorting, random, fft, fusion, kernels, exchange (the last six's cases are in
+sorting, random, fft, fusion, kernels, exchange, scipy_special (the last seven's cases are in
 benchmarks/<section>_cases.py).
 Each section prints one table; everything is also written as JSON to
 $OUT/bench.json (if OUT is set) or benchmarks/last.json.  See README.md.
@@ -35,12 +35,12 @@ LIBS = ("npgpu", "cupy", "torch", "numpy")
 GPU_LIBS = ("npgpu", "cupy", "torch")
 SECTIONS = ("copy", "alloc", "transfer", "elementwise", "startup",
             "reduction", "sweep", "indexing", "linalg", "sorting", "random", "fft", "fusion",
-            "kernels", "exchange")
+            "kernels", "exchange", "scipy_special")
 # Sections whose cases live in their own module, benchmarks/<name>_cases.py, each with
 # ``cases(cfg, api) -> [Case]`` (``api`` below hands them this file's helpers).
-CASE_MODULES = ("sorting", "random", "fft", "fusion", "kernels", "exchange")
+CASE_MODULES = ("sorting", "random", "fft", "fusion", "kernels", "exchange", "scipy_special")
 BW_SECTIONS = {"elementwise", "reduction", "indexing", "sorting", "random", "fft", "fusion",
-               "kernels"}
+               "kernels", "scipy_special"}
 ALIASES = {"compile": "startup"}   # the start-up section grew out of the compile section
 GiB = 2 ** 30
 T0 = time.perf_counter()

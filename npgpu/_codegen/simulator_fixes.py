@@ -5,7 +5,8 @@ faster launch path for npgpu's kernels.
 simulator, whose own libdevice functions are stubs returning None.  Only the
 bit reinterpretations kernels use are provided (``int_as_float``,
 ``float_as_int``, ``longlong_as_double``, ``double_as_longlong``), and ``umulhi``
-and ``sincospi``/``sincospif`` (npgpu.random's Philox and Box-Muller); anything
+and ``sincospi``/``sincospif`` (npgpu.random's Philox and Box-Muller), and the special
+functions of npgpu.scipy.special (``erf``, ``lgamma``, ``j0``, ... via scipy.special); anything
 else raises AttributeError.
 
 The shared-array fix:
@@ -304,5 +305,25 @@ class _LibdeviceBits:
     sincospif = staticmethod(lambda x: _sincospi(x, "float32"))
     sincospi = staticmethod(lambda x: _sincospi(x, "float64"))
 
+
+# libdevice's special functions (npgpu.scipy.special's loops): the simulator computes them with
+# scipy.special in float64 and rounds, which is what SciPy's own float32 loops do
+_SPECIAL = {"erf": "erf", "erfc": "erfc", "erfcx": "erfcx", "erfinv": "erfinv",
+            "erfcinv": "erfcinv", "tgamma": "gamma", "lgamma": "gammaln", "normcdf": "ndtr",
+            "normcdfinv": "ndtri", "j0": "j0", "j1": "j1", "y0": "y0", "y1": "y1"}
+
+
+def _special(sp_name, dt):
+    def f(x):
+        import numpy as np
+        import scipy.special        # the test extra; only the simulator needs it
+        t = np.dtype(dt).type
+        return t(getattr(scipy.special, sp_name)(np.float64(x)))
+    return staticmethod(f)
+
+
+for _ld, _sp in _SPECIAL.items():
+    setattr(_LibdeviceBits, _ld, _special(_sp, "float64"))
+    setattr(_LibdeviceBits, _ld + "f", _special(_sp, "float32"))
 
 LIBDEVICE_BITS = _LibdeviceBits()

@@ -624,6 +624,13 @@ _CALL = re.compile(r"\b(h_\w+)\(")
 _CALLS = {}        # helper name -> the helpers its source calls (filled on first use)
 
 
+def register(src):
+    """Add a helper defined outside this module (npgpu.scipy.special's); it may call any
+    helper registered before it."""
+    _h(src)
+    _CALLS.clear()
+
+
 def needed(code):
     """Names of the helpers ``code`` calls, directly or through other helpers, in definition order.
 

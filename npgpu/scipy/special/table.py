@@ -1,0 +1,124 @@
+"""The table of npgpu.scipy.special's ufuncs: one row per function, as npgpu.ufuncs.table.
+
+Row: ``name: (loop order, {loop key: code})``.  The loop order is SciPy's order of the
+function's real loops (``"df"``: ``d->d`` before ``f->f``); it decides which loop inputs that
+match no loop exactly run in (SciPy's ``erf(int8)`` is float64, ``boxcox(int8, 2)`` float32).
+Keys and code follow :mod:`npgpu.ufuncs.table`; every loop is float32 or float64, so a key is
+``"f"`` (both) or a dtype name.  ``$f`` in code becomes ``f`` in the float32 loop and nothing in
+the float64 loop: the libdevice function of the loop's precision (``libdevice.erf$f``).
+On the simulator ``libdevice``'s special functions are scipy.special stand-ins
+(npgpu/_codegen/simulator_fixes.py).
+"""
+
+from .bessel_i import ROWS
+
+_SQRT1_2 = "0.7071067811865476"
+
+
+def _lib(code):
+    """Loops for float32 and float64 from one code with ``$f``."""
+    return {"float32": code.replace("$f", "f"), "float64": code.replace("$f", "")}
+
+
+# log(ndtr(x)): below 0 through erfcx (ndtr(x) = erfcx(-x/sqrt2)/2 * exp(-x^2/2), no underflow),
+# above it log1p of the upper tail (no cancellation near 1)
+_LOG_NDTR = f"""t = x0 * type(x0)({_SQRT1_2})
+if x0 < type(x0)(0):
+    return h_log(type(x0)(0.5) * libdevice.erfcx$f(-t)) - t * t
+return h_log1p(type(x0)(-0.5) * libdevice.erfc$f(t))"""
+
+# SciPy's logit: log(x/(1-x)) away from 1/2, log1p(2(x-1/2)/(1-x)) near it
+_LOGIT = """if x0 < type(x0)(0) or x0 > type(x0)(1):
+    return type(x0)(math.nan)
+if x0 == type(x0)(1):
+    return type(x0)(math.inf)
+if x0 == type(x0)(0):
+    return type(x0)(-math.inf)
+if x0 < type(x0)(0.3) or x0 > type(x0)(0.65):
+    return type(x0)(math.log(x0 / (type(x0)(1) - x0)))
+return type(x0)(math.log1p(type(x0)(2) * (x0 - type(x0)(0.5)) / (type(x0)(1) - x0)))"""
+
+# exp of a non-positive argument only: no overflow
+_EXPIT = """if x0 >= type(x0)(0):
+    return type(x0)(1) / (type(x0)(1) + type(x0)(math.exp(-x0)))
+e = type(x0)(math.exp(x0))
+return e / (type(x0)(1) + e)"""
+
+_LOG_EXPIT = """if x0 < type(x0)(0):
+    return x0 - type(x0)(math.log1p(math.exp(x0)))
+return -type(x0)(math.log1p(math.exp(-x0)))"""
+
+_ENTR = """if math.isnan(x0):
+    return x0
+if x0 > type(x0)(0):
+    return -x0 * h_log(x0)
+if x0 == type(x0)(0):
+    return type(x0)(0)
+return type(x0)(-math.inf)"""
+
+# rel_entr and kl_div: x log(x/y) (+ y - x) for x, y > 0; the x = 0 value; inf elsewhere
+_ENTROPY = """if math.isnan(x0) or math.isnan(x1):
+    return type(x0)(math.nan)
+if x0 > type(x0)(0) and x1 > type(x0)(0):
+    return x0 * h_log(x0 / x1){tail}
+if x0 == type(x0)(0) and x1 >= type(x0)(0):
+    return {zero}
+return type(x0)(math.inf)"""
+_REL_ENTR = _ENTROPY.format(tail="", zero="type(x0)(0)")
+_KL_DIV = _ENTROPY.format(tail=" - x0 + x1", zero="x1")
+
+_HUBER = """if x0 < type(x0)(0):
+    return type(x0)(math.inf)
+a = abs(x1)
+if a <= x0:
+    return type(x0)(0.5) * x1 * x1
+return x0 * (a - type(x0)(0.5) * x0)"""
+
+_BOXCOX = """if abs(x1) < type(x1)(1e-19):
+    return h_log(x0)
+return h_expm1(x1 * h_log(x0)) / x1"""
+
+_INV_BOXCOX = """if x1 == type(x1)(0):
+    return h_exp(x0)
+return h_exp(h_log1p(x1 * x0) / x1)"""
+
+# name -> (SciPy's loop order, {loop key: code})
+TABLE = {
+    # ---- error function and the normal distribution ----
+    "erf": ("df", _lib("libdevice.erf$f(x0)")),
+    "erfc": ("df", _lib("libdevice.erfc$f(x0)")),
+    "erfcx": ("df", _lib("libdevice.erfcx$f(x0)")),
+    "erfinv": ("fd", _lib("libdevice.erfinv$f(x0)")),
+    "erfcinv": ("fd", _lib("libdevice.erfcinv$f(x0)")),
+    "ndtr": ("df", _lib("libdevice.normcdf$f(x0)")),
+    "ndtri": ("fd", _lib("libdevice.normcdfinv$f(x0)")),
+    "log_ndtr": ("df", _lib(_LOG_NDTR)),
+    # ---- gamma ----
+    "gamma": ("df", _lib("libdevice.tgamma$f(x0)")),
+    "gammaln": ("df", _lib("libdevice.lgamma$f(x0)")),
+    # ---- Bessel functions of integer order ----
+    "j0": ("df", _lib("libdevice.j0$f(x0)")),
+    "j1": ("df", _lib("libdevice.j1$f(x0)")),
+    "y0": ("df", _lib("libdevice.y0$f(x0)")),
+    "y1": ("df", _lib("libdevice.y1$f(x0)")),
+    # ---- logistic ----
+    "expit": ("df", {"f": _EXPIT}),
+    "logit": ("df", {"f": _LOGIT}),
+    "log_expit": ("df", {"f": _LOG_EXPIT}),
+    # ---- information theory and convex functions ----
+    "xlogy": ("df", {"f": "type(x0)(0) if (x0 == type(x0)(0) and not math.isnan(x1)) "
+                          "else x0 * h_log(x1)"}),
+    "xlog1py": ("df", {"f": "type(x0)(0) if (x0 == type(x0)(0) and not math.isnan(x1)) "
+                            "else x0 * h_log1p(x1)"}),
+    "entr": ("fd", {"f": _ENTR}),
+    "rel_entr": ("fd", {"f": _REL_ENTR}),
+    "kl_div": ("fd", {"f": _KL_DIV}),
+    "huber": ("fd", {"f": _HUBER}),
+    "boxcox": ("fd", {"f": _BOXCOX}),
+    "inv_boxcox": ("fd", {"f": _INV_BOXCOX}),
+}
+
+TABLE.update(ROWS)
+
+# the number of inputs of the binary rows (the rest take one)
+BINARY = {"xlogy", "xlog1py", "rel_entr", "kl_div", "huber", "boxcox", "inv_boxcox"}
