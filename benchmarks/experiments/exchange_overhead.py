@@ -22,6 +22,7 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 import npgpu as gp  # noqa: E402
+from host_overhead import bench as _host_bench  # noqa: E402
 
 N = 16
 RAW = r"""
@@ -33,15 +34,8 @@ extern "C" __global__ void axpy(const float* x, float* y, float a, int n) {
 
 
 def bench(f, n=4000, batches=25):
-    for _ in range(min(n, 500)):
-        f()
-    best = float("inf")
-    for _ in range(batches):
-        t = time.perf_counter()
-        for _ in range(n):
-            f()
-        best = min(best, (time.perf_counter() - t) / n)
-    return best * 1e6
+    """Best host microseconds per call of ``f`` (host_overhead.py's timer, no device sync)."""
+    return _host_bench(f, n, batches, lambda: None)
 
 
 # the DLPack-only wrapper of the benchmark cases

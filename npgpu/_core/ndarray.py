@@ -561,21 +561,21 @@ class ndarray:
     __cuda_memory__ = True
 
     # (read on every launch, twice for the type: cached per array like Numba's own arrays)
+    def _xcached(self, slot, make):
+        c = _xcache(self)
+        v = getattr(c, slot)
+        if v is None:
+            v = make(self)
+            setattr(c, slot, v)
+        return v
+
     @property
     def _numba_type_(self):
-        c = _xcache(self)
-        t = c.numba_type
-        if t is None:
-            t = c.numba_type = _numba_interop.numba_type(self)
-        return t
+        return self._xcached("numba_type", _numba_interop.numba_type)
 
     @property
     def _strided_memory_view_shim(self):
-        c = _xcache(self)
-        v = c.shim
-        if v is None:
-            v = c.shim = _numba_interop.memory_view_shim(self)
-        return v
+        return self._xcached("shim", _numba_interop.memory_view_shim)
 
     @property
     def device_ctypes_pointer(self):
