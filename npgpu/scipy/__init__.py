@@ -1,4 +1,5 @@
-"""SciPy's functions on npgpu arrays (``npgpu.scipy.special``)."""
+"""SciPy's functions on npgpu arrays (``npgpu.scipy.special``, ``npgpu.scipy.ndimage``)."""
 from . import special
+from . import ndimage
 
-__all__ = ["special"]
+__all__ = ["special", "ndimage"]
