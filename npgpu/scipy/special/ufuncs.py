@@ -1,8 +1,9 @@
 """npgpu.scipy.special's ufuncs: npgpu ufuncs built from :mod:`.table` by the ufunc registry.
 
-An npgpu ufunc takes NumPy's ufunc for its name, arity and type resolution.  SciPy is not a
-runtime dependency, so each row gets a :class:`LoopSpec` in its place: the same interface,
-resolving dtypes as NumPy does for SciPy's float32/float64 loops.
+An npgpu ufunc takes NumPy's ufunc for its name, arity and type resolution.  SciPy is not
+imported with npgpu (it is slow to import), so each row gets a :class:`LoopSpec` in its place:
+the same interface, resolving dtypes as NumPy does for SciPy's float32/float64 loops, in the
+installed SciPy's loop order (read on a function's first call).
 """
 import numpy as np
 
@@ -22,7 +23,8 @@ class LoopSpec:
         self.__name__ = name
         self.nin = nin
         self.nargs = nin + 1
-        self._order = tuple(np.dtype(c) for c in order)
+        self._order = None          # SciPy's own order, read on first use (_loop_order)
+        self._table_order = order
         self.types = [c * nin + "->" + c for c in order]
         self.__doc__ = (f"scipy.special.{name} on npgpu arrays (an npgpu ufunc: loops "
                         f"{', '.join(self.types)}).")
@@ -40,10 +42,11 @@ class LoopSpec:
             ins = [np.dtype(k) if k is float else k for k in ins]
         want = signature[-1] if signature is not None else None
         rule = "safe" if want is None else casting
-        for dt in self._order:
+        order = self._order or self._loop_order()
+        for dt in order:
             if want is None and all(k == dt for k in ins):
                 return (dt,) * (self.nin + 1)
-        for dt in self._order:
+        for dt in order:
             if want is not None and dt != want:
                 continue
             if all(k in _WEAK if not isinstance(k, np.dtype) else np.can_cast(k, dt, rule)
@@ -52,6 +55,23 @@ class LoopSpec:
         raise TypeError(f"ufunc '{self.__name__}' not supported for the input types, and the "
                         f"inputs could not be safely coerced to any supported types according "
                         f"to the casting rule '{rule!r}'")
+
+    def _loop_order(self):
+        """The installed SciPy's order of this function's float loops (it changed between
+        SciPy releases: ``erf(int8)`` is float32 in some, float64 in others), else the table's."""
+        order = self._table_order
+        try:
+            import scipy.special
+            types = getattr(scipy.special, self.__name__).types
+            found = "".join(t[-1] for t in types
+                            if t[-1] in "fd" and t[:self.nin] == t[-1] * self.nin)
+            if sorted(found) == sorted(order):
+                order = found
+        except (ImportError, AttributeError):
+            pass
+        self._order = tuple(np.dtype(c) for c in order)
+        self.types = [c * self.nin + "->" + c for c in order]
+        return self._order
 
     def __call__(self, *args, **kwargs):
         # host mode (@npgpu.fuse on NumPy inputs): SciPy's own ufunc
