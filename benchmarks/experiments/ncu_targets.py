@@ -4,7 +4,7 @@
         --section Occupancy --section LaunchStats --section WarpStateStats \
         python3 benchmarks/experiments/ncu_targets.py [CASE ...]
 
-``torch_fft2`` needs PyTorch (the GPU machine has it).  Every case runs twice unprofiled (compiles, plans, pool), then once between
+``torch_fft2`` needs PyTorch and ``cupy_standard_normal_f32`` CuPy (the GPU machine has both).  Every case runs twice unprofiled (compiles, plans, pool), then once between
 ``cuProfilerStart``/``cuProfilerStop``, so ncu sees exactly one call's launches.  Without a
 GPU (the simulator) the sizes shrink by 2**16 and the profiler calls are skipped, so the
 script checks that it runs.
@@ -41,7 +41,17 @@ CASES = {
     "fused_sum_sq": lambda: _sumsq(a26, b26),
     "fft2": lambda: gp.fft.fft2(c2),
     "torch_fft2": lambda: _torch_fft2(),
+    "cupy_standard_normal_f32": lambda: _cupy_normal(),
 }
+
+
+def _cupy_normal():
+    """CuPy's Generator.standard_normal of the same size (the faster peer of that case)."""
+    import cupy
+    global _cgen
+    if "_cgen" not in globals():
+        _cgen = cupy.random.default_rng(1)
+    return _cgen.standard_normal(n26, dtype=np.float32)
 
 
 def _torch_fft2():

@@ -1,0 +1,104 @@
+"""cProfile of one tiny call repeated: which Python functions a per-call case spends its time in.
+
+Run: ``python3 benchmarks/experiments/host_profile.py [CASE ...] [--calls N] [--top K]``.
+Each case is set up, called 500 times unprofiled (compiles, caches), then ``N`` times under
+cProfile; the table lists the top ``K`` functions by own time (µs per call of the case).
+Cases needing PyTorch are skipped where it is missing; the rest run on the simulator too.
+"""
+import argparse
+import cProfile
+import os
+import pstats
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
+import npgpu as gp  # noqa: E402
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def dlpack_round():
+    torch = _torch()
+    x = gp.arange(16, dtype=np.float32)
+    return lambda: gp.from_dlpack(torch.from_dlpack(x))
+
+
+def to_torch():
+    torch = _torch()
+    x = gp.arange(16, dtype=np.float32)
+    return lambda: torch.from_dlpack(x)
+
+
+def from_torch():
+    torch = _torch()
+    t = torch.arange(16, dtype=torch.float32, device="cuda")
+    return lambda: gp.from_dlpack(t)
+
+
+def tiny_fuse():
+    @gp.fuse
+    def saxpy(a, x, y):
+        return a * x + y
+    x, y = gp.arange(16, dtype=np.float32), gp.ones(16, dtype=np.float32)
+    return lambda: saxpy(np.float32(2), x, y)
+
+
+def tiny_gather():
+    a = gp.arange(16, dtype=np.float32)
+    idx = gp.asarray(np.array([3, 1, 4, 1]))
+    return lambda: a[idx]
+
+
+def numba_on_npgpu():
+    from numba import cuda
+
+    @cuda.jit
+    def axpy(o, x, y):
+        i = cuda.grid(1)
+        if i < o.size:
+            o[i] = 2 * x[i] + y[i]
+    x, y, o = (gp.arange(16, dtype=np.float32) for _ in range(3))
+    return lambda: axpy[1, 32](o, x, y)
+
+
+CASES = {f.__name__: f for f in (dlpack_round, to_torch, from_torch, tiny_fuse, tiny_gather,
+                                 numba_on_npgpu)}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("cases", nargs="*", choices=[[]] + list(CASES), default=[])
+    ap.add_argument("--calls", type=int, default=20000)
+    ap.add_argument("--top", type=int, default=18)
+    args = ap.parse_args()
+    for name in args.cases or list(CASES):
+        try:
+            f = CASES[name]()
+        except ImportError as e:
+            print(f"== {name}: skipped ({e})")
+            continue
+        for _ in range(500):
+            f()
+        gp.cuda.Device().synchronize()
+        prof = cProfile.Profile()
+        prof.enable()
+        for _ in range(args.calls):
+            f()
+        prof.disable()
+        gp.cuda.Device().synchronize()
+        st = pstats.Stats(prof)
+        total = sum(v[2] for v in st.stats.values()) / args.calls * 1e6
+        print(f"== {name}: {total:.2f} µs own time per call under cProfile; top by own time")
+        rows = sorted(st.stats.items(), key=lambda kv: -kv[1][2])[:args.top]
+        for (fn, line, func), (cc, nc, tt, ct, _) in rows:
+            print(f"  {tt / args.calls * 1e6:7.2f} µs  {ct / args.calls * 1e6:7.2f} cum  "
+                  f"{nc / args.calls:5.1f}x  {os.path.basename(fn)}:{line} {func}")
+
+
+if __name__ == "__main__":
+    main()
