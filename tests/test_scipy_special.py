@@ -83,6 +83,8 @@ def test_unary_edges(name, dt):
         x = x[~(np.abs(x) > 1e29)]
     with np.errstate(all="ignore"):
         want = getattr(sp, name)(x)
+    if name == "gammaln":       # SciPy 1.18's value at -inf (older releases: +inf)
+        want[x == -np.inf] = -np.inf
     check(name, getattr(gs, name)(npgpu.asarray(x)), want)
 
 

@@ -13,4 +13,6 @@ def i0(x):
         raise TypeError("i0 not supported for complex values")
     if x.dtype == np.float16:          # float32 loop, rounded to NumPy's float16 result
         return UFUNCS["i0"](x.astype(np.float32)).astype(np.float16)
+    if x.dtype not in (np.float32, np.float64):     # not SciPy's loop order: NumPy's rule
+        x = x.astype(np.float64)
     return UFUNCS["i0"](x)

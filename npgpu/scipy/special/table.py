@@ -95,7 +95,10 @@ TABLE = {
     "log_ndtr": ("df", _lib(_LOG_NDTR)),
     # ---- gamma ----
     "gamma": ("df", _lib("libdevice.tgamma$f(x0)")),
-    "gammaln": ("df", _lib("libdevice.lgamma$f(x0)")),
+    # log|gamma(x)| -> -inf as x -> -inf (SciPy 1.18; 1.17 and C's lgamma give +inf)
+    "gammaln": ("df", _lib("""if x0 == type(x0)(-math.inf):
+    return x0
+return libdevice.lgamma$f(x0)""")),
     # ---- Bessel functions of integer order ----
     "j0": ("df", _lib("libdevice.j0$f(x0)")),
     "j1": ("df", _lib("libdevice.j1$f(x0)")),
