@@ -155,3 +155,7 @@ _dispatch.register(_ops, _sys.modules[__name__])   # numpy.f(npgpu array) runs n
 # --- scipy (issue 25) ---
 from . import scipy
 from .scipy.special.numpy_i0 import i0
+
+# --- Dask (issue 22): lazy registration with Dask, which npgpu does not import ---
+from .dask import _lazy as _dask_lazy
+_dask_lazy.install()

@@ -13,8 +13,8 @@ import sys
 
 import numpy as np
 
-from ._core import transfer as _transfer
-from ._core.ndarray import empty_array, ndarray
+from ._core import copy as _copy
+from ._core.ndarray import ndarray
 from .cuda import runtime as _runtime
 
 __array_api_version__ = "2024.12"
@@ -78,24 +78,16 @@ def to_device(x, device, stream=None):
     """``ndarray.to_device``: ``x`` itself on its own device; else a copy on ``device``.
 
     ``stream``: an ``npgpu.cuda.Stream`` of the target device on which the copy runs (default:
-    that device's current stream).  The source's pending work is waited for on the host before
-    a cross-device copy (the source stream is synchronised: a rare path)."""
+    that device's current stream).  A cross-device copy is peer-to-peer where the devices allow
+    it, ordered after the source's pending work by an event (``_core/copy.copy_from_device``)."""
     did = device_ordinal(device)
     if stream is not None and not isinstance(stream, _runtime.Stream):
         raise TypeError(f"to_device: stream must be an npgpu.cuda.Stream or None, not "
                         f"{type(stream).__name__}")
-    src_id = x._mem.device_id
-    if did == src_id:
+    if did == x._mem.device_id:
         return x
-    src = x if x._c_contig else x.copy()
-    with _runtime.Device(src_id):
-        _runtime.get_current_stream().synchronize()
     with _runtime.Device(did):
-        out = empty_array(x.shape, x.dtype)
-        if out.nbytes:
-            # unified addressing: the driver routes a device-to-device copy across devices
-            _transfer.d2d(out._ptr, src._ptr, out.nbytes, stream)
-    return out
+        return _copy.copy_from_device(x, "C", stream=stream)
 
 
 # ---- __array_namespace_info__ ---------------------------------------------------------------

@@ -7,6 +7,7 @@ from ._core import layout as _layout
 from ._core import transfer as _transfer
 from ._core.dtypes import check_dtype
 from ._core.ndarray import empty_array, ndarray
+from .cuda import runtime as _runtime
 
 _F64 = np.dtype(np.float64)
 
@@ -92,6 +93,11 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
     if device is not None:
         return _asarray_on(a, dtype, order, device, copy)
     if isinstance(a, ndarray):
+        if _runtime.multi_device[0] and a._mem.device_id != _runtime._tls.device:
+            # an array of another device: copied here (peer-to-peer when the devices allow)
+            if copy is False:
+                raise ValueError("Unable to avoid copy while creating an array as requested.")
+            a, copy = a.copy(order=order or "K"), None
         out = a
         if dtype is not None and check_dtype(dtype) != a.dtype:
             if copy is False:

@@ -2,6 +2,7 @@
 import numpy as np
 
 from .._codegen import elementwise as _ew
+from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
 from .ndarray import _ops, empty_array, fail_unless_writeable, ndarray
@@ -78,6 +79,8 @@ def copy(a, order="C", dtype=None):
         order = "F" if (a._f_contig and not a._c_contig) else "C"
     if order not in ("C", "F"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if _runtime.multi_device[0] and a._mem.device_id != _runtime._tls.device:
+        return copy_from_device(a, order, dt)
     out = empty_array(a.shape, dt, order)
     if a.size:
         if _same_block(out, a):
@@ -85,6 +88,24 @@ def copy(a, order="C", dtype=None):
         else:
             _ew.launch(IDENTITY, [a], [dt], [out], [dt], name="copy")
     return out
+
+
+def copy_from_device(a, order="C", dtype=None, stream=None):
+    """A copy on the current device of ``a``, which lives on another: laid out on its own
+    device first when it is not one block already, then one peer copy (on ``stream``, default
+    the current one), then the cast here."""
+    src_dev, here = a._mem.device_id, _runtime._tls.device
+    src = a
+    if not ((order == "C" and a._c_contig) or (order == "F" and a._f_contig)):
+        with _runtime.Device(src_dev):
+            src = copy(a, order)
+    out = empty_array(a.shape, a.dtype, order)
+    stream = _runtime.current_stream_handle() if stream is None else _transfer._stream_handle(stream)
+    with _runtime.Device(src_dev):
+        src_stream = _runtime.current_stream_handle()
+    _transfer.peer_copy(out._ptr, here, src._ptr, src_dev, out.nbytes, src_stream, stream)
+    dt = a.dtype if dtype is None else check_dtype(dtype)
+    return out if dt == out.dtype else copy(out, order, dt)
 
 
 def scalar_of(value, dtype):

@@ -117,6 +117,33 @@ def d2d(dst_ptr, src_ptr, nbytes, stream=None):
         ctypes.memmove(dst_ptr, src_ptr, nbytes)
 
 
+def peer_copy(dst_ptr, dst_dev, src_ptr, src_dev, nbytes, src_stream=0, stream=None):
+    """Copy ``nbytes`` from device ``src_dev`` to device ``dst_dev`` on ``stream`` (a stream of
+    ``dst_dev``; default its current one): peer-to-peer when the two devices allow it, staged
+    through host memory by the driver otherwise. Ordered by events both ways, never by a host
+    wait: the copy waits for the work queued on ``src_stream`` (the source's stream), and that
+    stream waits for the copy before it may reuse the source's memory."""
+    if not nbytes:
+        return
+    if not _backend.IS_CUDA:            # the simulator has one device
+        ctypes.memmove(dst_ptr, src_ptr, nbytes)
+        return
+    _runtime.enable_peer_access(dst_dev, src_dev)
+    with _runtime.Device(src_dev):
+        src_ready = _runtime.Event(disable_timing=True)
+        drv.check(drv.cuEventRecord(src_ready.ptr, src_stream), "cuEventRecord")
+    with _runtime.Device(dst_dev):
+        s = _stream_handle(stream)
+        drv.check(drv.cuStreamWaitEvent(s, src_ready.ptr, 0), "cuStreamWaitEvent")
+        drv.check(drv.cuMemcpyPeerAsync(dst_ptr, _runtime.context_handle(dst_dev), src_ptr,
+                                        _runtime.context_handle(src_dev), nbytes, s),
+                  "cuMemcpyPeerAsync")
+        copied = _runtime.Event(disable_timing=True)
+        drv.check(drv.cuEventRecord(copied.ptr, s), "cuEventRecord")
+    with _runtime.Device(src_dev):
+        drv.check(drv.cuStreamWaitEvent(src_stream, copied.ptr, 0), "cuStreamWaitEvent")
+
+
 def from_host(host, dtype=None, order="K", stream=None):
     """Copy a NumPy array (or anything ``np.asarray`` accepts) to a new device array."""
     if not isinstance(host, np.ndarray):

@@ -91,6 +91,12 @@ cuMemcpyHtoD = _fn("cuMemcpyHtoD", c_uint64, c_void_p, c_size_t, v2=True)
 cuMemcpyDtoH = _fn("cuMemcpyDtoH", c_void_p, c_uint64, c_size_t, v2=True)
 cuMemsetD8Async = _fn("cuMemsetD8Async", c_uint64, ctypes.c_ubyte, c_size_t, c_void_p)
 cuPointerGetAttribute = _fn("cuPointerGetAttribute", c_void_p, c_int, c_uint64)
+# several devices: peer access and copies between contexts
+cuDeviceCanAccessPeer = _fn("cuDeviceCanAccessPeer", POINTER(c_int), c_int, c_int)
+cuCtxEnablePeerAccess = _fn("cuCtxEnablePeerAccess", c_void_p, c_uint)
+cuMemcpyPeerAsync = _fn("cuMemcpyPeerAsync", c_uint64, c_void_p, c_uint64, c_void_p, c_size_t,
+                        c_void_p)
+CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED = 704
 
 # --- modules and launch ---------------------------------------------------------
 cuModuleLoadData = _fn("cuModuleLoadData", POINTER(c_void_p), c_void_p)
@@ -150,8 +156,33 @@ def link_ptx_to_cubin(ptx: bytes) -> bytes:
         cuLinkDestroy(state)
 
 
+# Context-independent loading (CUDA 12.0+): a CUkernel is valid in every context (device), the
+# driver loads it into a context on first use there, and cuLaunchKernel, cuFuncGetAttribute
+# and the occupancy calls take it cast to a CUfunction. So one cached kernel serves every
+# device (a cubin is per compute capability, not per device), with no Python work per launch.
+_cuLibraryLoadData = getattr(_lib, "cuLibraryLoadData", None)
+if _cuLibraryLoadData is not None:
+    _cuLibraryLoadData.argtypes = (POINTER(c_void_p), c_void_p, c_void_p, c_void_p, c_uint,
+                                   c_void_p, c_void_p, c_uint)
+    _cuLibraryLoadData.restype = c_int
+    cuLibraryGetKernel = _fn("cuLibraryGetKernel", POINTER(c_void_p), c_void_p, c_char_p)
+_images = []     # the loaded images stay alive: a library may load them into a context later
+
+
 def load_function(image: bytes, entry: str):
-    """Load a cubin (or PTX) image into the current context; return (module, CUfunction)."""
+    """Load a cubin (or PTX) image; return (library or module, kernel handle). With CUDA 12's
+    library API the handle works on every device; older drivers: a module of the current
+    context."""
+    if _cuLibraryLoadData is not None:
+        lib = c_void_p()
+        buf = ctypes.create_string_buffer(image, len(image))
+        # a driver that refuses the library API (old, or in compatibility mode) still loads
+        # the image as a module below: every kernel then belongs to the current device
+        if _cuLibraryLoadData(byref(lib), buf, None, None, 0, None, None, 0) == CUDA_SUCCESS:
+            _images.append(buf)
+            kern = c_void_p()
+            check(cuLibraryGetKernel(byref(kern), lib, entry.encode()), "cuLibraryGetKernel")
+            return lib.value, kern.value
     mod = c_void_p()
     buf = ctypes.create_string_buffer(image, len(image))
     check(cuModuleLoadData(byref(mod), buf), "cuModuleLoadData")

@@ -134,21 +134,28 @@ class Device:
 
     def use(self):
         ensure_context(self.id)
-        if _tls.device != self.id:
-            _tls.device = self.id
-            _tls.pool = None            # the next allocation finds this device's pool
+        t = _tls
+        if t.device != self.id:
+            t.device = self.id
+            t.pool = None               # the next allocation finds this device's pool
+            s = t.stream
+            if s is not None and s.ptr and s.device_id != self.id:
+                t.stream = None         # another device's stream: this device's default stream
 
     def __enter__(self):
-        prev = get_device_id()
+        t = _tls
+        prev = (t.device, t.stream)
         self.use()                  # may raise (bad ordinal): then nothing is pushed
-        _tls.device_stack.append(prev)
+        t.device_stack.append(prev)
         return self
 
     def __exit__(self, *exc):
-        prev = _tls.device_stack.pop()
-        if _tls.device != prev:
-            _tls.device = prev
-            _tls.pool = None
+        t = _tls
+        prev, stream = t.device_stack.pop()
+        if t.device != prev:
+            t.device = prev
+            t.pool = None
+        t.stream = stream
         ensure_context(prev)
 
     def synchronize(self):
@@ -200,6 +207,40 @@ class Device:
     def attributes(self):
         return {"MultiProcessorCount": self.multiprocessor_count,
                 "ComputeCapability": self.compute_capability, "Name": self.name}
+
+
+_peer = {}              # (device, peer) -> whether device's context reaches peer's memory directly
+_peer_lock = threading.Lock()
+
+
+def enable_peer_access(device_id, peer_id):
+    """Let ``device_id``'s context read and write ``peer_id``'s memory directly (NVLink or PCIe
+    peer-to-peer) when the hardware allows; once per pair. Returns whether it does: without
+    peer access, copies between the two are staged through host memory by the driver."""
+    key = (device_id, peer_id)
+    ok = _peer.get(key)
+    if ok is None:
+        with _peer_lock:
+            ok = _peer.get(key)
+            if ok is None:
+                ok = False
+                if _backend.IS_CUDA and device_id != peer_id:
+                    can = ctypes.c_int(0)
+                    drv.check(drv.cuDeviceCanAccessPeer(ctypes.byref(can), device_id, peer_id),
+                              "cuDeviceCanAccessPeer")
+                    if can.value:
+                        rc = in_context(device_id, drv.cuCtxEnablePeerAccess,
+                                        context_handle(peer_id), 0)
+                        # refused (e.g. too many peers): copies are staged instead, still correct
+                        ok = rc in (0, drv.CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED)
+                _peer[key] = ok
+    return ok
+
+
+def context_handle(device_id):
+    """The primary context of ``device_id`` (retained on first use)."""
+    ctx = _ctx.get(device_id)
+    return ctx if ctx is not None else _retain(device_id)
 
 
 def get_device_count():

@@ -207,7 +207,7 @@ class ufunc:
         inputs, keys = operands(args)
         loop_in, loop_out, op = self.resolve(tuple(keys), dtype, casting)
         if _multi_device[0]:
-            _check_devices(inputs, out)
+            _check_devices(inputs, outs)
         # scalars become NumPy scalars of the loop's input dtype (NumPy's overflow errors included)
         arrays = []
         for i, x in enumerate(inputs):
