@@ -35,12 +35,13 @@ LIBS = ("npgpu", "cupy", "torch", "numpy")
 GPU_LIBS = ("npgpu", "cupy", "torch")
 SECTIONS = ("copy", "alloc", "transfer", "elementwise", "startup",
             "reduction", "sweep", "indexing", "linalg", "sorting", "random", "fft", "fusion",
-            "kernels", "exchange", "scipy_special")
+            "kernels", "exchange", "scipy_special", "ndimage", "sparse", "sparse_linalg", "dask")
 # Sections whose cases live in their own module, benchmarks/<name>_cases.py, each with
 # ``cases(cfg, api) -> [Case]`` (``api`` below hands them this file's helpers).
-CASE_MODULES = ("sorting", "random", "fft", "fusion", "kernels", "exchange", "scipy_special")
+CASE_MODULES = ("sorting", "random", "fft", "fusion", "kernels", "exchange", "scipy_special",
+                "ndimage", "sparse", "sparse_linalg", "dask")
 BW_SECTIONS = {"elementwise", "reduction", "indexing", "sorting", "random", "fft", "fusion",
-               "kernels", "scipy_special"}
+               "kernels", "scipy_special", "ndimage", "sparse", "dask"}
 ALIASES = {"compile": "startup"}   # the start-up section grew out of the compile section
 GiB = 2 ** 30
 T0 = time.perf_counter()
