@@ -156,33 +156,11 @@ def link_ptx_to_cubin(ptx: bytes) -> bytes:
         cuLinkDestroy(state)
 
 
-# Context-independent loading (CUDA 12.0+): a CUkernel is valid in every context (device), the
-# driver loads it into a context on first use there, and cuLaunchKernel, cuFuncGetAttribute
-# and the occupancy calls take it cast to a CUfunction. So one cached kernel serves every
-# device (a cubin is per compute capability, not per device), with no Python work per launch.
-_cuLibraryLoadData = getattr(_lib, "cuLibraryLoadData", None)
-if _cuLibraryLoadData is not None:
-    _cuLibraryLoadData.argtypes = (POINTER(c_void_p), c_void_p, c_void_p, c_void_p, c_uint,
-                                   c_void_p, c_void_p, c_uint)
-    _cuLibraryLoadData.restype = c_int
-    cuLibraryGetKernel = _fn("cuLibraryGetKernel", POINTER(c_void_p), c_void_p, c_char_p)
-_images = []     # the loaded images stay alive: a library may load them into a context later
-
-
 def load_function(image: bytes, entry: str):
-    """Load a cubin (or PTX) image; return (library or module, kernel handle). With CUDA 12's
-    library API the handle works on every device; older drivers: a module of the current
-    context."""
-    if _cuLibraryLoadData is not None:
-        lib = c_void_p()
-        buf = ctypes.create_string_buffer(image, len(image))
-        # a driver that refuses the library API (old, or in compatibility mode) still loads
-        # the image as a module below: every kernel then belongs to the current device
-        if _cuLibraryLoadData(byref(lib), buf, None, None, 0, None, None, 0) == CUDA_SUCCESS:
-            _images.append(buf)
-            kern = c_void_p()
-            check(cuLibraryGetKernel(byref(kern), lib, entry.encode()), "cuLibraryGetKernel")
-            return lib.value, kern.value
+    """Load a cubin (or PTX) image into the current context; return (module, CUfunction).
+    (CUDA 12's library API, whose kernels serve every device, was tried: the H200's driver
+    answers cuFuncGetAttribute on such a kernel with CUDA_ERROR_INVALID_HANDLE, so kernels
+    on a second device need a handle table of their own: issue 23.)"""
     mod = c_void_p()
     buf = ctypes.create_string_buffer(image, len(image))
     check(cuModuleLoadData(byref(mod), buf), "cuModuleLoadData")
