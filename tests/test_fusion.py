@@ -80,3 +80,15 @@ def test_get_array_module_inside_fuse():
     assert npgpu.get_array_module(h, npgpu.asarray(h)) is npgpu
     assert_matches(f(npgpu.asarray(h)), np.sin(h) * 2 + 1)
     assert f.launches(npgpu.asarray(h)) == 1
+
+
+def test_fuse_in_place_returning_none():
+    """A fused function that only writes its arguments in place returns None, as unfused."""
+    @npgpu.fuse
+    def acc(x, y):
+        x += 2 * y
+
+    a, b = npgpu.arange(5, dtype=np.float32), npgpu.arange(5, dtype=np.float32)
+    for k in (1, 2):                  # the second call takes the cached path
+        assert acc(a, b) is None
+        np.testing.assert_array_equal(a.get(), np.arange(5) * (1 + 2 * k))

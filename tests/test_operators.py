@@ -114,3 +114,30 @@ def test_pow_scalar_shortcuts_as_numpy():
                 hh **= e
                 g **= e
                 np.testing.assert_array_equal(g.get(), hh)
+
+
+def test_operators_defer_as_numpy():
+    """NumPy's deferral: a class with ``__array_ufunc__ = None``, or a higher
+    ``__array_priority__`` and no ``__array_ufunc__``, gets the reflected operation."""
+    class Opts:
+        __array_ufunc__ = None
+
+        def __radd__(self, other):
+            return "radd"
+
+        def __rmatmul__(self, other):
+            return "rmatmul"
+
+    class Prio:
+        __array_priority__ = 10.1
+
+        def __rmul__(self, other):
+            return "rmul"
+
+    x = npgpu.arange(3, dtype=np.float32)
+    assert x + Opts() == "radd"
+    assert x @ Opts() == "rmatmul"
+    assert x * Prio() == "rmul"
+    assert (x * np.float32(2)).get().tolist() == [0.0, 2.0, 4.0]
+    with pytest.raises(TypeError):
+        x + object()

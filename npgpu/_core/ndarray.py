@@ -624,9 +624,13 @@ class ndarray:
         return _ops["invert"](self)
 
     def __matmul__(self, other):
+        if _defers(other):
+            return NotImplemented
         return _ops["matmul"](self, other)
 
     def __rmatmul__(self, other):
+        if _defers(other):
+            return NotImplemented
         return _ops["matmul"](other, self)
 
     def __imatmul__(self, other):
@@ -650,11 +654,34 @@ class ndarray:
     __hash__ = None
 
 
+_PLAIN = frozenset((int, float, complex, bool))
+
+
+def _defers(other):
+    """NumPy's rule for binary operators: the other operand gets the operation (its reflected
+    method runs) when its class sets ``__array_ufunc__ = None`` (a LinearOperator), or has no
+    ``__array_ufunc__`` and a higher ``__array_priority__`` (a sparse matrix)."""
+    t = other.__class__
+    if t is ndarray or t in _PLAIN:
+        return False
+    au = getattr(t, "__array_ufunc__", 0)
+    if au is None:
+        return True
+    if au != 0 or isinstance(other, (ndarray, np.generic)):
+        return False
+    prio = getattr(other, "__array_priority__", 0.0)
+    return type(prio) is float and prio > 0.0
+
+
 def _binop(name):
     def fwd(self, other):
+        if _defers(other):
+            return NotImplemented
         return _ops[name](self, other)
 
     def rev(self, other):
+        if _defers(other):
+            return NotImplemented
         return _ops[name](other, self)
 
     def inplace(self, other):

@@ -275,7 +275,9 @@ class Fused:
         spec = []
         for r_i, r in enumerate(results):
             if r is None:
-                j = next(q for q, (i, _, _) in enumerate(items) if i == r_i)
+                j = next((q for q, (i, _, _) in enumerate(items) if i == r_i), None)
+                if j is None:            # the function returned None (it only wrote in place)
+                    return None
                 spec.append(("k", kouts.index(j)))
             elif id(r) in arg_of:
                 spec.append(("arg", arg_of[id(r)]))

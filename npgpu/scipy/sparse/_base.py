@@ -1,0 +1,338 @@
+"""The base of every sparse format: what SciPy's ``_spbase`` holds, written once in terms of
+each format's ``tocoo``/``tocsr`` (``_coo.py``, ``_compressed.py``), plus the checks and dtype
+rules that SciPy applies to all of them.
+
+Matrix vs array semantics as SciPy's: for ``*_matrix`` classes ``*`` is the matrix product and
+``**`` the matrix power; for ``*_array`` classes both are elementwise.  Reductions over an axis
+of a ``*_matrix`` keep two dimensions (npgpu has no ``np.matrix``: a 2-d ndarray stands in).
+"""
+import numbers
+
+import numpy as np
+
+_SUPPORTED = [np.dtype(c) for c in ("?", "b", "B", "h", "H", "i", "I", "l", "L", "q", "Q",
+                                     "f", "d", "g", "F", "D", "G")]
+_NAMES = ("bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, longlong, "
+          "ulonglong, float32, float64, longdouble, complex64, complex128, clongdouble")
+
+
+class SparseEfficiencyWarning(Warning):
+    """An operation whose result is dense (SciPy's warning of the same name)."""
+
+
+def xp():
+    """The npgpu namespace (imported late: npgpu imports this package while it starts)."""
+    import npgpu
+    return npgpu
+
+
+def check_dtype(dt):
+    dt = np.dtype(dt)
+    if dt not in _SUPPORTED:
+        raise ValueError(f"scipy.sparse does not support dtype {dt.name}. The only supported "
+                         f"types are: {_NAMES}.")
+    return dt
+
+
+def index_dtype(maxval):
+    """int32 while every index and count fits, else int64 (SciPy's rule)."""
+    return np.dtype(np.int32) if maxval <= np.iinfo(np.int32).max else np.dtype(np.int64)
+
+
+def check_shape(shape):
+    try:
+        shape = tuple(int(operator_index(s)) for s in shape)
+    except TypeError:
+        raise TypeError("invalid shape") from None
+    if len(shape) != 2:
+        raise ValueError("shape must be a 2-tuple")
+    if shape[0] < 0 or shape[1] < 0:
+        raise ValueError("'shape' elements cannot be negative")
+    return shape
+
+
+def finish(shape, dtype, copy, data, *index):
+    """The checked shape, then ``data`` cast to ``dtype`` (if given) and the index arrays,
+    C-contiguous, copied when ``copy``: the common tail of every constructor."""
+    shape = check_shape(shape)
+    if dtype is not None:
+        data = data.astype(check_dtype(dtype), copy=False)
+    check_dtype(data.dtype)
+    # the kernels and cuSPARSE read the arrays as C-contiguous
+    arrays = tuple(xp().ascontiguousarray(a) for a in (data,) + index)
+    return (shape,) + (tuple(a.copy() for a in arrays) if copy else arrays)
+
+
+def shape_only(arg1, dtype):
+    """(shape, value dtype, index dtype) when ``arg1`` is a shape ``(M, N)`` (an empty
+    matrix), else None."""
+    if not (isinstance(arg1, tuple) and len(arg1) == 2
+            and all(isinstance(s, (int, np.integer)) for s in arg1)):
+        return None
+    shape = check_shape(arg1)
+    dt = np.dtype(np.float64) if dtype is None else check_dtype(dtype)
+    return shape, dt, index_dtype(max(shape))
+
+
+def operator_index(s):
+    import operator
+    return operator.index(s)
+
+
+def is_dense(x):
+    return isinstance(x, xp().ndarray)
+
+
+def asdevice(x, dtype=None):
+    """An npgpu array of ``x`` (host data is copied to the device explicitly)."""
+    return xp().asarray(x, dtype=dtype)
+
+
+class spbase:
+    """Methods shared by every format.  Subclasses define ``format``, ``shape``, ``dtype``,
+    ``nnz``, ``tocoo``, ``tocsr``, ``tocsc``, ``copy``, ``_with_data`` (same pattern, new
+    values) and ``_data`` (the stored values)."""
+
+    __array_priority__ = 10.1
+    _is_array = False
+    ndim = 2
+    # every format keeps its values in ``data`` and its shape in ``_shape``
+    shape = property(lambda self: self._shape)
+    dtype = property(lambda self: self.data.dtype)
+    _data = property(lambda self: self.data)
+
+    # ---- conversions -------------------------------------------------------------------
+    def asformat(self, format, copy=False):
+        if format is None or format == self.format:
+            return self.copy() if copy else self
+        return getattr(self, "to" + format)(copy=copy)
+
+    def toarray(self, order=None, out=None):
+        return self.tocoo().toarray(order=order, out=out)
+
+    def todia(self, copy=False):
+        return self.tocoo().todia()
+
+    def todense(self, order=None, out=None):
+        return self.toarray(order=order, out=out)
+
+    def get(self, stream=None):
+        """The SciPy sparse object of this matrix (a device-to-host copy)."""
+        return self._get(stream)
+
+    def astype(self, dtype, casting="unsafe", copy=True):
+        dtype = check_dtype(dtype)
+        if dtype == self.dtype:
+            return self.copy() if copy else self
+        return self._with_data(self._data.astype(dtype, casting=casting))
+
+    def conj(self, copy=True):
+        if self.dtype.kind == "c":
+            return self._with_data(xp().conj(self._data))
+        return self.copy() if copy else self
+
+    conjugate = conj
+
+    @property
+    def real(self):
+        return self._with_data(xp().real(self._data).copy())
+
+    @property
+    def imag(self):
+        return self._with_data(xp().imag(self._data).copy())
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    @property
+    def H(self):
+        return self.transpose().conj()
+
+    def getH(self):
+        return self.H
+
+    def count_nonzero(self, axis=None):
+        c = self.tocsr()
+        c.sum_duplicates()
+        return int(xp().count_nonzero(c.data))
+
+    @property
+    def size(self):
+        return self.nnz
+
+    def __len__(self):
+        raise TypeError("sparse array length is ambiguous; use getnnz() or shape[0]")
+
+    def getnnz(self, axis=None):
+        if axis is None:
+            return self.nnz
+        raise NotImplementedError("getnnz with an axis is not implemented in npgpu")
+
+    def __bool__(self):
+        if self.shape == (1, 1):
+            return self.nnz != 0
+        raise ValueError("The truth value of an array with more than one element is "
+                         "ambiguous. Use a.any() or a.all().")
+
+    def __repr__(self):
+        kind = "array" if self._is_array else "matrix"
+        return (f"<npgpu {self.format.upper()} sparse {kind} of dtype '{self.dtype}'\n"
+                f"\twith {self.nnz} stored elements and shape {self.shape}>")
+
+    # ---- arithmetic (``_ops.py`` holds the implementations) ---------------------------
+    def __neg__(self):
+        if self.dtype == np.bool_:
+            raise NotImplementedError("negating a boolean sparse array is not supported")
+        return self._with_data(-self._data)
+
+    def __pos__(self):
+        return self.copy()
+
+    def __abs__(self):
+        return self._with_data(xp().abs(self._data))
+
+    def __round__(self, ndigits=0):
+        return self._with_data(xp().round(self._data, ndigits))
+
+    def __add__(self, other):
+        from . import _ops
+        return _ops.add(self, other, 1)
+
+    def __radd__(self, other):
+        return self.__add__(other)
+
+    def __sub__(self, other):
+        from . import _ops
+        return _ops.add(self, other, -1)
+
+    def __rsub__(self, other):
+        from . import _ops
+        return _ops.add(-self, other, 1)
+
+    def __mul__(self, other):
+        from . import _ops
+        if self._is_array:
+            return self.multiply(other)
+        if np.isscalar(other) or (is_dense(other) and other.ndim == 0):
+            return _ops.scale(self, other)
+        return self @ other
+
+    def __rmul__(self, other):
+        from . import _ops
+        if np.isscalar(other) or self._is_array:
+            return self.__mul__(other)
+        return (self.T @ other.T).T if is_dense(other) else _ops.rmatmul(self, other)
+
+    def __truediv__(self, other):
+        from . import _ops
+        return _ops.divide(self, other)
+
+    def __matmul__(self, other):
+        from . import _products
+        if np.isscalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        return _products.matmul(self, other)
+
+    def __rmatmul__(self, other):
+        if np.isscalar(other):
+            raise ValueError("Scalar operands are not allowed, use '*' instead")
+        from . import _ops
+        return _ops.rmatmul(self, other)
+
+    def dot(self, other):
+        if np.isscalar(other):
+            return self * other
+        return self @ other
+
+    def __pow__(self, other):
+        from . import _ops
+        if self._is_array:
+            return self.power(other)
+        return _ops.matrix_power(self, other)
+
+    def multiply(self, other):
+        from . import _ops
+        return _ops.multiply(self, other)
+
+    def maximum(self, other):
+        from . import _ops
+        return _ops.extremum(self, other, "maximum")
+
+    def minimum(self, other):
+        from . import _ops
+        return _ops.extremum(self, other, "minimum")
+
+    def power(self, n, dtype=None):
+        if not isinstance(n, numbers.Number) and not (is_dense(n) and n.ndim == 0):
+            raise NotImplementedError("input is not scalar")
+        if n == 0:
+            raise NotImplementedError("zero power is not supported as it would densify the "
+                                      "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this "
+                                      "case.")
+        data = self._data if dtype is None else self._data.astype(dtype)
+        return self._with_data(xp().power(data, n))
+
+    # ---- reductions -----------------------------------------------------------------
+    def sum(self, axis=None, dtype=None, out=None):
+        from . import _ops
+        return _ops.reduce_sum(self, axis, dtype, out)
+
+    def mean(self, axis=None, dtype=None, out=None):
+        from . import _ops
+        return _ops.mean(self, axis, dtype, out)
+
+    def max(self, axis=None, out=None, *, explicit=False):
+        from . import _ops
+        return _ops.reduce_extremum(self, axis, "maximum", explicit)
+
+    def min(self, axis=None, out=None, *, explicit=False):
+        from . import _ops
+        return _ops.reduce_extremum(self, axis, "minimum", explicit)
+
+    def diagonal(self, k=0):
+        from . import _ops
+        return _ops.diagonal(self, k)
+
+    def setdiag(self, values, k=0):
+        from . import _ops
+        _ops.setdiag(self, values, k)
+
+    def trace(self, offset=0):
+        return self.diagonal(offset).sum()
+
+    def __getitem__(self, key):
+        from . import _index
+        return _index.getitem(self, key)
+
+    def _result_format(self, m):
+        """``m`` (any format) in this object's family: matrix or array."""
+        return m
+
+    def nonzero(self):
+        c = self.tocoo()
+        c.sum_duplicates()
+        keep = c.data != 0
+        return c.row[keep], c.col[keep]
+
+
+def issparse(x):
+    return isinstance(x, spbase)
+
+
+def isspmatrix(x):
+    return isinstance(x, spbase) and not x._is_array
+
+
+def _fmt_check(fmt):
+    def check(x):
+        return isspmatrix(x) and x.format == fmt
+    check.__name__ = f"isspmatrix_{fmt}"
+    check.__doc__ = f"Whether ``x`` is a ``{fmt}_matrix``."
+    return check
+
+
+isspmatrix_csr = _fmt_check("csr")
+isspmatrix_csc = _fmt_check("csc")
+isspmatrix_coo = _fmt_check("coo")
+isspmatrix_dia = _fmt_check("dia")

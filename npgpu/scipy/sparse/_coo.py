@@ -1,0 +1,227 @@
+"""COO: ``data``, ``row``, ``col`` (npgpu arrays), duplicates and any order allowed.
+
+The conversion to the compressed formats is where duplicates are summed and indices sorted,
+all on the device with npgpu's primitives: one radix sort (``npgpu/sorting/radix.py``) of
+(major, minor) on only the bits the extents need, one gather of the three arrays, ``compaction.rank`` of the run starts (a scan
+and one scalar read: the output nnz), ``add.at`` of the values into their runs, one kernel writing ``indptr``
+from the sorted major indices.
+"""
+import numpy as np
+
+from ._base import spbase, xp, index_dtype, asdevice, finish, shape_only
+
+
+def _host_int(x):
+    return int(x.get()) if hasattr(x, "get") else int(x)
+
+
+def sort_order(major, minor, nmajor, nminor):
+    """The permutation sorting the entries by (major, minor): one LSD radix sort
+    (``sorting/radix.py``) whose key parts carry only the bits the extents need (a 2^22 x 2^22
+    matrix: 3 + 3 passes of 8 bits instead of lexsort's 4 + 4), int32 indices below 2^31."""
+    from ...sorting import keys, radix
+    X = xp()
+    n = major.shape[0]
+    parts = []
+    for a, extent in ((minor, nminor), (major, nmajor)):
+        bits = int(max(extent - 1, 0)).bit_length()
+        if bits:
+            a = X.ascontiguousarray(a)
+            parts.append(keys.KeyPart("xor", keys.bits_view(a), bits, a.dtype.itemsize))
+    if not parts:
+        return X.arange(n)
+    return radix.sort(parts, n, payload="index",
+                      index_dtype=np.int32 if n < 2 ** 31 else np.int64)
+
+
+def compress(major, minor, data, nmajor, nminor, sum_duplicates=True):
+    """(indptr, indices, data) of the entries ``(major, minor, data)``: sorted by
+    (major, minor), duplicates summed (``sum_duplicates``), index dtype from the sizes."""
+    X = xp()
+    from ...indexing import compaction
+    nnz = data.shape[0]
+    if nnz > 1:
+        perm = sort_order(major, minor, nmajor, nminor)
+        major, minor, data = major[perm], minor[perm], data[perm]
+        if sum_duplicates:
+            flag = X.empty(nnz, dtype=bool)
+            flag[:1] = True
+            flag[1:] = (major[1:] != major[:-1]) | (minor[1:] != minor[:-1])
+            rk = compaction.rank(flag)
+            if rk.count < nnz:
+                summed = X.zeros(rk.count, dtype=data.dtype)
+                X.add.at(summed, rk.ranks - 1, data)
+                major = compaction.select_values(major, rk.flags)
+                minor = compaction.select_values(minor, rk.flags)
+                data = summed
+    idt = index_dtype(max(nmajor, nminor, data.shape[0]))
+    return sorted_indptr(major, nmajor, idt), minor.astype(idt, copy=False), data
+
+
+def sorted_indptr(major, nmajor, idt):
+    """``indptr`` (dtype ``idt``) of the sorted major indices ``major``: one kernel."""
+    from . import _kernels
+    X = xp()
+    return _kernels.indptr_of_sorted(X.ascontiguousarray(major), nmajor,
+                                     X.empty(nmajor + 1, idt))
+
+
+class _coo_base(spbase):
+    format = "coo"
+
+    def __init__(self, arg1, shape=None, dtype=None, copy=False):
+        X = xp()
+        self.has_canonical_format = False
+        if isinstance(arg1, spbase):
+            c = arg1.tocoo()
+            data, row, col = c.data, c.row, c.col
+            shape = arg1.shape if shape is None else shape
+            copy = copy or c is arg1
+        elif _is_scipy_sparse(arg1):
+            c = arg1.tocoo()
+            data, row, col = (asdevice(c.data), asdevice(c.row), asdevice(c.col))
+            shape = c.shape if shape is None else shape
+            copy = False
+        elif shape_only(arg1, dtype):
+            shape, dt, idt = shape_only(arg1, dtype)
+            data, row, col = X.empty(0, dt), X.empty(0, idt), X.empty(0, idt)
+            self.has_canonical_format = True
+        elif isinstance(arg1, tuple) and len(arg1) == 2:
+            try:
+                data, (row, col) = arg1
+            except (TypeError, ValueError):
+                raise TypeError("invalid input format") from None
+            data, row, col = asdevice(data), asdevice(row), asdevice(col)
+            if shape is None:
+                if row.size == 0 or col.size == 0:
+                    raise ValueError("cannot infer dimensions from zero sized index arrays")
+                shape = (_host_int(row.max()) + 1, _host_int(col.max()) + 1)
+        else:
+            dense = asdevice(arg1)
+            if dense.ndim != 2:
+                raise TypeError(f"expected 2D array or matrix, not {dense.ndim}D")
+            row, col = X.nonzero(dense)
+            data = dense[row, col]
+            shape = dense.shape if shape is None else shape
+            self.has_canonical_format = True
+        self._shape, self.data, self.row, self.col = finish(shape, dtype, copy, data, row, col)
+        self._check()
+
+    def _check(self):
+        if self.data.ndim != 1 or self.row.ndim != 1 or self.col.ndim != 1:
+            raise ValueError("row, column, and data array must all be the same length")
+        if not (self.data.shape[0] == self.row.shape[0] == self.col.shape[0]):
+            raise ValueError("row, column, and data array must all be the same length")
+        for i, idx in enumerate((self.row, self.col)):
+            if idx.dtype.kind not in "iu":
+                raise TypeError(f"index array {i} has non-integer dtype ({idx.dtype.name})")
+        idt = index_dtype(max(self.shape))
+        self.row = self.row.astype(idt, copy=False)
+        self.col = self.col.astype(idt, copy=False)
+        if self.nnz:
+            for i, idx in enumerate((self.row, self.col)):
+                hi, lo = _host_int(idx.max()), _host_int(idx.min())
+                if hi >= self.shape[i]:
+                    raise ValueError(f"axis {i} index {hi} exceeds matrix dimension "
+                                     f"{self.shape[i]}")
+                if lo < 0:
+                    raise ValueError(f"negative axis {i} index: {lo}")
+
+    @classmethod
+    def _from_parts(cls, data, row, col, shape, canonical=False):
+        self = cls.__new__(cls)
+        self.data, self.row, self.col, self._shape = data, row, col, tuple(shape)
+        self.has_canonical_format = canonical
+        return self
+
+    nnz = property(lambda self: int(self.data.shape[0]))
+
+    def _with_data(self, data):
+        return type(self)._from_parts(data, self.row.copy(), self.col.copy(), self.shape,
+                                      self.has_canonical_format)
+
+    def copy(self):
+        return self._with_data(self.data.copy())
+
+    def _assign(self, other):
+        c = other.tocoo()
+        self.data, self.row, self.col = c.data, c.row, c.col
+        self.has_canonical_format = c.has_canonical_format
+
+    def transpose(self, axes=None, copy=False):
+        if axes is not None and tuple(axes) != (1, 0):
+            raise ValueError("Sparse matrices do not support an 'axes' parameter because "
+                             "swapping dimensions is the only logical permutation.")
+        t = type(self)._from_parts(self.data, self.col, self.row, self.shape[::-1])
+        return t.copy() if copy else t
+
+    def tocoo(self, copy=False):
+        return self.copy() if copy else self
+
+    def _compressed(self, cls, major, minor, nmajor):
+        nminor = self.shape[0] + self.shape[1] - nmajor
+        indptr, indices, data = compress(major, minor, self.data, nmajor, nminor)
+        return cls._from_parts(data, indices, indptr, self.shape, canonical=True)
+
+    def tocsr(self, copy=False):
+        from ._compressed import csr_array, csr_matrix
+        cls = csr_array if self._is_array else csr_matrix
+        return self._compressed(cls, self.row, self.col, self.shape[0])
+
+    def tocsc(self, copy=False):
+        from ._compressed import csc_array, csc_matrix
+        cls = csc_array if self._is_array else csc_matrix
+        return self._compressed(cls, self.col, self.row, self.shape[1])
+
+    def todia(self, copy=False):
+        from ._dia import from_coo
+        return from_coo(self)
+
+    def sum_duplicates(self):
+        """Sort by (row, col) and sum duplicate entries, in place."""
+        if self.has_canonical_format:
+            return
+        indptr, cols, data = compress(self.row, self.col, self.data, *self.shape)
+        from . import _kernels
+        rows = xp().empty(data.shape[0], dtype=indptr.dtype)
+        _kernels.csr_rows(indptr, data.shape[0], rows)
+        self.data, self.row, self.col = data, rows, cols
+        self.has_canonical_format = True
+
+    def eliminate_zeros(self):
+        keep = self.data != 0
+        self.data, self.row, self.col = self.data[keep], self.row[keep], self.col[keep]
+
+    def toarray(self, order=None, out=None):
+        X = xp()
+        if out is None:
+            out = X.zeros(self.shape, dtype=self.dtype, order=order or "C")
+        else:
+            out[...] = 0
+        if self.nnz:
+            X.add.at(out, (self.row, self.col), self.data)
+        return out
+
+    def _get(self, stream=None):
+        import scipy.sparse as ss
+        cls = ss.coo_array if self._is_array else ss.coo_matrix
+        return cls((self.data.get(), (self.row.get(), self.col.get())), shape=self.shape)
+
+
+def _is_scipy_sparse(x):
+    try:
+        import scipy.sparse as ss
+    except ImportError:
+        return False
+    return ss.issparse(x)
+
+
+class coo_matrix(_coo_base):
+    """COO sparse matrix on the device (``scipy.sparse.coo_matrix``)."""
+
+
+class coo_array(_coo_base):
+    """COO sparse array on the device (``scipy.sparse.coo_array``)."""
+    _is_array = True
+
+

@@ -1,0 +1,310 @@
+"""Elementwise operations, reductions and the diagonal, each on the COO/CSR view with npgpu's
+array operations (no host round trip: only nnz-sized scalar reads).
+
+Sparse (+, -, multiply, maximum, minimum) sparse is one union: both operands canonical, their
+entries concatenated and sorted by (row, col) (``lexsort``), each run's first value combined
+with its second (0 where the entry is in one operand only), zeros dropped (as SciPy's
+``csr_binop_csr``).
+"""
+import numbers
+
+import numpy as np
+
+from ._base import spbase, xp, is_dense, asdevice, check_dtype
+from ._products import _family
+
+
+def _is_scalar(x):
+    return isinstance(x, numbers.Number) or np.isscalar(x) or (
+        is_dense(x) and x.ndim == 0) or (isinstance(x, np.ndarray) and x.ndim == 0)
+
+
+def _csr(a):
+    c = a.tocsr()
+    if c is a:
+        c = c.copy()
+    c.sum_duplicates()
+    return c
+
+
+def from_sorted(rows, cols, data, shape, like):
+    """CSR (in ``like``'s family) of entries already sorted by (row, col), unique."""
+    from ._base import index_dtype
+    from ._compressed import csr_array, csr_matrix
+    from ._coo import sorted_indptr
+    idt = index_dtype(max(max(shape), data.shape[0]))
+    indptr = sorted_indptr(rows, shape[0], idt)
+    cls = csr_array if like._is_array else csr_matrix
+    return cls._from_parts(data, cols.astype(idt, copy=False), indptr, shape, canonical=True)
+
+
+def union(a, b, op, negate_b=False):
+    X = xp()
+    if a.shape != b.shape:
+        raise ValueError(f"inconsistent shapes {a.shape} and {b.shape}")
+    dt = np.result_type(a.dtype, b.dtype)
+    A, B = _csr(a), _csr(b)
+    bd = B.data.astype(dt, copy=False)
+    if negate_b:
+        bd = -bd
+    r = X.concatenate([A._major_index().astype(np.int64), B._major_index().astype(np.int64)])
+    c = X.concatenate([A.indices.astype(np.int64), B.indices.astype(np.int64)])
+    d = X.concatenate([A.data.astype(dt, copy=False), bd])
+    n = d.shape[0]
+    if n == 0:
+        return from_sorted(r, c, d, a.shape, a)
+    from ._coo import sort_order
+    perm = sort_order(r, c, *a.shape)
+    r, c, d = r[perm], c[perm], d[perm]
+    same = X.zeros(n, dtype=bool)
+    same[:-1] = (r[1:] == r[:-1]) & (c[1:] == c[:-1])
+    start = X.ones(n, dtype=bool)
+    start[1:] = ~same[:-1]
+    second = X.zeros(n, dtype=dt)
+    second[:-1] = X.where(same[:-1], d[1:], X.zeros((), dt))
+    val = op(d, second)
+    keep = start & (val != 0)
+    out = from_sorted(r[keep], c[keep], val[keep], a.shape, a)
+    return out
+
+
+def add(a, other, sign):
+    X = xp()
+    if isinstance(other, spbase):
+        return union(a, other, X.add, negate_b=sign < 0)
+    if _is_scalar(other):
+        if other == 0:
+            return a.copy()
+        raise NotImplementedError("adding a nonzero scalar to a sparse array is not supported")
+    other = asdevice(other)
+    try:
+        np.broadcast_shapes(a.shape, other.shape)
+    except ValueError:
+        raise ValueError(f"inconsistent shapes {a.shape} and {other.shape}") from None
+    return a.toarray() + other if sign > 0 else a.toarray() - other
+
+
+def scale(a, s):
+    return a._with_data(a._data * s)
+
+
+def divide(a, other):
+    if _is_scalar(other):
+        return a._with_data(a._data / other)
+    raise NotImplementedError("npgpu.scipy.sparse: division by an array is not supported")
+
+
+def multiply(a, other):
+    X = xp()
+    if isinstance(other, spbase):
+        return union(a, other, X.multiply)
+    if _is_scalar(other):
+        return scale(a, other)
+    other = asdevice(other)
+    try:
+        ok = other.ndim <= 2 and np.broadcast_shapes(a.shape, other.shape) == a.shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"inconsistent shapes {a.shape} and {other.shape}")
+    c = a.tocoo()
+    vals = X.broadcast_to(other, a.shape)[c.row, c.col]
+    out = type(c)._from_parts(c.data * vals, c.row, c.col, a.shape)
+    return out.tocsr()
+
+
+def extremum(a, other, name):
+    X = xp()
+    op = getattr(X, name)
+    if isinstance(other, spbase):
+        return union(a, other, op)
+    if _is_scalar(other):
+        s = other.get()[()] if is_dense(other) else other
+        if op(np.zeros((), a.dtype), s) == 0:
+            c = _csr(a)
+            out = c._with_data(op(c.data, s))
+            out.eliminate_zeros()
+            return out
+        import warnings
+        from ._base import SparseEfficiencyWarning
+        warnings.warn(f"Taking {name} with a {'positive' if name == 'maximum' else 'negative'}"
+                      " number results in a dense matrix.", SparseEfficiencyWarning,
+                      stacklevel=3)
+        return _family(a, _dense_to_csr(op(a.toarray(), s), a))
+    return op(a.toarray(), asdevice(other))
+
+
+def _dense_to_csr(d, like):
+    from ._compressed import csr_array, csr_matrix
+    return (csr_array if like._is_array else csr_matrix)(d)
+
+
+def matrix_power(a, n):
+    if a.shape[0] != a.shape[1]:
+        raise TypeError("sparse matrix is not square")
+    if not isinstance(n, (int, np.integer)):
+        raise TypeError("exponent must be an integer")
+    if n < 0:
+        raise ValueError("exponent must be >= 0")
+    if n == 0:
+        from ._construct import identity
+        return identity(a.shape[0], dtype=a.dtype, format="csr")
+    result, base = None, a.tocsr()
+    while n:
+        if n & 1:
+            result = base if result is None else result @ base
+        n >>= 1
+        if n:
+            base = base @ base
+    return result
+
+
+def rmatmul(a, other):
+    from . import _products
+    if isinstance(other, spbase):
+        return _products.spgemm(other, a)
+    other = asdevice(other)
+    if other.ndim == 1:
+        return _products.matmul(a.T, other)
+    if other.ndim == 2:
+        if other.shape[1] != a.shape[0]:
+            raise ValueError(f"matmul: dimension mismatch with signature (n,k={other.shape[1]}),"
+                             f"(k={a.shape[0]},m)->(n,m)")
+        return _products.matmul(a.T, other.T).T
+    raise ValueError("matmul: dimension mismatch: only 1-d and 2-d operands")
+
+
+# ---- reductions ----------------------------------------------------------------------------
+def _axis(axis):
+    if axis is None:
+        return None
+    if isinstance(axis, tuple):
+        if len(axis) == 2:
+            return None
+        axis = axis[0]
+    if axis not in (0, 1, -1, -2):
+        raise ValueError("axis out of bounds")
+    return axis % 2
+
+
+def _sum_dtype(dt):
+    return np.zeros(1, dt).sum().dtype
+
+
+def _shape_result(a, out, axis):
+    if a._is_array:
+        return out
+    return out.reshape((1, -1)) if axis == 0 else out.reshape((-1, 1))
+
+
+def reduce_sum(a, axis=None, dtype=None, out=None):
+    X = xp()
+    axis = _axis(axis)
+    rdt = np.dtype(dtype) if dtype is not None else _sum_dtype(a.dtype)
+    c = a.tocoo()
+    if axis is None:
+        s = X.sum(c.data, dtype=rdt) if c.nnz else X.zeros((), rdt)
+        return s
+    length = a.shape[1 - axis]
+    res = X.zeros(length, rdt)
+    if c.nnz:
+        X.add.at(res, c.col if axis == 0 else c.row, c.data.astype(rdt, copy=False))
+    res = _shape_result(a, res, axis)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def mean(a, axis=None, dtype=None, out=None):
+    ax = _axis(axis)
+    if dtype is None:
+        rdt = np.dtype(np.float64) if a.dtype.kind in "biu" else a.dtype
+    else:
+        rdt = np.dtype(dtype)
+    n = a.shape[0] * a.shape[1] if ax is None else a.shape[ax]
+    s = reduce_sum(a, ax, dtype=rdt)
+    res = (s / n).astype(rdt, copy=False)
+    if out is not None:
+        out[...] = res
+        return out
+    return res
+
+
+def reduce_extremum(a, axis, name, explicit=False):
+    X = xp()
+    axis = _axis(axis)
+    op = getattr(X, name)
+    m, n = a.shape
+    if m * n == 0:
+        raise ValueError(f"zero-size array to reduction operation {name} which has no "
+                         "identity")
+    c = _csr(a).tocoo()
+    if axis is None:
+        if c.nnz == 0:
+            return X.zeros((), a.dtype)
+        v = X.max(c.data) if name == "maximum" else X.min(c.data)
+        if c.nnz < m * n and not explicit:
+            v = op(v, X.zeros((), a.dtype))
+        return v
+    idx = c.col if axis == 0 else c.row
+    length = a.shape[1 - axis]
+    other = a.shape[axis]
+    if a.dtype.kind == "f":
+        far = -np.inf if name == "maximum" else np.inf
+    elif a.dtype.kind == "b":
+        far = name != "maximum"
+    else:
+        info = np.iinfo(a.dtype)
+        far = info.min if name == "maximum" else info.max
+    if c.nnz:
+        counts = X.bincount(idx, minlength=length)
+        full = counts == other if not explicit else counts > 0
+        res = X.where(full, X.full((), far, a.dtype), X.zeros((), a.dtype))
+        res = res.astype(a.dtype, copy=False)
+        getattr(X, name).at(res, idx, c.data)
+    else:
+        res = X.zeros(length, a.dtype)
+    return _shape_result(a, res, axis)
+
+
+def diagonal(a, k=0):
+    X = xp()
+    m, n = a.shape
+    length = min(m + min(k, 0), n - max(k, 0))
+    if length <= 0:
+        return X.zeros(0, a.dtype)
+    c = a.tocoo()
+    res = X.zeros(length, a.dtype)
+    if c.nnz:
+        on = (c.col.astype(np.int64) - c.row.astype(np.int64)) == k
+        pos = (c.row if k >= 0 else c.col)[on]
+        X.add.at(res, pos, c.data[on])
+    return res
+
+
+def setdiag(a, values, k=0):
+    X = xp()
+    from ._coo import coo_array
+    m, n = a.shape
+    if (k > 0 and k >= n) or (k < 0 and -k >= m):
+        raise ValueError("k exceeds array dimensions")
+    length = min(m + min(k, 0), n - max(k, 0))
+    vals = asdevice(values)
+    check_dtype(vals.dtype)
+    if vals.ndim == 0:
+        vals = X.broadcast_to(vals, (length,))
+    else:
+        vals = vals.reshape(-1)[:length]
+    nv = vals.shape[0]
+    dt = a.dtype
+    c = a.tocoo()
+    r64, c64 = c.row.astype(np.int64), c.col.astype(np.int64)
+    i = r64 if k >= 0 else c64
+    keep = ~(((c64 - r64) == k) & (i < nv))
+    idx = X.arange(nv, dtype=np.int64)
+    rows = X.concatenate([r64[keep], idx + max(-k, 0)])
+    cols = X.concatenate([c64[keep], idx + max(k, 0)])
+    data = X.concatenate([c.data[keep], vals.astype(dt)])
+    new = coo_array((data, (rows, cols)), shape=a.shape).asformat(a.format)
+    a._assign(new)

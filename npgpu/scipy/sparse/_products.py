@@ -1,0 +1,130 @@
+"""``A @ x``, ``A @ B``: dtype rules and checks, then the route.
+
+* SpMV / SpMM: cuSPARSE's generic API (``_cusparse.py``) on the GPU for float32/float64/
+  complex64/complex128; the generated kernels of ``_kernels.py`` on the simulator, for the other
+  dtypes (integers; bool is computed in int64 and tested ``!= 0``), and on the GPU when
+  ``NPGPU_SPARSE_SPMV=kernel`` / ``NPGPU_SPARSE_SPMM=kernel`` (to measure one against the other).
+* SpGEMM: expand-sort-compress everywhere: one generated kernel writes every product
+  ``A[i, j] * B[j, k]`` as a COO entry, the COO -> CSR conversion (radix sort, scan) sums them.
+  (cuSPARSE's SpGEMM needs an in/out buffer-size argument that nvmath's Python-level binding
+  does not expose.)
+"""
+import os
+
+import numpy as np
+
+from ... import _backend
+from ._base import spbase, xp, is_dense, asdevice
+from . import _kernels
+
+# "cusparse" (default) or "kernel": which runs float/complex SpMV and SpMM on the GPU, so the
+# two can be measured against each other (a thread per output element of SpMM reads B's rows as
+# whole 32-byte sectors and may beat cuSPARSE for few dense columns)
+_ROUTE = {"spmv": os.environ.get("NPGPU_SPARSE_SPMV", "cusparse"),
+          "spmm": os.environ.get("NPGPU_SPARSE_SPMM", "cusparse")}
+
+
+def _use_library(dt, op):
+    return not _backend.IS_SIM and _ROUTE[op] != "kernel" and dt.char in "fdFD"
+
+
+def _compute_dtype(dt):
+    return np.dtype(np.int64) if dt == np.bool_ else dt
+
+
+def _family(a, m):
+    """``m`` as the matrix or array class of ``a``'s family, in ``a``'s format when
+    compressed."""
+    return m if a._is_array == m._is_array else _retype(m, a._is_array)
+
+
+def _retype(m, is_array):
+    from . import _compressed, _coo
+    name = m.format + ("_array" if is_array else "_matrix")
+    cls = getattr(_compressed, name, None) or getattr(_coo, name)
+    if m.format == "coo":
+        return cls._from_parts(m.data, m.row, m.col, m.shape, m.has_canonical_format)
+    return cls._from_parts(m.data, m.indices, m.indptr, m.shape, m.has_canonical_format)
+
+
+def matmul(a, other):
+    if isinstance(other, spbase):
+        return spgemm(a, other)
+    if not is_dense(other):
+        other = asdevice(other)
+    m, k = a.shape
+    if other.ndim == 1:
+        if other.shape[0] != k:
+            raise ValueError(f"matmul: dimension mismatch with signature (n,k={k}),"
+                             f"(k={other.shape[0]},1?)->(n,1?)")
+    elif other.ndim == 2:
+        if other.shape[0] != k:
+            raise ValueError(f"matmul: dimension mismatch with signature (n,k={k}),"
+                             f"(k={other.shape[0]},m)->(n,m)")
+    else:
+        raise ValueError("matmul: dimension mismatch: only 1-d and 2-d operands")
+    from ._base import check_dtype
+    check_dtype(other.dtype)
+    rdt = np.result_type(a.dtype, other.dtype)
+    c = a.tocsr()
+    return csr_dense(c.shape, c.indptr, c.indices, c.data, other, rdt)
+
+
+def csr_dense(shape, indptr, indices, data, x, rdt):
+    """``A @ x`` for CSR arrays, ``x`` an npgpu 1-d or 2-d array; result dtype ``rdt``."""
+    X = xp()
+    ct = _compute_dtype(rdt)
+    m = shape[0]
+    out_shape = (m,) if x.ndim == 1 else (m, x.shape[1])
+    if data.shape[0] == 0 or x.size == 0 or m == 0:
+        return X.zeros(out_shape, dtype=rdt)
+    data = data.astype(ct, copy=False)
+    x = x.astype(ct, copy=False)
+    out = X.empty(out_shape, dtype=ct)
+    if _use_library(ct, "spmv" if x.ndim == 1 else "spmm"):
+        from . import _cusparse
+        x = X.ascontiguousarray(x)
+        if x.ndim == 1:
+            _cusparse.spmv(shape, indptr, indices, data, x, out)
+        else:
+            _cusparse.spmm(shape, indptr, indices, data, x, out)
+    elif x.ndim == 1:
+        _kernels.spmv(indptr, indices, data, x, out)
+    else:
+        _kernels.spmm(indptr, indices, data, x, out)
+    return out if ct == rdt else (out != 0) if rdt == np.bool_ else out.astype(rdt)
+
+
+def spgemm(a, b):
+    """Sparse @ sparse, expand-sort-compress: CSR result (CSC when ``a`` is CSC)."""
+    X = xp()
+    from ._coo import compress
+    from ._compressed import csr_array, csr_matrix
+    if a.shape[1] != b.shape[0]:
+        raise ValueError(f"matmul: dimension mismatch with signature (n,k={a.shape[1]}),"
+                         f"(k={b.shape[0]},m)->(n,m)")
+    rdt = np.result_type(a.dtype, b.dtype)
+    ct = _compute_dtype(rdt)
+    A, B = a.tocsr(), b.tocsr()
+    m, n = a.shape[0], b.shape[1]
+    idt = np.promote_types(A.indptr.dtype, B.indptr.dtype)
+    arows = A._major_index().astype(idt, copy=False)
+    acols = A.indices.astype(idt, copy=False)
+    bptr = B.indptr.astype(idt, copy=False)
+    counts = (bptr[acols + 1] - bptr[acols]).astype(np.int64) if acols.size else \
+        X.zeros(0, np.int64)
+    ends = X.cumsum(counts) if counts.size else counts
+    total = int(ends[-1].get()) if ends.size else 0
+    cls = csr_array if a._is_array else csr_matrix
+    r = X.empty(total, idt)
+    c = X.empty(total, idt)
+    v = X.empty(total, ct)
+    if total:
+        _kernels.expand_products(arows, acols, A.data.astype(ct, copy=False), ends - counts,
+                                 bptr, B.indices.astype(idt, copy=False),
+                                 B.data.astype(ct, copy=False), r, c, v)
+    indptr, indices, data = compress(r, c, v, m, n)
+    if ct != rdt:
+        data = data != 0
+    out = cls._from_parts(data, indices, indptr, (m, n), canonical=True)
+    return out.tocsc() if a.format == "csc" else out
