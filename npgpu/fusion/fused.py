@@ -58,6 +58,27 @@ class _Program:
         picks, is_tuple = [j for _, j in self.results], self.is_tuple
         words_min = _ew.WORDS_MIN
         words = [None]          # the words launcher, found on the first call that takes it
+        if len(loop_out) == 1 and picks == [0] and not is_tuple:
+            # one output (the common case): the ufuncs' fast path, argument values in one list
+            odt = loop_out[0]
+            iso = odt.itemsize
+            isz = [d.itemsize for d in dts]
+
+            def call1(args, shape):
+                out = empty_array(shape, odt)
+                n = out.size
+                if wargs is not None and n >= words_min:
+                    if words[0] is None:
+                        words[0] = _ew.words_kernel(*wargs)
+                    _ew.launch_words(wargs, kern, n, (out, *args), words[0])
+                elif n:
+                    values = [n, 0, 0, n, iso, out._ptr, n, iso]
+                    for x, i in zip(args, isz):
+                        values += (0, 0, n, i, x._ptr, n, i)
+                    g, blk = _ew._grid(n, kern)
+                    kern(g, blk, values)
+                return out
+            return call1
 
         def call(args, shape):
             outs = [empty_array(shape, d) for d in loop_out]
@@ -146,13 +167,15 @@ class Fused:
         if self._fast:
             # C-contiguous npgpu arrays of one shape: the prepared launch (see _Program.fast)
             shape = None
+            dts = []
             for a in args:
                 if a.__class__ is not ndarray or not a._c_contig or \
                         shape is not None and a.shape != shape:
                     break
                 shape = a.shape
+                dts.append(a.dtype)
             else:
-                f = self._fast.get((tuple(a.dtype for a in args), len(shape or ())))
+                f = self._fast.get((tuple(dts), len(shape or ())))
                 if f is not None:
                     return f(args, shape)
         sig = _signature(args)
