@@ -1,0 +1,238 @@
+"""Measurements by labels (``scipy.ndimage.sum_labels``, ``mean``, ``minimum``...) from npgpu's
+primitives: no kernels of their own.
+
+* ``labels`` None, or ``index`` None / a scalar: one group (all elements, ``labels > 0`` or
+  ``labels == index``), selected by a mask (``a[mask]``: a scan and a scatter) and reduced by
+  npgpu's reductions -- SciPy's ``vals.sum()`` / ``vals.min()``, with its dtypes (and its error
+  for an empty group).
+* ``index`` a sequence or array: the distinct index values ``u`` (``unique``), each element's
+  group ``searchsorted(u, label)`` (``len(u)``, a discard bin, when its label is not in ``u``),
+  then ``bincount`` with weights (sums, counts, centred squares: float64 as in SciPy) or
+  ``minimum.at`` / ``maximum.at`` (minima, maxima and first positions, in the input's dtype);
+  results are gathered back in ``index``'s order and shape; absent labels give 0.
+
+Results are npgpu arrays (0-d for one group); ``center_of_mass`` and ``extrema``'s positions
+are host tuples as SciPy's are (one device-to-host copy).
+"""
+import numpy as np
+
+from ..._core.ndarray import ndarray
+from ._morphology import device
+
+__all__ = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum",
+           "extrema", "center_of_mass"]
+
+_I64 = np.dtype(np.int64)
+_F64 = np.dtype(np.float64)
+
+
+def _prepare(input, labels):
+    from ...manipulation import broadcast_arrays
+    x = device(input)
+    if labels is None:
+        return x, None
+    lab = device(labels)
+    x, lab = broadcast_arrays(x, lab)
+    return x, lab
+
+
+def _single_mask(lab, index):
+    from ...ufuncs import equal, greater
+    return greater(lab, 0) if index is None else equal(lab, index)
+
+
+class _Groups:
+    """Per-element group ids for a sequence ``index``: ``gid`` (flat int64, ``k`` = the
+    discard bin), ``k`` distinct values, ``sel`` (positions of ``index``'s values among them,
+    index's shape)."""
+
+    def __init__(self, lab, index):
+        from ...indexing.routines import take
+        from ...logic import where
+        from ...sorting.searching import searchsorted
+        from ...sorting.sets import unique
+        from ...ufuncs import equal, minimum
+        idx = device(index)
+        u = unique(idx)
+        self.k = k = u.size
+        flat = lab.reshape(-1) if lab._c_contig else lab.copy().reshape(-1)
+        if k == 0:
+            self.gid = minimum(searchsorted(u, flat), 0)
+        else:
+            pos = minimum(searchsorted(u, flat), k - 1)
+            self.gid = where(equal(take(u, pos), flat), pos, k)
+        self.sel = searchsorted(u, idx)
+        self.n = flat.size
+
+    def bincount(self, weights=None):
+        from ...sorting.counting import bincount
+        return bincount(self.gid, weights, minlength=self.k + 1)
+
+    def back(self, per_group):
+        """Per-group values (k + 1 entries) in index's order and shape."""
+        from ...indexing.routines import take
+        return take(per_group, self.sel)
+
+
+def _flat(x):
+    return x.reshape(-1) if x._c_contig else x.copy().reshape(-1)
+
+
+def _stats(input, labels, index, centered):
+    """(count, sum[, centred sum of squares]) as SciPy's ``_stats``."""
+    from ...reductions.functions import sum as _sum
+    from ...ufuncs import subtract, multiply
+    x, lab = _prepare(input, labels)
+    if lab is None or index is None or np.isscalar(index):
+        vals = x if lab is None else x[_single_mask(lab, index)]
+        out = [vals.size, _sum(vals)]
+        if centered:
+            c = subtract(vals, _sum(vals) / vals.size if vals.size else 0)
+            out.append(_sum(multiply(c, c)))
+        return out
+    g = _Groups(lab, index)
+    xf = _flat(x)
+    counts = g.bincount()
+    sums = g.bincount(xf)
+    out = [g.back(counts), g.back(sums)]
+    if centered:
+        from ...indexing.routines import take
+        from ...ufuncs import divide, maximum
+        means = divide(sums, maximum(counts, 1))
+        c = subtract(xf, take(means, g.gid))
+        out.append(g.back(g.bincount(multiply(c, c))))
+    return out
+
+
+def sum_labels(input, labels=None, index=None):
+    """``scipy.ndimage.sum_labels``."""
+    return _stats(input, labels, index, False)[1]
+
+
+sum = sum_labels
+
+
+def mean(input, labels=None, index=None):
+    """``scipy.ndimage.mean`` (float64)."""
+    from ...ufuncs import true_divide
+    count, s = _stats(input, labels, index, False)
+    return true_divide(s, device(count, _F64) if isinstance(count, ndarray) else
+                       np.float64(count))
+
+
+def variance(input, labels=None, index=None):
+    """``scipy.ndimage.variance``: the mean centred square (population variance)."""
+    from ...ufuncs import true_divide
+    count, _, c2 = _stats(input, labels, index, True)
+    return true_divide(c2, device(count, _F64) if isinstance(count, ndarray) else
+                       np.float64(count))
+
+
+def standard_deviation(input, labels=None, index=None):
+    """``scipy.ndimage.standard_deviation``."""
+    from ...ufuncs import sqrt
+    return sqrt(variance(input, labels, index))
+
+
+def _select(input, labels, index, want_min, want_max, positions):
+    """[min][, max][, min position, max position] (flat C-order positions, first occurrence)."""
+    from ...reductions.functions import argmax, argmin, max as _max, min as _min
+    x, lab = _prepare(input, labels)
+    if lab is None or index is None or np.isscalar(index):
+        if lab is None:
+            vals, where_ = _flat(x), None
+        else:
+            from ...indexing.compaction import select_indices
+            m = _single_mask(lab, index)
+            vals = x[m]
+            where_ = select_indices(m) if positions else None
+        out = []
+        if want_min:
+            out.append(_min(vals))
+        if want_max:
+            out.append(_max(vals))
+        if positions:
+            lo, hi = argmin(vals), argmax(vals)
+            if where_ is not None:
+                lo, hi = where_[lo], where_[hi]
+            out += [int(lo.get()), int(hi.get())]
+        return out
+    from ...creation import arange, full
+    from ...indexing.routines import take
+    from ...logic import where
+    from ...ufuncs import equal, maximum as _maximum, minimum as _minimum
+    g = _Groups(lab, index)
+    xf = _flat(x)
+    empty = equal(g.bincount(), 0)
+    dt = xf.dtype
+    if dt.kind == "f":
+        hi_v, lo_v = np.inf, -np.inf
+    elif dt.kind == "b":
+        hi_v, lo_v = True, False
+    else:
+        hi_v, lo_v = np.iinfo(dt).max, np.iinfo(dt).min
+    out, ext = [], []
+    for want, init, uf in ((want_min, hi_v, _minimum), (want_max, lo_v, _maximum)):
+        if want or positions:
+            acc = full((g.k + 1,), init, dt)
+            uf.at(acc, g.gid, xf)
+            acc = where(empty, np.zeros((), dt), acc)
+            ext.append(acc)
+            if want:
+                out.append(g.back(acc))
+    if positions:
+        n = g.n
+        ids = arange(n, dtype=_I64)
+        for acc in ext:
+            cand = where(equal(xf, take(acc, g.gid)), ids, n)
+            pos = full((g.k + 1,), n, _I64)
+            _minimum.at(pos, g.gid, cand)
+            pos = where(equal(pos, n), 0, pos)
+            out.append(g.back(pos))
+    return out
+
+
+def minimum(input, labels=None, index=None):
+    """``scipy.ndimage.minimum`` (input's dtype; 0 for a label that does not occur)."""
+    return _select(input, labels, index, True, False, False)[0]
+
+
+def maximum(input, labels=None, index=None):
+    """``scipy.ndimage.maximum``."""
+    return _select(input, labels, index, False, True, False)[0]
+
+
+def extrema(input, labels=None, index=None):
+    """``scipy.ndimage.extrema``: (minimums, maximums, min positions, max positions); the
+    positions are coordinate tuples on the host (a list of them for a sequence ``index``),
+    each the first occurrence in C order."""
+    shape = device(input).shape
+    mins, maxs, lo, hi = _select(input, labels, index, True, True, True)
+    if isinstance(lo, int):
+        return mins, maxs, tuple(np.unravel_index(lo, shape)), \
+            tuple(np.unravel_index(hi, shape))
+    lo, hi = lo.get().reshape(-1), hi.get().reshape(-1)
+    return (mins, maxs, [tuple(int(v) for v in np.unravel_index(p, shape)) for p in lo],
+            [tuple(int(v) for v in np.unravel_index(p, shape)) for p in hi])
+
+
+def center_of_mass(input, labels=None, index=None):
+    """``scipy.ndimage.center_of_mass``: a tuple of floats (a list of tuples for a sequence
+    ``index``), read from the device in one copy."""
+    from ...creation import arange
+    from ...manipulation import stack
+    from ...ufuncs import multiply, true_divide
+    x = device(input)
+    norm = sum_labels(x, labels, index)
+    res = []
+    for d, n in enumerate(x.shape):
+        shape = [1] * x.ndim
+        shape[d] = n
+        grid = arange(n, dtype=_F64).reshape(shape)
+        res.append(true_divide(sum_labels(multiply(x, grid), labels, index), norm))
+    if not res:
+        return ()
+    host = stack(res).get()
+    if np.isscalar(index) or index is None or labels is None:
+        return tuple(host.tolist())
+    return [tuple(v) for v in host.T]        # SciPy's layout, for any index shape

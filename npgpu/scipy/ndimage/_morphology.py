@@ -1,0 +1,439 @@
+"""Binary and grey morphology (``scipy.ndimage.binary_erosion`` & co) as generated kernels.
+
+Every operation is one neighbourhood kernel over a C-contiguous copy of the image: the
+structuring element travels as a small device table of offsets (one row per true element:
+its per-axis offset from the centre and its C-order linear offset), so one rendering serves
+every rank, shape and structure (CI compiles each distinct kernel, and structures vary per
+call).  The image's rank, shape and coordinates are runtime values held in a local array.
+
+* binary: ``erode`` = all neighbours set, ``dilate`` = any set (SciPy's dilation is the
+  erosion of the complement with the reflected structure, which is the same thing); outside
+  the image a neighbour reads ``border_value``; where ``mask`` is false the input passes
+  through.  A changed flag (one 4-byte read an iteration) ends ``iterations < 1`` loops.
+* grey: without a ``structure`` the filters' ``minimum_filter`` / ``maximum_filter`` (SciPy's
+  ``_min_or_max_filter``); with one, minimum (erosion) or maximum (dilation) over the
+  footprint of ``x - s`` / ``x + s`` (``s`` the structure's values), outside the image by
+  the boundary modes of ``_boundary.py`` (a runtime mode code: one kernel per dtype).
+"""
+import operator
+
+import numpy as np
+
+from ..._codegen import compiler
+from ..._codegen import elementwise as _ew
+from ..._codegen.compiler import KernelSource, Param
+from ..._core import transfer as _transfer
+from ..._core.ndarray import empty_array, ndarray
+
+__all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion",
+           "binary_dilation", "binary_opening", "binary_closing", "binary_fill_holes",
+           "grey_erosion", "grey_dilation", "grey_opening", "grey_closing"]
+
+MAXDIMS = 32            # NumPy's limit: the coordinates live in a local array of this size
+_BOOL = np.dtype(np.bool_)
+_I64 = np.dtype(np.int64)
+_I32 = np.dtype(np.int32)
+_F64 = np.dtype(np.float64)
+
+
+# ---- host-side helpers shared by the ndimage modules ----------------------------------------
+def device(x, dtype=None):
+    """``x`` (npgpu array, NumPy array, list, scalar) as an npgpu array (C-contiguous when
+    copied), optionally cast."""
+    from ...creation import asarray
+    if isinstance(x, ndarray):
+        return x if dtype is None or x.dtype == dtype else x.astype(dtype)
+    return asarray(np.asarray(x, dtype=dtype))
+
+
+def contiguous(x, dtype):
+    """``x`` as a C-contiguous npgpu array of ``dtype`` (itself when it already is one)."""
+    x = device(x)
+    if x.dtype == dtype and x._c_contig:
+        return x
+    out = empty_array(x.shape, np.dtype(dtype))
+    if out.size:
+        out[...] = x
+    return out
+
+
+def arr(x):
+    """Launcher values of an npgpu array argument."""
+    return _ew._arr_values(x._ptr, x.shape, x._strides, x.itemsize)
+
+
+def read_scalar(x, index=0):
+    """One element of a C-contiguous device array, read to the host (a small scalar read)."""
+    host = np.empty(1, x.dtype)
+    _transfer._d2h(host, x._ptr + index * x.itemsize, x.itemsize)
+    return host[0]
+
+
+def host_array(x):
+    """A small argument (structure, footprint, index) as a NumPy array on the host."""
+    return x.get() if isinstance(x, ndarray) else np.asarray(x)
+
+
+def check_input(input):
+    x = device(input)
+    if x.dtype.kind == "c":
+        raise TypeError("Complex type not supported")
+    return x
+
+
+def normalize_origin(origin, nd):
+    if np.ndim(origin) == 0:
+        return [operator.index(origin)] * nd
+    origin = [operator.index(o) for o in origin]
+    if len(origin) != nd:
+        raise RuntimeError("sequence argument must have length equal to input rank")
+    return origin
+
+
+def offsets(fp, origin):
+    """Offsets (per axis, and C-order linear in an image of ``shape`` set later) of the true
+    elements of the host bool footprint ``fp``, centred at ``size // 2 + origin``."""
+    for o, s in zip(origin, fp.shape):
+        if o < -(s // 2) or o > (s - 1) // 2:
+            raise ValueError("invalid origin")
+    pts = np.argwhere(fp).astype(np.int64)
+    centre = np.array([s // 2 + o for s, o in zip(fp.shape, origin)], np.int64)
+    return pts - centre
+
+
+_table_cache = {}       # (offsets, shape) -> device tables: repeat calls upload nothing
+
+
+def _tables(pts, shape):
+    """Device tables: per-axis offsets (K, nd), linear offsets (K,), shape (nd,)."""
+    nd = max(len(shape), 1)
+    pts = np.ascontiguousarray(pts.reshape(len(pts), len(shape)) if len(shape)
+                               else np.zeros((len(pts), 1), np.int64), dtype=np.int64)
+    key = (pts.tobytes(), pts.shape, tuple(shape))
+    hit = _table_cache.get(key)
+    if hit is None:
+        strides = np.ones(nd, np.int64)
+        for d in range(len(shape) - 2, -1, -1):
+            strides[d] = strides[d + 1] * shape[d + 1]
+        lin = (pts * strides).sum(axis=1).astype(np.int64)
+        if len(_table_cache) > 64:
+            _table_cache.clear()
+        hit = (device(pts), device(lin), device(np.array(list(shape) or [1], np.int64)))
+        _table_cache[key] = hit
+    return hit
+
+
+# ---- the binary kernel -------------------------------------------------------------------
+def _render_binary(w):
+    # w: the unravel's integer type (uint32 below 2**32 elements: cheaper division)
+    text = f"""def KERNEL(n, nd, K, erode, border, use_mask, shp, offs, lin, X, M, Y, changed):
+    c = cuda.local.array({MAXDIMS}, int64)
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < n:
+        x = X[i]
+        v = x
+        if use_mask == 0 or M[i]:
+            r = {w}(i)
+            for d in range(nd - 1, -1, -1):
+                s = {w}(shp[d])
+                c[d] = r % s
+                r //= s
+            v = erode != 0
+            for k in range(K):
+                inside = True
+                for d in range(nd):
+                    q = c[d] + offs[k, d]
+                    if q < 0 or q >= shp[d]:
+                        inside = False
+                nv = X[i + lin[k]] if inside else border != 0
+                if nv != v:
+                    v = nv
+                    break
+        Y[i] = v
+        if v != x:
+            changed[0] = int32(1)
+        i += step
+"""
+    name = _ew._kernel_name("ndi_binary", text)
+    params = ([Param("scalar", _I64)] * 6 + [Param("array", _I64, 1, "C"),
+              Param("array", _I64, 2, "C"), Param("array", _I64, 1, "C")]
+              + [Param("array", _BOOL, 1, "C")] * 3 + [Param("array", _I32, 1, "C")])
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+
+
+def _binary_pass(x, tables, K, erode, border, mask, y, changed):
+    """One pass over the C-contiguous bool image ``x`` into ``y``."""
+    offs, lin, shp = tables
+    w = "uint32" if x.size < 2 ** 32 else "int64"
+    kern = compiler.get_kernel(("ndimage", "binary", w), lambda: _render_binary(w))
+    m = mask if mask is not None else x
+    n = x.size
+    grid, block = _ew._grid(n, 1)
+    kern(grid, block, [n, max(x.ndim, 1), K, int(erode), int(bool(border)),
+                       int(mask is not None)] + arr(shp) + arr(offs) + arr(lin)
+         + arr(x.reshape(-1)) + arr(m.reshape(-1)) + arr(y.reshape(-1)) + arr(changed))
+
+
+def _structure(structure, nd):
+    if structure is None:
+        return generate_binary_structure(nd, 1)
+    s = np.asarray(host_array(structure), dtype=bool)
+    if s.ndim != nd:
+        raise RuntimeError("structure and input must have same dimensionality")
+    if s.size < 1:
+        raise RuntimeError("structure must not be empty")
+    return s
+
+
+def _write_output(result, output):
+    if isinstance(output, ndarray):
+        if output.dtype.kind == "c":
+            raise TypeError("Complex output type not supported")
+        if output.shape != result.shape:
+            raise RuntimeError("output shape not correct")
+        output[...] = result
+        return output
+    if output is not None and np.dtype(output) != _BOOL:
+        return result.astype(np.dtype(output))
+    return result
+
+
+def _binary(input, structure, iterations, mask, output, border_value, origin, erode):
+    try:
+        iterations = operator.index(iterations)
+    except TypeError as e:
+        raise TypeError("iterations parameter should be an integer") from e
+    x = check_input(input)
+    s = _structure(structure, x.ndim)
+    if mask is not None:
+        mask = device(mask)
+        if mask.shape != x.shape:
+            raise RuntimeError("mask and input must have equal sizes")
+        mask = contiguous(mask, _BOOL)
+    origin = normalize_origin(origin, x.ndim)
+    if not erode:
+        # SciPy's dilation: the reflected structure, origin mirrored (one less on even axes)
+        s = s[tuple([slice(None, None, -1)] * s.ndim)]
+        origin = [-o - (1 - sz % 2) for o, sz in zip(origin, s.shape)]
+    pts = offsets(s, origin)
+    cur = contiguous(x, _BOOL)
+    if cur.size == 0:
+        return _write_output(cur.copy(), output)
+    tables = _tables(pts, x.shape)
+    changed = empty_array((1,), _I32)     # written by every pass, read when iterating
+    nxt = None
+    done = 0
+    while iterations < 1 or done < iterations:
+        if nxt is None:
+            nxt = empty_array(cur.shape, _BOOL)
+        if iterations != 1:
+            changed.fill(0)
+        _binary_pass(cur, tables, len(pts), erode, border_value, mask, nxt, changed)
+        # the previous input becomes the next output, unless it is the caller's array
+        cur, nxt = nxt, (None if cur is x else cur)
+        done += 1
+        if iterations != 1 and not read_scalar(changed):
+            break
+    return _write_output(cur, output)
+
+
+# ---- public: structures ---------------------------------------------------------------------
+def generate_binary_structure(rank, connectivity):
+    """``scipy.ndimage.generate_binary_structure``: a host NumPy bool array (structures are
+    small arguments; every function here accepts host or device structures)."""
+    if connectivity < 1:
+        connectivity = 1
+    if rank < 1:
+        return np.array(True, dtype=bool)
+    return np.add.reduce(np.fabs(np.indices([3] * rank) - 1), 0) <= connectivity
+
+
+def iterate_structure(structure, iterations, origin=None):
+    """``scipy.ndimage.iterate_structure``: the structure dilated with itself
+    ``iterations - 1`` times (a host NumPy array, like the structure it grows)."""
+    s = np.asarray(host_array(structure))
+    if iterations < 2:
+        return s.copy()                # SciPy: no origin returned here either
+    else:
+        ni = iterations - 1
+        shape = [k + ni * (k - 1) for k in s.shape]
+        pos = [ni * (k // 2) for k in s.shape]
+        out = np.zeros(shape, bool)
+        out[tuple(slice(p, p + k) for p, k in zip(pos, s.shape))] = s != 0
+        out = binary_dilation(device(out), s, iterations=ni).get()
+    if origin is None:
+        return out
+    return out, [iterations * o for o in normalize_origin(origin, s.ndim)]
+
+
+# ---- public: binary morphology ----------------------------------------------------------------
+def binary_erosion(input, structure=None, iterations=1, mask=None, output=None,
+                   border_value=0, origin=0, brute_force=False):
+    """``scipy.ndimage.binary_erosion`` (``brute_force`` is accepted; every pass visits every
+    element)."""
+    return _binary(input, structure, iterations, mask, output, border_value, origin, True)
+
+
+def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
+                    border_value=0, origin=0, brute_force=False):
+    """``scipy.ndimage.binary_dilation``."""
+    return _binary(input, structure, iterations, mask, output, border_value, origin, False)
+
+
+def _sequence(first, second, input, structure, iterations, output, origin, mask,
+              border_value):
+    x = check_input(input)
+    if structure is None:
+        structure = generate_binary_structure(x.ndim, 1)
+    tmp = first(x, structure, iterations, mask, None, border_value, origin)
+    return second(tmp, structure, iterations, mask, output, border_value, origin)
+
+
+def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None,
+                   border_value=0, brute_force=False):
+    """``scipy.ndimage.binary_opening``: erosion then dilation."""
+    return _sequence(binary_erosion, binary_dilation, input, structure, iterations, output,
+                     origin, mask, border_value)
+
+
+def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None,
+                   border_value=0, brute_force=False):
+    """``scipy.ndimage.binary_closing``: dilation then erosion."""
+    return _sequence(binary_dilation, binary_erosion, input, structure, iterations, output,
+                     origin, mask, border_value)
+
+
+def binary_fill_holes(input, structure=None, output=None, origin=0):
+    """``scipy.ndimage.binary_fill_holes``: the background not reached from the border
+    (a dilation from the border, under the background, until unchanged) is filled."""
+    from ...ufuncs import logical_not
+    x = check_input(input)
+    mask = logical_not(contiguous(x, _BOOL))
+    from ...creation import zeros
+    seed = zeros(x.shape, _BOOL)
+    reached = binary_dilation(seed, structure, -1, mask, None, 1, origin)
+    return _write_output(logical_not(reached), output)
+
+
+# ---- grey morphology ------------------------------------------------------------------------
+def _render_grey(dt, w):
+    from . import _boundary
+    t = _ew.type_name(dt)
+    modes = "\n".join(_boundary.any_mode_lines("mode", "c[d] + offs[k, d]", "s", j="q",
+                                                pad=" " * 16))
+    text = f"""def KERNEL(n, nd, K, dilate, mode, cval, shp, offs, sv, X, Y):
+    c = cuda.local.array({MAXDIMS}, int64)
+    i = cuda.grid(1)
+    step = cuda.gridsize(1)
+    while i < n:
+        r = {w}(i)
+        for d in range(nd - 1, -1, -1):
+            e = {w}(shp[d])
+            c[d] = r % e
+            r //= e
+        acc = X[i]
+        for k in range(K):
+            j = int64(0)
+            oob = False
+            for d in range(nd):
+                s = shp[d]
+{modes}
+                j = j * s + q
+            v = {t}(cval) if oob else X[j]
+            v = v + {t}(sv[k]) if dilate != 0 else v - {t}(sv[k])
+            if k == 0:
+                acc = v
+            elif dilate != 0:
+                if v > acc:
+                    acc = v
+            elif v < acc:
+                acc = v
+        Y[i] = acc
+        i += step
+"""
+    name = _ew._kernel_name("ndi_grey", text)
+    params = ([Param("scalar", _I64)] * 5 + [Param("scalar", _F64),
+              Param("array", _I64, 1, "C"), Param("array", _I64, 2, "C"),
+              Param("array", _F64, 1, "C"), Param("array", dt, 1, "C"),
+              Param("array", dt, 1, "C")])
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+
+
+def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate):
+    """SciPy's ``_min_or_max_filter``: without ``structure`` the filters module's minimum /
+    maximum filter (separable passes for a box); with it, the grey kernel above."""
+    from . import _boundary, _filters
+    x = check_input(input)
+    if size is None and footprint is None and structure is None:
+        raise ValueError("size, footprint, or structure must be specified")
+    nd = x.ndim
+    fp = None if footprint is None else np.asarray(host_array(footprint), dtype=bool)
+    origin = normalize_origin(origin, nd)
+    if dilate:
+        # SciPy's grey_dilation: reflected footprint/structure, origin mirrored
+        rev = tuple([slice(None, None, -1)] * nd)
+        if fp is not None:
+            fp = fp[rev]
+        if structure is not None:
+            structure = np.asarray(host_array(structure))[rev]
+        for d in range(nd):
+            sz = (fp.shape[d] if fp is not None else np.shape(host_array(structure))[d]
+                  if structure is not None else size if np.ndim(size) == 0 else size[d])
+            origin[d] = -origin[d] - (1 - sz % 2)
+    if structure is None:
+        f = _filters.maximum_filter if dilate else _filters.minimum_filter
+        return f(x, size, fp, output, mode, cval, origin)
+    s = np.asarray(host_array(structure), dtype=np.float64)
+    if fp is None:
+        fp = np.ones(s.shape, bool)
+    if fp.ndim != nd or s.shape != fp.shape:
+        raise RuntimeError("structure array has incorrect shape")
+    if not fp.any():
+        raise ValueError("All-zero footprint is not supported.")
+    code = _boundary.code(mode)
+    pts = offsets(fp, origin)
+    sv = device(np.ascontiguousarray(s[fp], dtype=np.float64))
+    xc = contiguous(x, x.dtype)
+    y = empty_array(x.shape, x.dtype)
+    if y.size:
+        offs, _, shp = _tables(pts, x.shape)
+        w = "uint32" if y.size < 2 ** 32 else "int64"
+        kern = compiler.get_kernel(("ndimage", "grey", x.dtype, w),
+                                   lambda: _render_grey(x.dtype, w))
+        grid, block = _ew._grid(y.size, 1)
+        kern(grid, block, [y.size, max(nd, 1), len(pts), int(dilate), code, float(cval)]
+             + arr(shp) + arr(offs) + arr(sv) + arr(xc.reshape(-1)) + arr(y.reshape(-1)))
+    if isinstance(output, ndarray):
+        if output.shape != y.shape:
+            raise RuntimeError("output shape not correct")
+        output[...] = y
+        return output
+    return y if output is None else y.astype(np.dtype(output))
+
+
+def grey_erosion(input, size=None, footprint=None, structure=None, output=None,
+                 mode="reflect", cval=0.0, origin=0):
+    """``scipy.ndimage.grey_erosion``: minimum over the footprint of ``input - structure``."""
+    return _grey(input, size, footprint, structure, output, mode, cval, origin, False)
+
+
+def grey_dilation(input, size=None, footprint=None, structure=None, output=None,
+                  mode="reflect", cval=0.0, origin=0):
+    """``scipy.ndimage.grey_dilation``: maximum over the reflected footprint of
+    ``input + structure``."""
+    return _grey(input, size, footprint, structure, output, mode, cval, origin, True)
+
+
+def grey_opening(input, size=None, footprint=None, structure=None, output=None,
+                 mode="reflect", cval=0.0, origin=0):
+    """``scipy.ndimage.grey_opening``: grey erosion then grey dilation."""
+    tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin)
+    return grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin)
+
+
+def grey_closing(input, size=None, footprint=None, structure=None, output=None,
+                 mode="reflect", cval=0.0, origin=0):
+    """``scipy.ndimage.grey_closing``: grey dilation then grey erosion."""
+    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin)
+    return grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin)
