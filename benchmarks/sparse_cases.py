@@ -51,15 +51,15 @@ def cases(cfg, api):
         cls = _sparse(lib).coo_matrix
         return lambda: cls((v, (r, c)), shape=(m, m)).tocsr()
 
-    def generated(make, op):
-        """npgpu only: the same product through the generated kernel instead of cuSPARSE
-        (``NPGPU_SPARSE_SPMV/SPMM=kernel``), so both routes sit in one table."""
+    def other_route(make, op, which):
+        """npgpu only: the same product through its other route (``which``: "kernel" or
+        "cusparse", as ``NPGPU_SPARSE_SPMV/SPMM`` choose), so both routes sit in one table."""
         def build(lib):
             f = make(lib)
             route = lib.gp.scipy.sparse._products._ROUTE
 
             def run():
-                old, route[op] = route[op], "kernel"
+                old, route[op] = route[op], which
                 try:
                     return f()
                 finally:
@@ -72,9 +72,10 @@ def cases(cfg, api):
         Case(f"SpMV csr f32 {p2(m)}x16", spmv, nbytes=csr_bytes + 8 * m),
         Case(f"SpMM csr f32 {p2(m)}x16 @ {ncol} cols", spmm,
              nbytes=csr_bytes + 2 * 4 * m * ncol),
-        Case(f"SpMV csr f32 {p2(m)}x16 (kernel)", generated(spmv, "spmv"),
+        Case(f"SpMV csr f32 {p2(m)}x16 (kernel)", other_route(spmv, "spmv", "kernel"),
              nbytes=csr_bytes + 8 * m, libs=("npgpu",)),
-        Case(f"SpMM csr f32 {p2(m)}x16 @ {ncol} cols (kernel)", generated(spmm, "spmm"),
+        Case(f"SpMM csr f32 {p2(m)}x16 @ {ncol} cols (cuSPARSE)",
+             other_route(spmm, "spmm", "cusparse"),
              nbytes=csr_bytes + 2 * 4 * m * ncol, libs=("npgpu",)),
         Case(f"COO->CSR f32 {p2(m)}x16", coo_to_csr, nbytes=12 * nnz + 8 * nnz + 4 * (m + 1),
              libs=("npgpu", "cupy", "numpy")),
