@@ -89,9 +89,14 @@ def label_case(cfg, api):
 
 def erosion_case(cfg, api):
     """binary_erosion with a 3x3 structure: one read and one write of the bool image."""
-    s = np.ones((3, 3), bool)
-    return _mask_case(api, cfg, "binary_erosion 3x3",
-                      lambda nd, m: nd.binary_erosion(m, structure=s), 2)
+    structures = {}      # each library's own 3x3 structure (CuPy refuses a NumPy one)
+
+    def erode(nd, m):
+        s = structures.get(id(nd))
+        if s is None:
+            s = structures[id(nd)] = nd.generate_binary_structure(2, 2)
+        return nd.binary_erosion(m, structure=s)
+    return _mask_case(api, cfg, "binary_erosion 3x3", erode, 2)
 
 
 CASES += [label_case, erosion_case]
