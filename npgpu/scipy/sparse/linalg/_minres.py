@@ -150,4 +150,5 @@ def minres(A, b, x0=None, *, rtol=1e-5, shift=0.0, maxiter=None, M=None, callbac
             callback(x)
         if istop != 0:
             break
-    return (x, maxiter if istop == 6 else 0)
+    # in the system's dtype, as SciPy 1.18 (1.17 returned float64 for float32 systems)
+    return (x.astype(xtype, copy=False), maxiter if istop == 6 else 0)
