@@ -3,8 +3,9 @@
 Every operation is one neighbourhood kernel over a C-contiguous copy of the image: the
 structuring element travels as a small device table of offsets (one row per true element:
 its per-axis offset from the centre and its C-order linear offset), so one rendering serves
-every rank, shape and structure (CI compiles each distinct kernel, and structures vary per
-call).  The image's rank, shape and coordinates are runtime values held in a local array.
+every shape and structure (CI compiles each distinct kernel, and structures vary per call).
+The binary kernel is rendered per rank (its coordinates in registers); the grey kernel keeps
+rank, shape and coordinates as runtime values (the coordinates in a local array).
 
 * binary: ``erode`` = all neighbours set, ``dilate`` = any set (SciPy's dilation is the
   erosion of the complement with the reflected structure, which is the same thing); outside
@@ -124,10 +125,24 @@ def _tables(pts, shape):
 
 
 # ---- the binary kernel -------------------------------------------------------------------
-def _render_binary(w):
-    # w: the unravel's integer type (uint32 below 2**32 elements: cheaper division)
+def _render_binary(w, nd):
+    # w: the unravel's integer type (uint32 below 2**32 elements: cheaper division); nd: the
+    # rank, a constant, so the coordinates are registers (a runtime rank kept them in a local
+    # array: the H200 ran a 3x3 erosion of 4096^2 in 1.99 ms that way)
+    P = " " * 12
+    unravel = []
+    for d in range(nd - 1, 0, -1):
+        unravel += [f"{P}c{d} = int64(r % {w}(s{d}))", f"{P}r //= {w}(s{d})"]
+    unravel.append(f"{P}c0 = int64(r)")
+    checks = []
+    for d in range(nd):
+        checks += [f"{P}    q = c{d} + offs[k, {d}]",
+                   f"{P}    if q < 0 or q >= s{d}:", f"{P}        inside = False"]
+    shapes = "\n".join(f"    s{d} = shp[{d}]" for d in range(nd))
+    body = "\n".join(unravel + [f"{P}v = erode != 0", f"{P}for k in range(K):",
+                                 f"{P}    inside = True"] + checks)
     text = f"""def KERNEL(n, nd, K, erode, border, use_mask, shp, offs, lin, X, M, Y, changed):
-    c = cuda.local.array({MAXDIMS}, int64)
+{shapes}
     i = cuda.grid(1)
     step = cuda.gridsize(1)
     while i < n:
@@ -135,17 +150,7 @@ def _render_binary(w):
         v = x
         if use_mask == 0 or M[i]:
             r = {w}(i)
-            for d in range(nd - 1, -1, -1):
-                s = {w}(shp[d])
-                c[d] = r % s
-                r //= s
-            v = erode != 0
-            for k in range(K):
-                inside = True
-                for d in range(nd):
-                    q = c[d] + offs[k, d]
-                    if q < 0 or q >= shp[d]:
-                        inside = False
+{body}
                 nv = X[i + lin[k]] if inside else border != 0
                 if nv != v:
                     v = nv
@@ -166,11 +171,12 @@ def _binary_pass(x, tables, K, erode, border, mask, y, changed):
     """One pass over the C-contiguous bool image ``x`` into ``y``."""
     offs, lin, shp = tables
     w = "uint32" if x.size < 2 ** 32 else "int64"
-    kern = compiler.get_kernel(("ndimage", "binary", w), lambda: _render_binary(w))
+    nd = max(x.ndim, 1)
+    kern = compiler.get_kernel(("ndimage", "binary", w, nd), lambda: _render_binary(w, nd))
     m = mask if mask is not None else x
     n = x.size
     grid, block = _ew._grid(n, 1)
-    kern(grid, block, [n, max(x.ndim, 1), K, int(erode), int(bool(border)),
+    kern(grid, block, [n, nd, K, int(erode), int(bool(border)),
                        int(mask is not None)] + arr(shp) + arr(offs) + arr(lin)
          + arr(x.reshape(-1)) + arr(m.reshape(-1)) + arr(y.reshape(-1)) + arr(changed))
 
