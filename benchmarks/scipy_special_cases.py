@@ -33,6 +33,21 @@ def cases(cfg, api):
         return Case(f"{name} {np.dtype(dt).name[0]}{np.dtype(dt).itemsize * 8} {p2(n)}", make,
                     nbytes=2 * np.dtype(dt).itemsize * n)
 
+    def binary(name, torch_name, n, dt, lo, hi):
+        """Both arguments drawn from [lo, hi) (gammainc: a and x of one scale, where the series
+        and the continued fraction both run); one write and two reads."""
+        def make(lib):
+            a = lib.put((lo + (hi - lo) * H.rand(n, dt, "ba")).astype(dt))
+            x = lib.put((lo + (hi - lo) * H.rand(n, dt, "bx")).astype(dt))
+            t = api.torch_of(lib)
+            if t is not None:
+                f = getattr(t.special, torch_name)
+                return lambda: f(a, x)
+            f = getattr(_special(lib), name)
+            return lambda: f(a, x)
+        return Case(f"{name} {np.dtype(dt).name[0]}{np.dtype(dt).itemsize * 8} {p2(n)}", make,
+                    nbytes=3 * np.dtype(dt).itemsize * n)
+
     def along_rows(name, torch_call):
         def make(lib):
             x = lib.put(H.rand((side, side), np.float32, "a"))
@@ -52,6 +67,8 @@ def cases(cfg, api):
         unary("expit", "expit", n32, f32, "e", -20.0, 20.0),
         unary("ndtri", "ndtri", n32, f32, "p", 0.0, 1.0),
         unary("i0e", "i0e", n32, f32, "i", -20.0, 20.0),
+        unary("digamma", "digamma", n32, f32, "d", -10.0, 30.0),
+        binary("gammainc", "gammainc", n32, f32, 0.1, 20.0),
         Case(f"logsumexp axis 1 f32 ({p2(side)},{p2(side)})",
              along_rows("logsumexp", lambda t, x: t.logsumexp(x, 1)), nbytes=4 * side * side),
         Case(f"softmax axis 1 f32 ({p2(side)},{p2(side)})",

@@ -2,7 +2,11 @@
 ``@npgpu.fuse``), and ``logsumexp``/``softmax``/``log_softmax`` from npgpu's reductions."""
 from .logsumexp import log_softmax, logsumexp, softmax
 from .ufuncs import UFUNCS
+from .zeta_polygamma import polygamma, zeta
 
-globals().update(UFUNCS)
+# the public ufuncs; _zeta and _riemann_zeta are reached through zeta, as in SciPy
+globals().update({k: v for k, v in UFUNCS.items() if not k.startswith("_")})
+psi = UFUNCS["digamma"]       # SciPy's psi is its digamma
 
-__all__ = sorted(UFUNCS) + ["log_softmax", "logsumexp", "softmax"]
+__all__ = sorted(k for k in UFUNCS if not k.startswith("_")) + [
+    "log_softmax", "logsumexp", "polygamma", "psi", "softmax", "zeta"]

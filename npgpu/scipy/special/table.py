@@ -11,6 +11,7 @@ On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 """
 
 from .bessel_i import ROWS
+from .gamma_family import BINARY as _GAMMA_BINARY, ROWS as _GAMMA_ROWS
 
 _SQRT1_2 = "0.7071067811865476"
 
@@ -122,6 +123,8 @@ return libdevice.lgamma$f(x0)""")),
 }
 
 TABLE.update(ROWS)
+TABLE.update(_GAMMA_ROWS)
 
 # the number of inputs of the binary rows (the rest take one)
-BINARY = {"xlogy", "xlog1py", "rel_entr", "kl_div", "huber", "boxcox", "inv_boxcox"}
+BINARY = ({"xlogy", "xlog1py", "rel_entr", "kl_div", "huber", "boxcox", "inv_boxcox"}
+          | _GAMMA_BINARY)

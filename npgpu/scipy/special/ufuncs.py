@@ -13,6 +13,16 @@ from .table import BINARY, TABLE
 _WEAK = (int, float)        # Python scalars (NEP 50): they take the loop of the arrays
 
 
+def _scipy_ufunc(name):
+    """SciPy's ufunc ``name``; the private ones (``_zeta``, ``_riemann_zeta``, behind SciPy's
+    Python ``zeta``) live in scipy.special._ufuncs."""
+    import scipy.special
+    if name.startswith("_"):
+        import scipy.special._ufuncs
+        return getattr(scipy.special._ufuncs, name)
+    return getattr(scipy.special, name)
+
+
 class LoopSpec:
     """The part of a NumPy ufunc an npgpu ufunc reads, for a SciPy ufunc with real loops only."""
 
@@ -61,8 +71,7 @@ class LoopSpec:
         SciPy releases: ``erf(int8)`` is float32 in some, float64 in others), else the table's."""
         order = self._table_order
         try:
-            import scipy.special
-            types = getattr(scipy.special, self.__name__).types
+            types = _scipy_ufunc(self.__name__).types
             found = "".join(t[-1] for t in types
                             if t[-1] in "fd" and t[:self.nin] == t[-1] * self.nin)
             if sorted(found) == sorted(order):
@@ -75,8 +84,7 @@ class LoopSpec:
 
     def __call__(self, *args, **kwargs):
         # host mode (@npgpu.fuse on NumPy inputs): SciPy's own ufunc
-        import scipy.special
-        return getattr(scipy.special, self.__name__)(*args, **kwargs)
+        return _scipy_ufunc(self.__name__)(*args, **kwargs)
 
 
 UFUNCS = {name: build_ufunc(name, LoopSpec(name, 2 if name in BINARY else 1, order), row)

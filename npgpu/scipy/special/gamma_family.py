@@ -1,0 +1,425 @@
+"""The gamma family past libdevice (loggamma, digamma, beta, betaln, gammainc, gammaincc, zeta):
+helpers for the rows of :mod:`.table`.  libdevice has lgamma/exp/log but no digamma, zeta or
+incomplete gamma, so these are written here from the standard formulas (DLMF 5, 8, 25):
+
+* digamma: reflection psi(x) = psi(1 - x) - pi cot(pi x) for x < 0, the recurrence
+  psi(x) = psi(x + 1) - 1/x up to x >= 10, then the asymptotic series in 1/x^2 (DLMF 5.11.2);
+  the Taylor series around its positive zero within 0.2 of it (relative accuracy there);
+* Hurwitz zeta: the direct sum up to q + k >= 9 (it stops early once a term no longer changes
+  the sum, which is what happens for large x), then Euler-Maclaurin with 12 Bernoulli terms
+  (DLMF 25.11); Riemann zeta of x < -0.5 by the functional equation (DLMF 25.4.1) in log space;
+* gammainc/gammaincc: the power series of P for x < a + 1, the continued fraction of Q
+  (modified Lentz) otherwise, both times x^a e^-x / Gamma(a) taken in log space (through
+  Stirling's series for a >= 10, so that the large a log(x/a) - (x - a) does not cancel);
+  for a > 1e6 and |x - a| < 0.3 a (where the series would take thousands of terms) Temme's
+  uniform expansion to two terms (DLMF 8.12.3, 8.12.4);
+* beta/betaln: lgamma with the signs of Gamma, Stirling differences when the larger argument
+  is large (lgamma(a) - lgamma(a + b) would cancel), and the cases of non-positive integer
+  arguments as SciPy defines them.
+
+Every helper takes and returns float64 (the float32 loops compute in float64 and round, as
+SciPy's float32 loops do).
+"""
+from fractions import Fraction
+from math import comb, factorial
+
+from ...ufuncs import helpers as _helpers
+
+
+def _bernoulli(n):
+    """B_0..B_n as exact fractions (B_1 = -1/2)."""
+    b = [Fraction(1)]
+    for m in range(1, n + 1):
+        b.append(-sum(comb(m + 1, k) * b[k] for k in range(m)) / Fraction(m + 1))
+    return b
+
+
+_B = _bernoulli(24)
+
+
+def _horner(var, coef):
+    """``coef[0] + var * (coef[1] + var * (...))`` with the constants inline."""
+    text = repr(float(coef[-1]))
+    for c in coef[-2::-1]:
+        text = f"({float(c)!r} + {var} * {text})"
+    return text
+
+
+# digamma: log x - 1/(2x) - sum B_2k / (2k x^2k), k = 1..8 (the first term left out is 3e-18
+# at x = 10); Stirling's correction lgamma(x) - ((x - 1/2) log x - x + log(2 pi)/2) as
+# sum B_2k / (2k (2k - 1) x^(2k-1)), k = 1..8
+_PSI_SERIES = _horner("y", [_B[2 * k] / (2 * k) for k in range(1, 9)])
+_STIRLING = _horner("y", [_B[2 * k] / (2 * k * (2 * k - 1)) for k in range(1, 9)])
+# Euler-Maclaurin: B_2j / (2j)!, j = 1..12
+_EM = [float(_B[2 * j] / factorial(2 * j)) for j in range(1, 13)]
+
+
+def _zeta_int(k):
+    """zeta(k) for an integer k >= 2, in float64: the sum to n = 999, then Euler-Maclaurin."""
+    n = 1000.0
+    return (sum(m ** -k for m in range(999, 0, -1)) + n ** (1 - k) / (k - 1) + 0.5 * n ** -k
+            + k * n ** (-k - 1) / 12.0 - k * (k + 1) * (k + 2) * n ** (-k - 3) / 720.0)
+
+
+_LGAMMA1P = _horner("a", [-0.5772156649015329] + [(-1) ** k * _zeta_int(k) / k
+                                                   for k in range(2, 26)])
+
+
+def _hurwitz_py(s, q):
+    """zeta(s, q) for s >= 2, q > 0 in float64 (import-time constants): the direct sum to
+    q + 40, then Euler-Maclaurin with the helpers' 12 Bernoulli terms."""
+    a = q + 40.0
+    total = sum((q + k) ** -s for k in range(39, -1, -1))
+    p = a ** -s
+    total += a * p / (s - 1.0) + 0.5 * p
+    fac = s * p / a
+    for j, c in enumerate(_EM):
+        total += fac * c
+        fac *= (s + 2 * j + 1) * (s + 2 * j + 2) / (a * a)
+    return total
+
+
+# digamma's positive zero as hi + lo (DLMF 5.4.iii) and the Taylor series there,
+# psi(x0 + d) = sum (-1)^(n+1) zeta(n + 1, x0) d^n, n = 1..24 (|d| < 0.2: below 1e-17 at n = 24)
+_PSI_ZERO_HI = 1.4616321449683622
+_PSI_ZERO_LO = 9.549995429965697e-17
+_PSI_NEAR_ZERO = _horner("d", [(-1) ** (n + 1) * _hurwitz_py(n + 1.0, _PSI_ZERO_HI)
+                               for n in range(1, 25)])
+
+_helpers.register(f"""
+def h_stirling_w(x):
+    y = 1.0 / (x * x)
+    return {_STIRLING} / x
+""")
+
+# the sign of Gamma(x) for x not a pole: negative on (-1, 0), (-3, -2), ...
+_helpers.register("""
+def h_gamma_sign(x):
+    if x > 0.0:
+        return 1.0
+    f = h_floor(x)
+    if f - 2.0 * h_floor(0.5 * f) == 0.0:
+        return 1.0
+    return -1.0
+""")
+
+_helpers.register("""
+def h_loggamma(x):
+    if x < 0.0 or math.isnan(x):
+        return math.nan
+    return libdevice.lgamma(x)
+""")
+
+# pi cot(pi x) of x - round(x) (exact): tan of x near a multiple of pi would lose digits
+_helpers.register(f"""
+def h_digamma(x):
+    if math.isnan(x) or x == -math.inf:
+        return math.nan
+    if x == math.inf:
+        return x
+    if x == 0.0:
+        return math.copysign(math.inf, -x)
+    if abs(x - {_PSI_ZERO_HI!r}) < 0.2:
+        d = (x - {_PSI_ZERO_HI!r}) - {_PSI_ZERO_LO!r}
+        return d * {_PSI_NEAR_ZERO}
+    r = 0.0
+    if x < 0.0:
+        if x == h_floor(x):
+            return math.nan
+        r = -math.pi / math.tan(math.pi * (x - h_floor(x + 0.5)))
+        x = 1.0 - x
+    while x < 10.0:
+        r -= 1.0 / x
+        x += 1.0
+    y = 1.0 / (x * x)
+    return r + math.log(x) - 0.5 / x - y * {_PSI_SERIES}
+""")
+
+# a^-s; a < 0 only with an integer s (Hurwitz zeta of q < 0)
+_helpers.register("""
+def h_pow_neg(a, s):
+    if a > 0.0:
+        return h_exp(-s * math.log(a))
+    m = h_exp(-s * math.log(-a))
+    if s - 2.0 * h_floor(0.5 * s) != 0.0:
+        return -m
+    return m
+""")
+
+_tail = "\n".join(f"""    total += fac * {c!r}
+    fac *= (s + {2 * j + 1}.0) * (s + {2 * j + 2}.0) / a2""" for j, c in enumerate(_EM))
+
+# sum (q + k)^-s for s != 1 finite (s >= 0 when q > 0; an integer s > 1 when q < 0)
+_helpers.register(f"""
+def h_hurwitz(s, q):
+    total = 0.0
+    k = 0.0
+    a = q
+    while k < 9.0 or a <= 9.0:
+        term = h_pow_neg(a, s)
+        total += term
+        if a > 0.0 and abs(term) <= 1e-17 * abs(total):
+            return total
+        k += 1.0
+        a = q + k
+    p = h_pow_neg(a, s)
+    total += a * p / (s - 1.0) + 0.5 * p
+    fac = s * p / a
+    a2 = a * a
+{_tail}
+    return total
+""")
+
+# SciPy's _zeta(x, q) and its special values, in its order: a pole at x = 1 (any q), NaN for
+# x < 1, poles at the non-positive integers q; q < 0 only with an integer x.  zeta(inf, q > 1)
+# is 0 (SciPy 1.17 gives NaN there)
+_helpers.register("""
+def h_zeta(s, q):
+    if s == 1.0:
+        return math.inf
+    if s < 1.0:
+        return math.nan
+    if q <= 0.0 and q == h_floor(q):
+        return math.inf
+    if math.isnan(s) or math.isnan(q):
+        return math.nan
+    if s == math.inf:
+        if q == 1.0:
+            return 1.0
+        if q > 1.0:
+            return 0.0
+        return math.inf
+    if q < 0.0 and s != h_floor(s):
+        return math.nan
+    if q == math.inf:
+        return 0.0
+    return h_hurwitz(s, q)
+""")
+
+# Riemann zeta: Euler-Maclaurin down to x = -0.5 (its sum and tail cancel more below: 1e-13 at
+# x = -1); below, by the functional equation
+# zeta(x) = 2^x pi^(x-1) sin(pi x/2) Gamma(1-x) zeta(1-x), the sine of x/2 reduced exactly
+# mod 2 (0 at the even negative integers, even where the rest overflows)
+_helpers.register("""
+def h_riemann_zeta(x):
+    if math.isnan(x) or x == -math.inf:
+        return math.nan
+    if x == 1.0:
+        return math.inf
+    if x >= -0.5:
+        if x == math.inf:
+            return 1.0
+        return h_hurwitz(x, 1.0)
+    h = 0.5 * x
+    r = h - 2.0 * h_floor(0.5 * h)
+    if r == 0.0 or r == 1.0:
+        return 0.0
+    if r > 1.0:
+        r -= 2.0
+    if r > 0.5:
+        r = 1.0 - r
+    elif r < -0.5:
+        r = -1.0 - r
+    lg = x * 0.6931471805599453 + (x - 1.0) * 1.1447298858494002 + libdevice.lgamma(1.0 - x)
+    return math.sin(math.pi * r) * h_hurwitz(1.0 - x, 1.0) * h_exp(lg)
+""")
+
+# lgamma(1 + a) for |a| < 0.2 by its Taylor series -euler a + sum (-1)^k zeta(k) a^k / k
+# (DLMF 5.7.3), which keeps the relative accuracy that lgamma(1.0 + a) loses for tiny a
+_helpers.register(f"""
+def h_lgamma1p_small(a):
+    return a * {_LGAMMA1P}
+""")
+
+# log1p(m) - m without the cancellation of the two for small m (the Taylor series to m^12)
+_helpers.register(f"""
+def h_log1pmx(m):
+    if abs(m) < 0.01:
+        return m * m * {_horner("m", [Fraction((-1) ** (k + 1), k) for k in range(2, 13)])}
+    return math.log1p(m) - m
+""")
+
+# log(x^a e^-x / Gamma(a)), x > 0 and a > 0 finite
+_helpers.register("""
+def h_gammainc_log_prefactor(a, x):
+    if a < 10.0:
+        return a * math.log(x) - x - libdevice.lgamma(a)
+    m = (x - a) / a
+    if m < -0.5:
+        d = math.log(x) - math.log(a) - m     # m rounds to -1 for x < a eps
+    else:
+        d = h_log1pmx(m)
+    return (a * d - 0.5 * math.log(6.283185307179586 * a)
+            - h_stirling_w(a) + math.log(a))
+""")
+
+# Temme's uniform expansion to two terms: Q = erfc(eta sqrt(a/2))/2 + e^(-a eta^2/2) /
+# sqrt(2 pi a) * (C0 + C1/a), m = lambda - 1 = x/a - 1, C0 = 1/m - 1/eta,
+# C1 = 1/eta^3 - 1/m^3 - 1/m^2 - 1/(12 m); both by their Taylor series near m = 0, where they
+# cancel (absolute error ~2e-14 against SciPy for a > 1e6)
+_helpers.register("""
+def h_gammaincc_temme(a, x):
+    m = (x - a) / a
+    half = -h_log1pmx(m)
+    eta = math.sqrt(2.0 * half)
+    if m < 0.0:
+        eta = -eta
+    if abs(m) < 1e-3:
+        c0 = -1.0 / 3.0 + eta * (1.0 / 12.0 + eta * (-2.0 / 135.0 + eta / 864.0))
+        c1 = -1.0 / 540.0 - eta / 288.0
+    else:
+        c0 = 1.0 / m - 1.0 / eta
+        c1 = 1.0 / (eta * eta * eta) - (1.0 / m + 1.0 + m / 12.0) / (m * m)
+    return (0.5 * math.erfc(eta * math.sqrt(0.5 * a))
+            + h_exp(-a * half) / math.sqrt(6.283185307179586 * a) * (c0 + c1 / a))
+""")
+
+# Q(a, x) for a < 0.2 and x < a + 1, where 1 - P cancels (P -> 1 as a -> 0):
+# Q = -expm1(u) - e^u a sum_{n>=1} (-x)^n / (n! (a + n)), u = a log x - lgamma(1 + a)
+_helpers.register("""
+def h_gammaincc_small_a(a, x):
+    u = a * math.log(x) - h_lgamma1p_small(a)
+    t = 1.0
+    total = 0.0
+    n = 1.0
+    while n < 60.0:
+        t *= -x / n
+        d = t / (a + n)
+        total += d
+        if abs(d) <= 1e-17 * abs(total):
+            break
+        n += 1.0
+    return -math.expm1(u) - math.exp(u) * a * total
+""")
+
+# P(a, x) (upper False) or Q(a, x) (upper True) with SciPy's special values
+_helpers.register("""
+def h_gammainc(a, x, upper):
+    if math.isnan(a) or math.isnan(x) or a < 0.0 or x < 0.0:
+        return math.nan
+    if a == math.inf:
+        if x == math.inf:
+            return math.nan
+        return 1.0 if upper else 0.0
+    if a == 0.0:
+        if x == 0.0:
+            return math.nan
+        return 0.0 if upper else 1.0
+    if x == 0.0:
+        return 1.0 if upper else 0.0
+    if x == math.inf:
+        return 0.0 if upper else 1.0
+    if a > 1e6 and abs(x - a) < 0.3 * a:
+        q = h_gammaincc_temme(a, x)
+        return q if upper else 1.0 - q
+    if upper and a < 0.2 and x < a + 1.0:
+        return h_gammaincc_small_a(a, x)
+    f = h_exp(h_gammainc_log_prefactor(a, x))
+    if x < a + 1.0:
+        term = 1.0 / a
+        total = term
+        ap = a
+        n = 0
+        while n < 20000:
+            ap += 1.0
+            term *= x / ap
+            total += term
+            if term <= 1e-17 * total:
+                break
+            n += 1
+        p = total * f
+        return 1.0 - p if upper else p
+    b = x + 1.0 - a
+    c = 1e300
+    d = 1.0 / b
+    h = d
+    i = 1.0
+    while i < 20000.0:
+        an = -i * (i - a)
+        b += 2.0
+        d = an * d + b
+        if abs(d) < 1e-300:
+            d = 1e-300
+        c = b + an / c
+        if abs(c) < 1e-300:
+            c = 1e-300
+        d = 1.0 / d
+        e = d * c
+        h *= e
+        if abs(e - 1.0) <= 1e-16:
+            break
+        i += 1.0
+    q = h * f
+    return q if upper else 1.0 - q
+""")
+
+# log|B(a, b)| (log True) or B(a, b), neither argument a pole of Gamma.  Stirling's series for
+# the ratio Gamma(a) / Gamma(a + b) once a (the larger) and a + b are >= 10:
+# lgamma(a) - lgamma(a+b) = -b log a - (a + b - 1/2) log1p(b/a) + b + w(a) - w(a + b)
+_helpers.register("""
+def h_beta_regular(a, b, log):
+    if math.isinf(a) or math.isinf(b):
+        if math.isinf(a) and math.isinf(b):
+            return math.nan
+        o = a if math.isinf(b) else b
+        if o > 0.0:
+            return -math.inf if log else 0.0
+        return math.inf
+    if a < b:
+        t = a
+        a = b
+        b = t
+    s = h_gamma_sign(a) * h_gamma_sign(b) * h_gamma_sign(a + b)
+    c = a + b
+    if a >= 10.0 and c >= 10.0:
+        lb = (libdevice.lgamma(b) - b * math.log(a) - (c - 0.5) * math.log1p(b / a) + b
+              + h_stirling_w(a) - h_stirling_w(c))
+    else:
+        lb = libdevice.lgamma(a) + libdevice.lgamma(b) - libdevice.lgamma(c)
+    if log:
+        return lb
+    return s * h_exp(lb)
+""")
+
+# SciPy's rule when a is a non-positive integer: finite only for a finite integer b with
+# 1 - a - b > 0, where B(a, b) = (-1)^b B(1 - a - b, b) (and that is a pole again for b <= 0)
+_helpers.register("""
+def h_beta_negint(a, b, log):
+    if math.isinf(a) or math.isnan(b) or math.isinf(b) or b != h_floor(b) or 1.0 - a - b <= 0.0:
+        return math.inf
+    s = 1.0
+    if b - 2.0 * h_floor(0.5 * b) != 0.0:
+        s = -1.0
+    if b <= 0.0:
+        if log:
+            return math.inf
+        return s * math.inf
+    r = h_beta_regular(1.0 - a - b, b, log)
+    if log:
+        return r
+    return s * r
+""")
+
+_helpers.register("""
+def h_beta(a, b, log):
+    if a <= 0.0 and a == h_floor(a):
+        return h_beta_negint(a, b, log)
+    if b <= 0.0 and b == h_floor(b):
+        return h_beta_negint(b, a, log)
+    if math.isnan(a) or math.isnan(b):
+        return math.nan
+    return h_beta_regular(a, b, log)
+""")
+
+_UNARY = {"loggamma": "h_loggamma(float64(x0))", "digamma": "h_digamma(float64(x0))",
+          "_riemann_zeta": "h_riemann_zeta(float64(x0))"}
+_BINARY = {"beta": "h_beta(float64(x0), float64(x1), False)",
+           "betaln": "h_beta(float64(x0), float64(x1), True)",
+           "gammainc": "h_gammainc(float64(x0), float64(x1), False)",
+           "gammaincc": "h_gammainc(float64(x0), float64(x1), True)",
+           "_zeta": "h_zeta(float64(x0), float64(x1))"}
+
+# SciPy's loop orders: _zeta has ff->f first, the others d->d
+ROWS = {name: ("fd" if name == "_zeta" else "df", {"f": f"type(x0)({call})"})
+        for name, call in {**_UNARY, **_BINARY}.items()}
+BINARY = set(_BINARY)
