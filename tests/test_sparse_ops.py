@@ -143,6 +143,37 @@ def test_indexing(fmt):
         A[:, 6]
 
 
+@pytest.mark.parametrize("fmt", ["csr", "csc"])
+@pytest.mark.parametrize("family", ["matrix", "array"])
+def test_fancy_indexing(fmt, family):
+    """Integer and boolean index arrays on one axis, with repeats, negatives and a slice or an
+    integer on the other (SciPy's 1-D results of sparse arrays are 2-D here: docs)."""
+    rng = np.random.default_rng(21)
+    H, A = _pair(rng, 7, 6, 20, np.float64, fmt, array=family == "array")
+    keys = [[3, 1, 3], np.array([-1, 0]), (slice(None), [5, 0, 5]), ([2, 2], slice(1, 4)),
+            (slice(1, 6, 2), [1, 3]), ([4, 0], 2), (3, [1, 2]),
+            np.array([True, False, True, False, False, True, True]),
+            (slice(None), np.zeros(6, bool)), []]
+    for key in keys:
+        got, want = A[key], H[key]
+        w = want.toarray()
+        if w.ndim == 1:
+            w = w.reshape(got.shape)
+        else:
+            assert got.shape == want.shape and got.format == fmt, key
+        np.testing.assert_array_equal(got.toarray().get(), w)
+    got = A[xp.asarray([4, 4, 0])]                           # a device index array
+    np.testing.assert_array_equal(got.toarray().get(), H[[4, 4, 0]].toarray())
+    with pytest.raises(IndexError, match=r"index \(7\) out of range"):
+        A[[7]]
+    with pytest.raises(IndexError, match=r"index \(-8\) out of range"):
+        A[[-8]]
+    with pytest.raises(IndexError, match="bool index 0 has shape"):
+        A[np.ones(3, bool)]
+    with pytest.raises(IndexError):
+        A[[1.5]]
+
+
 def test_construct_functions():
     rng = np.random.default_rng(17)
     _close(sp.eye(4), ss.eye(4))
