@@ -899,6 +899,9 @@ def main(argv=None):
                     help=f"run only these sections ({', '.join(SECTIONS)})")
     ap.add_argument("--cases", metavar="REGEX",
                     help="run only the cases whose label matches this regular expression")
+    ap.add_argument("--skip", nargs="+", choices=LIBS, default=(), metavar="LIB",
+                    help="leave these libraries out (e.g. numpy, whose large cases take seconds "
+                         "each when only the GPU columns are wanted)")
     args = ap.parse_args(argv)
     cfg = make_config(args.smoke)
     wanted = [ALIASES.get(s, s) for s in args.only or SECTIONS]
@@ -908,6 +911,9 @@ def main(argv=None):
     wanted = [s for s in SECTIONS if s in wanted]
 
     libs, load_errors = load_libs()
+    for name in args.skip:
+        libs.pop(name, None)
+        load_errors[name] = "left out (--skip)"
     info = env_info(libs, load_errors)
     log(f"libraries: {', '.join(libs)}"
         + "".join(f"\n           {k} unavailable: {v}"

@@ -45,6 +45,12 @@ def main():
            "m": gp.asarray(rng.random(n) < 0.5),
            "idx": gp.asarray(rng.integers(0, n, n)),
            "A": gp.asarray(rng.random((side, side), np.float32))}
+    if any("P" in e for e in sys.argv[1:]):
+        import npgpu.scipy.sparse.linalg as sla
+        from sparse_linalg_cases import _poisson_host
+        pside = 2048 >> (SHIFT // 2)
+        env.update(P=gp.scipy.sparse.csr_matrix(_poisson_host(pside)),
+                   pb=gp.asarray(rng.random(pside * pside, np.float32)), sla=sla)
     for expr in sys.argv[1:] or ["a[m]", "np.flatnonzero(m)", "np.where(m, a, b)"]:
         fn = eval("lambda: " + expr, env)
         whole = t(gl, fn)

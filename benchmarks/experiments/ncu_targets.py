@@ -26,6 +26,7 @@ m26 = gp.asarray(rng.random(n26) < 0.5)
 mat = gp.asarray(rng.random((side, side), np.float32))
 keys = gp.asarray(rng.standard_normal(n24).astype(np.float32))
 half = gp.asarray(rng.random(n26 // 2, np.float32))
+perm = gp.asarray((rng.random(side) * side).astype(np.int64))
 gen = gp.random.default_rng(1)
 c2 = (gp.asarray(rng.random((side, side), np.float32))
       + 1j * gp.asarray(rng.random((side, side), np.float32))).astype(np.complex64)
@@ -36,6 +37,7 @@ CASES = {
     "pad_reflect": lambda: gp.pad(mat, 64, mode="reflect"),
     "roll": lambda: gp.roll(a26, 12345),
     "tile": lambda: gp.tile(half, 2),
+    "take_axis1": lambda: gp.take(mat, perm, axis=1),
     "random_f32": lambda: gen.random(n26, dtype=np.float32),
     "standard_normal_f32": lambda: gen.standard_normal(n26, dtype=np.float32),
     "fused_sum_sq": lambda: _sumsq(a26, b26),
