@@ -204,7 +204,10 @@ def test_status_words_are_reused_by_epoch(monkeypatch, calls):
         for h in hs:
             check(np.cumsum(np.asarray(h), dtype=numpy.int32), numpy.cumsum(h, dtype=numpy.int32))
     mem, cap, ep = lb._words[key]
-    assert cap >= 5 and ep >= 6           # one buffer, grown to the longest scan's 5 tiles
+    # one buffer, grown to the longest scan's 5 tiles; growing restarts the epochs, and the
+    # growth (if any: an earlier test on this worker may have left 5 tiles) is by the first
+    # 5-tile call, so at least the 5 calls from it on count
+    assert cap >= 5 and ep >= 5
     if np.backend() == "cuda":           # (the simulator's streams are all one: handle 0)
         # a stream of its own: its own buffer and epochs; dropped with the stream
         s = Stream(non_blocking=True)

@@ -44,7 +44,15 @@ def main():
            "a": gp.asarray(rng.random(n, np.float32)), "b": gp.asarray(rng.random(n, np.float32)),
            "m": gp.asarray(rng.random(n) < 0.5),
            "idx": gp.asarray(rng.integers(0, n, n)),
-           "A": gp.asarray(rng.random((side, side), np.float32))}
+           "A": gp.asarray(rng.random((side, side), np.float32)),
+           "perm": gp.asarray((rng.random(side) * side).astype(np.int64))}
+    if any("ndi" in e for e in sys.argv[1:]):
+        import npgpu.scipy.ndimage as ndi
+        s12, s11 = 4096 >> (SHIFT // 2), 2048 >> (SHIFT // 2)
+        env.update(ndi=ndi, I=gp.asarray(rng.random((s12, s12), np.float32)),
+                   Z=gp.asarray(rng.random((s11, s11), np.float32)),
+                   M=gp.asarray(rng.random((s12, s12)) < 0.3),
+                   S=ndi.generate_binary_structure(2, 2))
     if any("P" in e for e in sys.argv[1:]):
         import npgpu.scipy.sparse.linalg as sla
         from sparse_linalg_cases import _poisson_host

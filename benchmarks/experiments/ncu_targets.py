@@ -27,6 +27,7 @@ mat = gp.asarray(rng.random((side, side), np.float32))
 keys = gp.asarray(rng.standard_normal(n24).astype(np.float32))
 half = gp.asarray(rng.random(n26 // 2, np.float32))
 perm = gp.asarray((rng.random(side) * side).astype(np.int64))
+img = mat[: side // 2, : side // 2].copy()          # the ndimage benchmark's 4096^2 image
 gen = gp.random.default_rng(1)
 c2 = (gp.asarray(rng.random((side, side), np.float32))
       + 1j * gp.asarray(rng.random((side, side), np.float32))).astype(np.complex64)
@@ -38,6 +39,10 @@ CASES = {
     "roll": lambda: gp.roll(a26, 12345),
     "tile": lambda: gp.tile(half, 2),
     "take_axis1": lambda: gp.take(mat, perm, axis=1),
+    "gaussian": lambda: _ndi().gaussian_filter(img, 2),
+    "median3": lambda: _ndi().median_filter(img, 3),
+    "erosion3": lambda: _ndi().binary_erosion(img < 0.3, structure=_ndi().generate_binary_structure(2, 2)),
+    "zoom2": lambda: _ndi().zoom(img[: side // 4, : side // 4], 2, order=1),
     "random_f32": lambda: gen.random(n26, dtype=np.float32),
     "standard_normal_f32": lambda: gen.standard_normal(n26, dtype=np.float32),
     "fused_sum_sq": lambda: _sumsq(a26, b26),
@@ -45,6 +50,11 @@ CASES = {
     "torch_fft2": lambda: _torch_fft2(),
     "cupy_standard_normal_f32": lambda: _cupy_normal(),
 }
+
+
+def _ndi():
+    import npgpu.scipy.ndimage as ndi
+    return ndi
 
 
 def _cupy_normal():

@@ -419,25 +419,39 @@ _ONE = {"fft": ("c2c", True, False), "ifft": ("c2c", False, False),
         "hfft": ("c2r", True, True), "ihfft": ("r2c", False, True)}
 
 
-# fast path of the one-axis functions: (function, the input's dtype, shape, strides and
-# alignment, the arguments and their types, the device) -> _Replay
+# fast path of repeated calls: (the input's dtype, shape, strides and alignment, the device,
+# the function's arguments and their types) -> _Replay
 _FAST = {}
 _FAST_MAX = 256
 
 
+def _fast_key(a, out, *args):
+    """The fast-path key of a call on ``a`` with ``args``: None when the call cannot repeat a
+    recorded one (``out=``, a subclass, an unhashable argument)."""
+    if out is not None or type(a) is not ndarray:
+        return None
+    fk = (a.dtype, a.shape, a._strides, a._ptr & 15, _rt._tls.device) + args
+    try:
+        hash(fk)
+    except TypeError:
+        return None
+    return fk
+
+
+def _remember(fk, record):
+    if record:
+        if len(_FAST) >= _FAST_MAX:
+            _FAST.clear()
+        _FAST[fk] = record[0]
+
+
 def _one(name, a, n, axis, norm, out):
-    record = None
-    if out is None and type(a) is ndarray:
-        fk = (name, a.dtype, a.shape, a._strides, a._ptr & 15, type(n), n, type(axis), axis,
-              norm, _rt._tls.device)
-        try:
-            replay = _FAST.get(fk)
-        except TypeError:                    # an unhashable argument: no fast path
-            replay, fk = None, None
+    fk = _fast_key(a, out, name, type(n), n, type(axis), axis, norm)
+    if fk is not None:
+        replay = _FAST.get(fk)
         if replay is not None:
             return replay(a)
-        if fk is not None:
-            record = []
+    record = None if fk is None else []
     kind, forward, herm = _ONE[name]
     a = asarray(a)
     if n is None:
@@ -446,14 +460,27 @@ def _one(name, a, n, axis, norm, out):
         _swap_direction(norm)                # hfft / ihfft check the norm first
     steps = _steps(a, [(n, axis, forward)], norm, kind)
     res = _run(kind, a, steps, forward, out, herm, record)
-    if record:
-        if len(_FAST) >= _FAST_MAX:
-            _FAST.clear()
-        _FAST[fk] = record[0]
+    _remember(fk, record)
     return res
 
 
 def _nd(kind, forward, a, s, axes, norm, out):
+    # the fast path only without ``s`` (its deprecated spellings warn on every call)
+    fk = None
+    if s is None and (axes is None or type(axes) in (tuple, list)):
+        fk = _fast_key(a, out, kind, forward, None if axes is None else tuple(axes),
+                       tuple(map(type, axes or ())), norm)
+    if fk is not None:
+        replay = _FAST.get(fk)
+        if replay is not None:
+            return replay(a)
+    record = None if fk is None else []
+    res = _nd_run(kind, forward, a, s, axes, norm, out, record)
+    _remember(fk, record)
+    return res
+
+
+def _nd_run(kind, forward, a, s, axes, norm, out, record):
     a = asarray(a)
     s, axes = _cook(a, s, axes, kind == "c2r")
     if kind == "c2c" and not axes:
@@ -471,7 +498,7 @@ def _nd(kind, forward, a, s, axes, norm, out):
         if n is None:                        # (deprecated) the one-axis default
             n = (a.shape[axes[i]] - 1) * 2 if kind == "c2r" and i == k - 1 else a.shape[axes[i]]
         steps.append((n, axes[i], forward))
-    return _run(kind, a, _steps(a, steps, norm, kind), forward, out, False)
+    return _run(kind, a, _steps(a, steps, norm, kind), forward, out, False, record)
 
 
 # ---- the public functions -------------------------------------------------------------------------

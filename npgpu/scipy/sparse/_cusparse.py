@@ -1,13 +1,19 @@
 """cuSPARSE's generic API (SpMV, SpMM) through nvmath-python's bindings.
 
 Handles are per thread and device, bound to npgpu's current stream (the pattern of
-``npgpu/linalg/_handles.py``); descriptors live for one call; work buffers come from npgpu's
-pool and are freed stream-ordered after the call.  Alpha/beta are host scalars (the default
+``npgpu/linalg/_handles.py``).  Descriptors only hold sizes, types and addresses, so each thread
+keeps the last ``_DESCR_MAX`` of them keyed by exactly those (and the work sizes they need):
+a repeated product -- every iteration of a solver -- enqueues with no descriptor calls and no
+buffer-size query, as the timed path of a C++ caller does.  A descriptor whose memory was freed
+is never used unless new arrays have the same addresses, sizes and types, which it then
+describes exactly.  Work buffers come from npgpu's pool and are freed stream-ordered after the
+call.  Alpha/beta are host scalars (the default
 host pointer mode), kept alive by ``linalg._handles.host_scalar``.
 
 Used on the GPU only, for float32/float64/complex64/complex128 values; the simulator and other
 dtypes take the generated kernels of ``_kernels.py`` (``_products.py`` chooses).
 """
+import collections
 import os
 import threading
 
@@ -20,11 +26,17 @@ SPMV_ALG = int(os.environ.get("NPGPU_SPMV_ALG", "0"))
 SPMM_ALG = int(os.environ.get("NPGPU_SPMM_ALG", "0"))
 
 
+_DESCR_MAX = 64
+
+
 class _Handles(threading.local):
-    """This thread's cuSPARSE handles: device id -> [handle, bound stream]."""
+    """This thread's cuSPARSE handles (device id -> [handle, bound stream]), descriptors
+    (key -> (descriptor, destroy function), least recently used first) and work sizes."""
 
     def __init__(self):
         self.by_device = {}
+        self.descr = collections.OrderedDict()
+        self.work = {}
 
 
 _h = _Handles()
@@ -57,10 +69,50 @@ def _types(indptr, data):
     return int(it), cuda_data_type(data.dtype)
 
 
+def _descriptor(key, make, destroy):
+    """The cached descriptor of ``key`` (``make()`` on a miss; the least recently used one is
+    destroyed when the cache is full)."""
+    d = _h.descr
+    hit = d.get(key)
+    if hit is not None:
+        d.move_to_end(key)
+        return hit[0]
+    v = make()
+    d[key] = (v, destroy)
+    if len(d) > _DESCR_MAX:
+        _, (old, kill) = d.popitem(last=False)
+        kill(old)
+        _h.work.clear()                   # keyed by descriptors: some may be gone
+    return v
+
+
 def _csr(cs, shape, indptr, indices, data):
     it, vt = _types(indptr, data)
-    return cs.create_csr(shape[0], shape[1], data.shape[0], indptr._ptr, indices._ptr,
-                         data._ptr, it, it, int(cs.IndexBase.ZERO), vt)
+    key = ("csr", _rt.get_device_id(), shape, data.shape[0], indptr._ptr, indices._ptr,
+           data._ptr, it, vt)
+    return _descriptor(key, lambda: cs.create_csr(
+        shape[0], shape[1], data.shape[0], indptr._ptr, indices._ptr, data._ptr, it, it,
+        int(cs.IndexBase.ZERO), vt), cs.destroy_sp_mat)
+
+
+def _dn_vec(cs, n, x, vt):
+    return _descriptor(("vec", _rt.get_device_id(), n, x._ptr, vt),
+                       lambda: cs.create_dn_vec(n, x._ptr, vt), cs.destroy_dn_vec)
+
+
+def _dn_mat(cs, rows, cols, x, vt):
+    row = int(cs.Order.ROW)
+    return _descriptor(("mat", _rt.get_device_id(), rows, cols, x._ptr, vt),
+                       lambda: cs.create_dn_mat(rows, cols, cols, x._ptr, vt, row),
+                       cs.destroy_dn_mat)
+
+
+def _work(key, query):
+    """The work size of ``key`` (a product's descriptors and algorithm), queried once."""
+    size = _h.work.get(key)
+    if size is None:
+        size = _h.work[key] = query()
+    return size
 
 
 def _scalars(dt):
@@ -74,18 +126,14 @@ def spmv(shape, indptr, indices, data, x, y):
     h = handle()
     _, vt = _types(indptr, data)
     a = _csr(cs, shape, indptr, indices, data)
-    vx = cs.create_dn_vec(shape[1], x._ptr, vt)
-    vy = cs.create_dn_vec(shape[0], y._ptr, vt)
-    try:
-        one, zero = _scalars(data.dtype)
-        op = int(cs.Operation.NON_TRANSPOSE)
-        size = cs.sp_mv_buffer_size(h, op, one, a, vx, zero, vy, vt, SPMV_ALG)
-        buf = _alloc(size) if size else None
-        cs.sp_mv(h, op, one, a, vx, zero, vy, vt, SPMV_ALG, buf.ptr if buf else 0)
-    finally:
-        cs.destroy_dn_vec(vy)
-        cs.destroy_dn_vec(vx)
-        cs.destroy_sp_mat(a)
+    vx = _dn_vec(cs, shape[1], x, vt)
+    vy = _dn_vec(cs, shape[0], y, vt)
+    one, zero = _scalars(data.dtype)
+    op = int(cs.Operation.NON_TRANSPOSE)
+    size = _work(("mv", a, vx, vy, SPMV_ALG), lambda: cs.sp_mv_buffer_size(
+        h, op, one, a, vx, zero, vy, vt, SPMV_ALG))
+    buf = _alloc(size) if size else None
+    cs.sp_mv(h, op, one, a, vx, zero, vy, vt, SPMV_ALG, buf.ptr if buf else 0)
 
 
 def spmm(shape, indptr, indices, data, b, c):
@@ -94,17 +142,12 @@ def spmm(shape, indptr, indices, data, b, c):
     h = handle()
     _, vt = _types(indptr, data)
     a = _csr(cs, shape, indptr, indices, data)
-    row = int(cs.Order.ROW)
     k, ncol = b.shape
-    mb = cs.create_dn_mat(k, ncol, ncol, b._ptr, vt, row)
-    mc = cs.create_dn_mat(shape[0], ncol, ncol, c._ptr, vt, row)
-    try:
-        one, zero = _scalars(data.dtype)
-        op = int(cs.Operation.NON_TRANSPOSE)
-        size = cs.sp_mm_buffer_size(h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG)
-        buf = _alloc(size) if size else None
-        cs.sp_mm(h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG, buf.ptr if buf else 0)
-    finally:
-        cs.destroy_dn_mat(mc)
-        cs.destroy_dn_mat(mb)
-        cs.destroy_sp_mat(a)
+    mb = _dn_mat(cs, k, ncol, b, vt)
+    mc = _dn_mat(cs, shape[0], ncol, c, vt)
+    one, zero = _scalars(data.dtype)
+    op = int(cs.Operation.NON_TRANSPOSE)
+    size = _work(("mm", a, mb, mc, SPMM_ALG), lambda: cs.sp_mm_buffer_size(
+        h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG))
+    buf = _alloc(size) if size else None
+    cs.sp_mm(h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG, buf.ptr if buf else 0)

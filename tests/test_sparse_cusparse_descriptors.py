@@ -1,0 +1,109 @@
+"""cuSPARSE descriptors and work sizes are cached per thread (a solver's repeated products make
+no descriptor calls): checked on any backend with a recording stand-in of the bindings."""
+import threading
+
+import numpy as np
+
+import npgpu as gp
+from npgpu.scipy.sparse import _cusparse as C
+
+
+class _Recorder:
+    """The binding calls ``spmv`` / ``spmm`` make, counted; handles are fresh integers."""
+
+    class IndexType:
+        INDEX_32I, INDEX_64I = 2, 3
+
+    class IndexBase:
+        ZERO = 0
+
+    class Operation:
+        NON_TRANSPOSE = 0
+
+    class Order:
+        ROW = 1
+
+    def __init__(self):
+        self.calls, self.live, self._next = [], set(), 100
+
+    def _new(self, name):
+        self.calls.append(name)
+        self._next += 1
+        self.live.add(self._next)
+        return self._next
+
+    def _kill(self, name, h):
+        self.calls.append(name)
+        self.live.remove(h)
+
+    def __getattr__(self, name):
+        if name == "create":                       # the handle, not a descriptor
+            return lambda: 1
+        if name.startswith("create"):
+            return lambda *a: self._new(name)
+        if name.startswith("destroy"):
+            return lambda h: self._kill(name, h)
+        if name.endswith("buffer_size"):
+            return lambda *a: (self.calls.append(name), 256)[1]
+        return lambda *a: self.calls.append(name)
+
+
+def _setup(monkeypatch):
+    rec = _Recorder()
+    monkeypatch.setattr(C, "module", lambda: rec)
+    monkeypatch.setattr(C, "_h", C._Handles())
+    monkeypatch.setattr(C, "_types", lambda indptr, data: (2, 0))
+    monkeypatch.setattr(C, "_scalars", lambda dt: (1, 2))
+    return rec
+
+
+def _csr(rng, n=8):
+    indptr = gp.asarray(np.arange(0, 2 * n + 1, 2, dtype=np.int32))
+    indices = gp.asarray(rng.integers(0, n, 2 * n).astype(np.int32))
+    data = gp.asarray(rng.random(2 * n).astype(np.float32))
+    return (n, n), indptr, indices, data
+
+
+def test_repeated_spmv_and_spmm_reuse_descriptors(monkeypatch):
+    rec = _setup(monkeypatch)
+    rng = np.random.default_rng(7)
+    shape, ip, ix, d = _csr(rng)
+    x, y = gp.asarray(rng.random(8).astype(np.float32)), gp.empty(8, np.float32)
+    for _ in range(3):
+        C.spmv(shape, ip, ix, d, x, y)
+    assert rec.calls.count("create_csr") == 1 and rec.calls.count("create_dn_vec") == 2
+    assert rec.calls.count("sp_mv_buffer_size") == 1 and rec.calls.count("sp_mv") == 3
+    b, c = gp.asarray(rng.random((8, 3)).astype(np.float32)), gp.empty((8, 3), np.float32)
+    for _ in range(2):
+        C.spmm(shape, ip, ix, d, b, c)
+    assert rec.calls.count("create_csr") == 1 and rec.calls.count("create_dn_mat") == 2
+    assert rec.calls.count("sp_mm_buffer_size") == 1 and rec.calls.count("sp_mm") == 2
+    # another vector: one new descriptor and one new work-size query
+    x2 = gp.asarray(rng.random(8).astype(np.float32))
+    C.spmv(shape, ip, ix, d, x2, y)
+    assert rec.calls.count("create_dn_vec") == 3 and rec.calls.count("sp_mv_buffer_size") == 2
+
+
+def test_cache_is_bounded_and_destroys_what_it_drops(monkeypatch):
+    rec = _setup(monkeypatch)
+    monkeypatch.setattr(C, "_DESCR_MAX", 5)
+    rng = np.random.default_rng(8)
+    shape, ip, ix, d = _csr(rng)
+    y = gp.empty(8, np.float32)
+    xs = [gp.asarray(rng.random(8).astype(np.float32)) for _ in range(6)]
+    for x in xs:
+        C.spmv(shape, ip, ix, d, x, y)
+    assert len(rec.live) == 5 == len(C._h.descr)
+    assert rec.calls.count("destroy_dn_vec") + rec.calls.count("destroy_sp_mat") == 3
+
+
+def test_each_thread_has_its_own_descriptors(monkeypatch):
+    rec = _setup(monkeypatch)
+    rng = np.random.default_rng(9)
+    shape, ip, ix, d = _csr(rng)
+    x, y = gp.asarray(rng.random(8).astype(np.float32)), gp.empty(8, np.float32)
+    C.spmv(shape, ip, ix, d, x, y)
+    t = threading.Thread(target=C.spmv, args=(shape, ip, ix, d, x, y))
+    t.start()
+    t.join()
+    assert rec.calls.count("create_csr") == 2
