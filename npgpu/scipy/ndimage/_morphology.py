@@ -145,6 +145,7 @@ def _render_binary(w, nd):
 {shapes}
     i = cuda.grid(1)
     step = cuda.gridsize(1)
+    moved = False
     while i < n:
         x = X[i]
         v = x
@@ -156,9 +157,12 @@ def _render_binary(w, nd):
                     v = nv
                     break
         Y[i] = v
-        if v != x:
-            changed[0] = int32(1)
+        moved = moved or v != x
         i += step
+    # one store a block at most: a store per changed pixel to the one flag serialises (a 3x3
+    # erosion of a 30% mask of 4096^2: 564 us on the H200, every thread storing)
+    if cuda.syncthreads_or(moved) and cuda.threadIdx.x == 0 and changed[0] == 0:
+        changed[0] = int32(1)
 """
     name = _ew._kernel_name("ndi_binary", text)
     params = ([Param("scalar", _I64)] * 6 + [Param("array", _I64, 1, "C"),
