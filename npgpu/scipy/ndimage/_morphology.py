@@ -161,7 +161,7 @@ def _render_binary(w, nd):
         i += step
     # one store a block at most: a store per changed pixel to the one flag serialises (a 3x3
     # erosion of a 30% mask of 4096^2: 564 us on the H200, every thread storing)
-    if cuda.syncthreads_or(moved) and cuda.threadIdx.x == 0 and changed[0] == 0:
+    if cuda.syncthreads_or(int32(moved)) and cuda.threadIdx.x == 0 and changed[0] == 0:
         changed[0] = int32(1)
 """
     name = _ew._kernel_name("ndi_binary", text)
