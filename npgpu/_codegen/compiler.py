@@ -356,7 +356,7 @@ def _compile_gpu(ks):
         stats["compiles"] += 1
         _disk_write(key, meta, cubin)
     module, func = drv.load_function(cubin, meta["entry"])
-    return module, func
+    return module, func, (cubin, meta["entry"])
 
 
 def get_kernel(key, render):
@@ -380,8 +380,8 @@ def _load(render):
     if _RECORD:
         _record(ks)
     if _backend.IS_CUDA:
-        module, func = _compile_gpu(ks)
-        k = Launcher(ks, func=func, module=module)
+        module, func, image = _compile_gpu(ks)
+        k = Launcher(ks, func=func, module=module, image=image)
     else:
         from numba import cuda
         from .simulator_fixes import install

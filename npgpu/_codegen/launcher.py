@@ -17,6 +17,9 @@ another thread launching the same kernel before the driver had read it.  (The
 driver copies the parameters before ``cuLaunchKernel`` returns, so the
 thread's next launch may reuse the buffer.)  A thread's first launch makes
 the context current on it.
+A module loads into one context, so a kernel's handle serves one device: the launcher keeps
+the device it was loaded on and, for each other device a thread launches it on, a handle of
+the same image loaded there on first use (one attribute compare a launch on the first device).
 On the simulator the same call runs the Numba-simulated kernel with NumPy
 views of the simulated device memory; the simulator runs one kernel at a time
 in a process (its threads find ``blockIdx`` on the Python thread object and
@@ -93,7 +96,7 @@ def _thread_slots():
 class Launcher:
     """A loaded kernel and what it needs to be launched fast."""
 
-    def __init__(self, ks, func=None, module=None, sim_kernel=None):
+    def __init__(self, ks, func=None, module=None, sim_kernel=None, image=None):
         self.source = ks
         self.name = ks.name
         self.params = ks.params
@@ -117,6 +120,9 @@ class Launcher:
         self._nvalues = count
         if func is not None:
             self._func_vp = ctypes.c_void_p(func)
+            self._device = _tls.device       # the device whose context loaded ``func``
+            self._image = image              # (cubin, entry): loaded again for other devices
+            self._others = {}                # device id -> c_void_p handle
             self._pack = struct.Struct(fmt).pack_into
             if count > SLOTS:
                 self.__class__ = _WideLauncher
@@ -126,6 +132,7 @@ class Launcher:
         registers and shared memory decide); None on the simulator."""
         if self._func is None:
             return None
+        # (the first device's handle: the devices of one process are alike in npgpu's use)
         cached = self._occupancy.get(block)
         if cached is None:
             from ..cuda import _driver as drv
@@ -147,6 +154,7 @@ class Launcher:
                 r.append(self)
         if self._func is not None:
             t = _tls
+            fvp = self._func_vp if t.device == self._device else self._handle_on(t.device)
             slots = t.launch
             if slots is None:
                 slots = _thread_slots()
@@ -161,7 +169,7 @@ class Launcher:
                 bx, by, bz = block
             else:
                 gx, gy, gz, bx, by, bz = grid, 1, 1, block, 1, 1
-            rc = _cuLaunchKernel(self._func_vp, gx, gy, gz, bx, by, bz, self.shared_bytes, sv,
+            rc = _cuLaunchKernel(fvp, gx, gy, gz, bx, by, bz, self.shared_bytes, sv,
                                  slots[1], None)
             if rc:
                 drv.check(rc, f"cuLaunchKernel({self.name}, grid={grid}, block={block})")
@@ -174,6 +182,25 @@ class Launcher:
             with _sim_lock, warnings_lock, warnings.catch_warnings():
                 warnings.simplefilter("ignore", RuntimeWarning)
                 self._sim[grid, block](*args)
+
+
+    def _handle_on(self, device):
+        """This kernel's handle in ``device``'s context (loaded there on first use)."""
+        fvp = self._others.get(device)
+        if fvp is None:
+            if self._image is None:
+                raise RuntimeError(f"kernel {self.name} was loaded without its image: it "
+                                   f"cannot run on device {device}")
+            with _load_lock:
+                fvp = self._others.get(device)
+                if fvp is None:
+                    _runtime.ensure_context(device)
+                    _, fn = drv.load_function(*self._image)
+                    fvp = self._others[device] = ctypes.c_void_p(fn)
+        return fvp
+
+
+_load_lock = threading.Lock()
 
 
 class _WideLauncher(Launcher):
