@@ -64,17 +64,17 @@ MAPS = {
                           "    j = 0\n    f = HI"),
     "table": ((), "j = T[c]"),                                      # delete, insert
     # take's modes on a table of user indices (any int64): negative ones count from the end;
-    # 'raise' records the first bad position in ERR (one 8-byte read after the launch)
+    # 'raise' records the first bad position in ERR (one 8-byte read after the launch); 'wrap'
+    # reduces its indices before the launch and reads them as a plain `table`
     "take_raise": (("m",), "j = T[c]\nif j < 0:\n    j += m\nif j < 0 or j >= m:\n"
                            "    cuda.atomic.min(ERR, 0, int64(c))\n    j = 0"),
-    "take_wrap": (("m",), "j = T[c] % m"),
     "take_clip": (("m",), "j = min(max(T[c], 0), m - 1)"),
     "search": ((), "lo = 0\nhi = T.shape[0]\nwhile lo < hi:\n    mid = (lo + hi) >> 1\n"
                    "    if T[mid] <= c:\n        lo = mid + 1\n    else:\n        hi = mid\nj = lo"),
 }
 _SIGNED = {"edge", "const", "wrap1", "reflect1", "symmetric1", "table", "search", "take_raise",
-           "take_wrap", "take_clip"}     # maps whose parameters stay int64
-_TABLES = {"table", "search", "take_raise", "take_wrap", "take_clip"}   # maps reading T
+           "take_clip"}     # maps whose parameters stay int64
+_TABLES = {"table", "search", "take_raise", "take_clip"}   # maps reading T
 _LOOKUPS = _TABLES          # last-axis maps whose rows are staged in shared memory
 
 
