@@ -20,9 +20,6 @@ from . import advanced as _adv
 
 _I64 = np.dtype(np.int64)
 _MODES = ("raise", "wrap", "clip")
-# take's 'wrap' indices reduced once per index (Python's modulo: non-negative for m > 0), not
-# once per output element: rows of a staged take then read a plain table
-_WRAP = _ew.ScalarOp.from_expr("take_wrap_table", 2, "x0 % x1")
 
 
 def _mode(mode):
@@ -100,9 +97,10 @@ def _take_rows(a, idx, axis, mode):
     n = a.shape[-1]
     maps = [_remap.ident(s) for s in a.shape[:-1]]
     if mode == "wrap":
-        wrapped = empty_array(flat.shape, _I64)
-        _ew.launch(_WRAP, [flat, np.int64(n)], [_I64, _I64], [wrapped], [_I64], name="take_wrap")
-        maps.append(_remap.AxisMap("table", flat.size, table=wrapped))
+        # the indices reduced once (NumPy's remainder: in [0, n)), not once per output
+        # element: the rows then read a plain table
+        from ..ufuncs import UFUNCS
+        maps.append(_remap.AxisMap("table", flat.size, table=UFUNCS["remainder"](flat, n)))
     else:
         maps.append(_remap.AxisMap("take_" + mode, flat.size, n, table=flat))
     rec = _adv._record() if mode == "raise" else None

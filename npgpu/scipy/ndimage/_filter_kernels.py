@@ -21,11 +21,8 @@
 * ``nd`` -- an n-D footprint (correlate/convolve with n-D weights, minimum/maximum with a
   footprint, rank/median/percentile).  Threads: x along the last axis, y along the one before,
   z along the rest.  Tap offsets are a ``(T, nd)`` device array; an output whose whole
-  footprint lies inside the array reads without boundary tests.  Rank filters of at most
-  :data:`SMALL_RANK` taps keep the window in registers (the taps unrolled, the offsets loaded
-  once a thread, an odd-even transposition network whose unused compare-exchanges NVVM drops:
-  a 3x3 median keeps what selects element 4); larger windows select from a local array by
-  counting.
+  footprint lies inside the array reads without boundary tests.  Rank windows select
+  from a local array by counting (windows of at most 27 taps take ``_rank_small``'s kernels).
 
 Work dtype: float32 for a weighted/mean filter from float32 to float32 (float32 work stays
 float32: float64 arithmetic and conversions would halve the speed), float64 for every other
@@ -40,11 +37,12 @@ from ...cuda import runtime as _rt
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from . import _boundary
+from ._image_launch import BLOCK as _ND_BLOCK, GRID_YZ as _GRID_YZ, image_grid, \
+    image_layout, replay
 
 _I64 = np.dtype(np.int64)
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
-SMALL_RANK = 25          # rank windows up to this many taps stay in registers
 _SIM = _ew._SIM
 # block shapes (x, y): the line pass along an inner axis reads rows of 32 elements and shares
 # the window of 8 rows in L1; the pass along the innermost axis reads 128-element runs
@@ -55,8 +53,6 @@ _LINE_OUTPUTS = {1: 8, 2: 8} if not _SIM else {1: 2, 2: 2}
 # taps beyond the first that the shared-memory row stage holds (ax 2); the simulator keeps it
 # small so that the tests run both the staged and the direct lines
 HALO = 64 if not _SIM else 6
-_ND_BLOCK = (32, 8) if not _SIM else (4, 2)
-_GRID_YZ = 65535 if not _SIM else 2
 
 
 def work_dtype(op, in_dt, out_dt):
@@ -343,28 +339,23 @@ def _fetch_source(nd, in_dt, wk):
     return "\n".join(L) + "\n"
 
 
-def _tap_lines(t, nd, in_dt, wk, var, P, inside, hoisted):
+def _tap_lines(t, nd, in_dt, wk, var, P, inside):
     """Lines loading tap ``t`` (an index expression) into ``var``."""
-    off = (lambda d: f"o{t}_{d}") if hoisted else (lambda d: f"OFF[uint64({t}), {d}]")
     if inside:
-        idx = ", ".join(f"uint64(c{d} + {off(d)})" for d in range(nd))
+        idx = ", ".join(f"uint64(c{d} + OFF[uint64({t}), {d}])" for d in range(nd))
         return [f"{P}{var} = {_ew.cast_expr(f'X[{idx}]', in_dt, wk)}"]
-    cs = ", ".join(f"c{d} + {off(d)}" for d in range(nd))
+    cs = ", ".join(f"c{d} + OFF[uint64({t}), {d}]" for d in range(nd))
     ns = ", ".join(f"n{d}" for d in range(nd))
     return [f"{P}{var} = fetch(X, {cs}, {ns}, mode, cval)"]
 
 
-def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
+def _render_nd(op, nd, in_dt, out_dt, wk, ntaps):
     """``op``: corr, min, max or rank; ``ntaps``: the tap count of a rank window (compile-time:
-    the local array's size), else None; ``fixed_rank``: the rank of a window of at most
-    SMALL_RANK taps (compile-time: the network's output slot)."""
+    the local array's size), else None."""
     tn = _ew.type_name(wk)
     L = ["def KERNEL(X, Y, OFF, W, LO, HI, cval, rank, mode):"]
     L += [f"    n{d} = X.shape[{d}]" for d in range(nd)]
     L += ["    T = OFF.shape[0]"]
-    small = fixed_rank is not None
-    if small:
-        L += [f"    o{t}_{d} = OFF[{t}, {d}]" for t in range(ntaps) for d in range(nd)]
     L += [f"    lo{d} = LO[{d}]" for d in range(nd)] + [f"    hi{d} = HI[{d}]" for d in range(nd)]
     last, y = nd - 1, nd - 2
     L += [f"    c{last} = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x",
@@ -380,25 +371,11 @@ def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
     inside = " and ".join(f"c{d} + lo{d} >= 0 and c{d} + hi{d} < n{d}" for d in range(nd))
     L.append(f"{P}inside = {inside}")
     Q = P + "    "
-    if small:
-        for branch, ins in (("if inside:", True), ("else:", False)):
-            L.append(P + branch)
-            for t in range(ntaps):
-                L += _tap_lines(t, nd, in_dt, wk, f"v{t}", Q, ins, True)
-        # odd-even transposition network: after ntaps rounds v0..v{T-1} are sorted; only the
-        # exchanges that reach the ranked slot survive NVVM's dead-code elimination
-        S = []
-        for p in range(ntaps):
-            for i in range(p % 2, ntaps - 1, 2):
-                S += [f"{P}a_ = min(v{i}, v{i + 1})", f"{P}v{i + 1} = max(v{i}, v{i + 1})",
-                      f"{P}v{i} = a_"]
-        L += S
-        L.append(f"{P}acc = v{fixed_rank}")
-    elif op == "rank":
+    if op == "rank":
         L += [f"{P}buf = cuda.local.array({ntaps}, {tn})"]
         for branch, ins in (("if inside:", True), ("else:", False)):
             L += [P + branch, f"{Q}for t in range(T):"]
-            L += _tap_lines("t", nd, in_dt, wk, "buf[t]", Q + "    ", ins, False)
+            L += _tap_lines("t", nd, in_dt, wk, "buf[t]", Q + "    ", ins)
         # the value with `rank` smaller elements before it (ties by position)
         L += [f"{P}acc = buf[0]", f"{P}for t in range(T):", f"{P}    vt = buf[t]",
               f"{P}    less = 0", f"{P}    same = 0", f"{P}    for u in range(T):",
@@ -413,11 +390,11 @@ def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
         for branch, ins in (("if inside:", True), ("else:", False)):
             L.append(P + branch)
             if first:
-                L += [f"{Q}t = 0"] + _tap_lines("t", nd, in_dt, wk, "acc", Q, ins, False)
+                L += [f"{Q}t = 0"] + _tap_lines("t", nd, in_dt, wk, "acc", Q, ins)
                 L.append(f"{Q}for t in range(1, T):")
             else:
                 L += [f"{Q}acc = {tn}(0)", f"{Q}for t in range(T):"]
-            L += _tap_lines("t", nd, in_dt, wk, "v", Q + "    ", ins, False)
+            L += _tap_lines("t", nd, in_dt, wk, "v", Q + "    ", ins)
             L.append(f"{Q}    {step}")
     cs = ", ".join(f"uint64(c{d})" for d in range(nd))
     L += [f"{P}Y[{cs}] = {_ew.cast_expr('acc', wk, out_dt)}",
@@ -432,7 +409,7 @@ def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
-_consts = {}     # (device, dtype, shape, bytes) -> device copy of a small host table (weights, taps)
+_consts = {}     # (device, dtype, shape, bytes) -> device copy of a small host table
 
 
 def device_table(host):
@@ -462,13 +439,8 @@ def nd_pass(op, src, dst, footprint, origins, weights, mode, cval, rank=0):
     key = (_rt.get_device_id(), op, src.shape, src._strides, dst._strides, src.dtype,
            dst.dtype, footprint.shape, footprint.tobytes(), tuple(origins),
            None if weights is None else weights.tobytes(), rank)
-    plan = _nd_plans.get(key)
-    if plan is None:
-        plan = _nd_plan(op, src, dst, footprint, origins, weights, rank)
-        if len(_nd_plans) >= 256:
-            _nd_plans.clear()
-        _nd_plans[key] = plan
-    kern, grid, block, wk, sv, dv, tables = plan
+    kern, grid, block, wk, sv, dv, tables = replay(
+        _nd_plans, key, lambda: _nd_plan(op, src, dst, footprint, origins, weights, rank))
     values = ([0, 0, sv[0], sv[1], src._ptr] + sv[2] + [0, 0, dv[0], dv[1], dst._ptr] + dv[2]
               + tables + [wk.type(cval), int(rank), _boundary.code(mode)])
     kern(grid, block, values)
@@ -478,26 +450,18 @@ def _nd_plan(op, src, dst, footprint, origins, weights, rank):
     wk = work_dtype(op, src.dtype, dst.dtype)
     offsets = np.argwhere(footprint).astype(_I64) - np.array(
         [s // 2 for s in footprint.shape], _I64) - np.asarray(origins, _I64)
-    shape, sst, dstt = src.shape, src._strides, dst._strides
-    if src.ndim == 1:       # as (1, n): the template's y axis
-        shape, sst, dstt = (1,) + shape, (0,) + sst, (0,) + dstt
-        offsets = np.concatenate([np.zeros((len(offsets), 1), _I64), offsets], axis=1)
+    shape, sst, dstt, offsets = image_layout(src, dst, offsets)
     nd = len(shape)
     T = offsets.shape[0]
-    small = op == "rank" and T <= SMALL_RANK
-    # the local array of a large rank window: a power of two at least T (fewer kernels)
-    ntaps = (T if small else 1 << (T - 1).bit_length()) if op == "rank" else None
-    key = ("ndi_nd", op, nd, src.dtype, dst.dtype, wk, ntaps, rank if small else None)
-    kern = compiler.get_kernel(key, lambda: _render_nd(op, nd, src.dtype, dst.dtype, wk, ntaps,
-                                                       rank if small else None))
+    # the local array of a rank window: a power of two at least T (fewer kernels)
+    ntaps = 1 << (T - 1).bit_length() if op == "rank" else None
+    key = ("ndi_nd", op, nd, src.dtype, dst.dtype, wk, ntaps)
+    kern = compiler.get_kernel(key, lambda: _render_nd(op, nd, src.dtype, dst.dtype, wk, ntaps))
     w = np.zeros(T, wk) if weights is None else weights[footprint].astype(wk)
     tables = []
     for h in (offsets, w, offsets.min(axis=0), offsets.max(axis=0)):
         a = device_table(h)
         tables += _ew._arr_values(a._ptr, a.shape, a._strides, a.itemsize)
-    bx, by = _ND_BLOCK
-    lead = int(np.prod(shape[:-2], dtype=np.int64))
-    grid = (-(-shape[-1] // bx), min(-(-shape[-2] // by), _GRID_YZ), min(lead, _GRID_YZ))
     n = src.size
-    return (kern, grid, (bx, by, 1), wk, (n, src.itemsize, [*shape, *sst]),
+    return (kern, image_grid(shape), (*_ND_BLOCK, 1), wk, (n, src.itemsize, [*shape, *sst]),
             (n, dst.itemsize, [*shape, *dstt]), tables)

@@ -28,6 +28,7 @@ from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from ..._core import transfer as _transfer
 from ..._core.ndarray import empty_array, ndarray
+from ._image_launch import BLOCK, image_grid, image_layout, rows_per_thread
 
 __all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_fill_holes",
@@ -176,9 +177,6 @@ def _render_binary(w, nd):
 
 # ---- the binary kernel of a small structure --------------------------------------------------
 SMALL_STRUCTURE = 27     # structures of at most this many true elements: offsets as constants
-_BLOCK2 = (32, 8) if not _ew._SIM else (4, 2)
-_ROWS = 2                # outputs a thread computes a row apart (loads and row terms shared)
-_GRID_YZ = 65535 if not _ew._SIM else 2
 
 
 def _render_binary_small(pts, erode, R):
@@ -278,21 +276,15 @@ def _render_binary_small(pts, erode, R):
 
 
 def _binary_pass_small(x, pts, erode, border, mask, y, changed):
-    shape = x.shape if x.ndim > 1 else (1,) + x.shape
-    if x.ndim == 1:         # a (1, n) image: its row is the launch's x axis
-        pts = np.pad(pts, ((0, 0), (1, 0)))
+    shape, _, _, pts = image_layout(x, y, pts)
     pts = np.ascontiguousarray(pts, dtype=np.int64)
-    nd = len(shape)
-    R = _ROWS if shape[-2] > 1 else 1       # a single row (1-D input): one output a thread
+    R = rows_per_thread(shape)
     kern = compiler.get_kernel(("ndimage", "binary_small", pts.tobytes(), pts.shape,
                                 bool(erode), R), lambda: _render_binary_small(pts, erode, R))
-    bx, by = _BLOCK2
-    lead = int(np.prod(shape[:-2], dtype=np.int64))
-    grid = (-(-shape[-1] // bx), min(-(-shape[-2] // (by * R)), _GRID_YZ),
-            min(lead, _GRID_YZ))
     m = mask if mask is not None else x
-    kern(grid, (bx, by, 1), arr(x.reshape(-1)) + arr(m.reshape(-1)) + arr(y.reshape(-1))
-         + arr(changed) + [int(mask is not None), int(bool(border))] + list(shape))
+    kern(image_grid(shape, R), (*BLOCK, 1),
+         arr(x.reshape(-1)) + arr(m.reshape(-1)) + arr(y.reshape(-1)) + arr(changed)
+         + [int(mask is not None), int(bool(border))] + list(shape))
 
 
 def _binary_pass(x, tables, K, erode, border, mask, y, changed, pts=None):

@@ -26,18 +26,16 @@ NaN results depend on the window's history.)
 import numpy as np
 
 from ..._codegen import compiler
-from ...cuda import runtime as _rt
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
+from ...cuda import runtime as _rt
 from . import _boundary
+from ._image_launch import BLOCK, image_grid, image_layout, replay, rows_per_thread
 from ._morphology import offsets as tap_offsets
 
 MAX_TAPS = 27            # windows up to this many taps take this path (3x3, 5x5, 3x3x3)
 _I64 = np.dtype(np.int64)
 _SIM = _ew._SIM
-_BLOCK = (32, 8) if not _SIM else (4, 2)
-_ROWS = 2                # outputs a thread computes along the rows (shared loads and network)
-_GRID_YZ = 65535 if not _SIM else 2
 
 
 # ---- selection network ---------------------------------------------------------------------
@@ -262,13 +260,8 @@ def rank_pass(src, dst, footprint, origins, mode, cval, rank):
         return True
     key = (_rt.get_device_id(), src.shape, src._strides, dst._strides, src.dtype, dst.dtype,
            footprint.shape, footprint.tobytes(), tuple(origins), rank)
-    plan = _plans.get(key)
-    if plan is None:
-        plan = _plan(src, dst, footprint, origins, rank)
-        if len(_plans) >= 256:
-            _plans.clear()
-        _plans[key] = plan
-    kern, grid, block, sv, dv = plan
+    kern, grid, block, sv, dv = replay(
+        _plans, key, lambda: _plan(src, dst, footprint, origins, rank))
     values = ([0, 0, sv[0], sv[1], src._ptr] + sv[2] + [0, 0, dv[0], dv[1], dst._ptr] + dv[2]
               + [_cval(src.dtype, cval), _boundary.code(mode)])
     kern(grid, block, values)
@@ -276,20 +269,12 @@ def rank_pass(src, dst, footprint, origins, mode, cval, rank):
 
 
 def _plan(src, dst, footprint, origins, rank):
-    offsets = tap_offsets(footprint, origins)
-    shape, sst, dstt = src.shape, src._strides, dst._strides
-    if src.ndim == 1:       # a (1, n) image: its row is the launch's x axis
-        shape, sst, dstt = (1, *shape), (0, *sst), (0, *dstt)
-        offsets = np.pad(offsets, ((0, 0), (1, 0)))
+    shape, sst, dstt, offsets = image_layout(src, dst, tap_offsets(footprint, origins))
     nd = len(shape)
-    R = _ROWS if shape[-2] > 1 else 1       # a single row (1-D input): one output a thread
+    R = rows_per_thread(shape)
     key = ("ndi_rank_small", nd, src.dtype, dst.dtype, offsets.tobytes(), offsets.shape,
            int(rank), R)
     kern = compiler.get_kernel(key, lambda: _render(nd, src.dtype, dst.dtype, offsets, rank, R))
-    bx, by = _BLOCK
-    lead = int(np.prod(shape[:-2], dtype=np.int64))
-    grid = (-(-shape[-1] // bx), min(-(-shape[-2] // (by * R)), _GRID_YZ),
-            min(lead, _GRID_YZ))
     n = src.size
-    return (kern, grid, (bx, by, 1), (n, src.itemsize, [*shape, *sst]),
+    return (kern, image_grid(shape, R), (*BLOCK, 1), (n, src.itemsize, [*shape, *sst]),
             (n, dst.itemsize, [*shape, *dstt]))
