@@ -492,3 +492,33 @@ def test_library_call_sequence(cache):
     with npgpu.cuda.Stream(_handle=0x5157):      # (the simulator's streams are all 0)
         F.fft2(x)
     assert calls["set_stream"] - before.get("set_stream", 0) == 2
+
+
+def test_nd_repeats_replay_with_new_data():
+    """Repeated n-D calls (fft2, fftn, rfft2, ifftn) replay their recorded plan: each call reads
+    its own input (new data, same layout), and a changed norm, axes, dtype or layout is a call of
+    its own; `s` (whose deprecated spellings warn) and empty axes never replay; another thread
+    gets the same answers."""
+    F._transforms._FAST.clear()
+    shapes = [(6, 8), (4, 5, 6)]
+    for rep in range(3):
+        for shape in shapes:
+            x = random_array(shape, np.complex64)
+            r = random_array(shape, np.float64)
+            for norm in (None, "ortho", "forward"):
+                check(F.fft2(npgpu.asarray(x), norm=norm), np.fft.fft2(x, norm=norm))
+                check(F.ifftn(npgpu.asarray(x), norm=norm), np.fft.ifftn(x, norm=norm))
+            check(F.fftn(npgpu.asarray(x), axes=(0, -1)), np.fft.fftn(x, axes=(0, -1)))
+            check(F.rfft2(npgpu.asarray(r)), np.fft.rfft2(r))
+            check(F.fft2(npgpu.asarray(x)[::-1]), np.fft.fft2(x[::-1]))
+            check(F.fft2(npgpu.asarray(x), s=shape[-2:], axes=(-2, -1)),
+                  np.fft.fft2(x, s=shape[-2:], axes=(-2, -1)))
+    assert F._transforms._FAST                      # something was recorded and replayed
+    g = npgpu.asarray(random_array((2, 3), np.float64))
+    assert F.fftn(g, axes=()) is g and F.fftn(g, axes=()) is g
+    x = random_array((6, 8), np.complex64)
+    out = []
+    t = threading.Thread(target=lambda: out.append(F.fft2(npgpu.asarray(x)).get()))
+    t.start()
+    t.join()
+    check(npgpu.asarray(out[0]), np.fft.fft2(x))
