@@ -64,17 +64,17 @@ MAPS = {
                           "    j = 0\n    f = HI"),
     "table": ((), "j = T[c]"),                                      # delete, insert
     # take's modes on a table of user indices (any int64): negative ones count from the end;
-    # 'raise' records the first bad position in ERR (one 8-byte read after the launch)
+    # 'raise' records the first bad position in ERR (one 8-byte read after the launch); 'wrap'
+    # reduces its indices before the launch and reads them as a plain `table`
     "take_raise": (("m",), "j = T[c]\nif j < 0:\n    j += m\nif j < 0 or j >= m:\n"
                            "    cuda.atomic.min(ERR, 0, int64(c))\n    j = 0"),
-    "take_wrap": (("m",), "j = T[c] % m"),
     "take_clip": (("m",), "j = min(max(T[c], 0), m - 1)"),
     "search": ((), "lo = 0\nhi = T.shape[0]\nwhile lo < hi:\n    mid = (lo + hi) >> 1\n"
                    "    if T[mid] <= c:\n        lo = mid + 1\n    else:\n        hi = mid\nj = lo"),
 }
 _SIGNED = {"edge", "const", "wrap1", "reflect1", "symmetric1", "table", "search", "take_raise",
-           "take_wrap", "take_clip"}     # maps whose parameters stay int64
-_TABLES = {"table", "search", "take_raise", "take_wrap", "take_clip"}   # maps reading T
+           "take_clip"}     # maps whose parameters stay int64
+_TABLES = {"table", "search", "take_raise", "take_clip"}   # maps reading T
 _LOOKUPS = _TABLES          # last-axis maps whose rows are staged in shared memory
 
 
@@ -343,14 +343,21 @@ def _fills(src, maps):
     return fills, fill_sel
 
 
-def _map_values(maps, fills, rec):
+def _map_values(maps, fills, rec, slots, start):
+    """The maps' launch values (to be appended at index ``start`` of the values); ``slots``
+    gets the positions of the tables' pointers (the k-th table: ``k``) and the record's
+    (``"rec"``), which a replay refills."""
     values = []
+    k = 0
     for m in maps:
         values += [int(v) for v in m.params]
         if m.table is not None:
             values += _arr(m.table._ptr, m.table.size, 8)
+            slots.append((start + len(values) - 3, k, 0))
+            k += 1
     if rec is not None:
         values += _arr(rec._ptr, 1, 8)
+        slots.append((start + len(values) - 3, "rec", 0))
     for v in fills:
         values += [v.real, v.imag] if v.dtype.kind == "c" else [v]
     return values
@@ -368,14 +375,26 @@ def remap(src, maps, out=None, record=None):
     if n == 0:
         return out
     # a repeated call (same dtype, layout, alignment and maps) replays its launch: the
-    # planning below costs more host time than the launch itself
+    # planning below costs more host time than the launch itself (take's tables and bounds
+    # record included: its planning was ~50 us of host time a call)
     pkey = _plan_key(src, maps, out, record)
     plan = _PLANS.get(pkey) if pkey is not None else None
     if plan is not None:
         kern, grid, block, values, slots = plan
         values = list(values)
+        tables = None
         for i, which, off in slots:
-            values[i] = (out._ptr if which else src._ptr) + off
+            if which is True:
+                ptr = out._ptr
+            elif which is False:
+                ptr = src._ptr
+            elif which == "rec":
+                ptr = record._ptr
+            else:
+                if tables is None:
+                    tables = [m.table for m in maps if m.table is not None]
+                ptr = tables[which]._ptr
+            values[i] = ptr + off
         kern(grid, block, values)
         return out
     slots = []
@@ -402,7 +421,8 @@ def remap(src, maps, out=None, record=None):
             size *= s
         values += [0, 0, size, isz, src._ptr, *shape, *strides]
         slots.append((len(values) - 1 - 2 * len(shape), False, 0))
-        values += [m.size for m in maps[1:]] + _map_values(maps, fills, record)
+        values += [m.size for m in maps[1:]]
+        values += _map_values(maps, fills, record, slots, len(values))
         grid, block = _ew._grid(n, EPT)
     kern(grid, block, values)
     if pkey is not None:
@@ -416,16 +436,15 @@ _PLANS = {}
 
 
 def _plan_key(src, maps, out, record):
-    """The key of a replayable launch, or None (device tables or a bounds record: their
-    pointers are per call).  Alignments are part of it (they choose word loads and stores)."""
-    if record is not None:
-        return None
+    """The key of a replayable launch, or None.  Alignments are part of it (they choose word
+    loads and stores); the tables' and the record's pointers are refilled at each replay (a
+    table's length is in the key: the launch values hold it)."""
     parts = []
     for m in maps:
-        if m.table is not None:
-            return None
-        parts.append((m.kind, m.size, m.params, m.fill))
-    key = (src.dtype, src.shape, src._strides, src._ptr & 15, out._ptr & 15, tuple(parts))
+        parts.append((m.kind, m.size, m.params, m.fill,
+                      None if m.table is None else m.table.size))
+    key = (src.dtype, src.shape, src._strides, src._ptr & 15, out._ptr & 15,
+           record is not None, tuple(parts))
     try:
         hash(key)
     except TypeError:             # a fill value that does not hash
@@ -493,7 +512,7 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
         values += _arr(lo, m // 2, wsz)
         slots.append((len(values) - 3, False, lo - src._ptr))
     values += [(src._ptr - lo) // isz, *estrides] + [mp.size for mp in maps[1:-1]]
-    values += _map_values(maps, fills, rec)
+    values += _map_values(maps, fills, rec, slots, len(values))
     if stage:
         values.append(shape[-1])
     if rep:

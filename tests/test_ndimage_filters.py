@@ -239,6 +239,61 @@ def test_min_max_3d_axes():
           snd.minimum_filter(x[:, ::-1], footprint=fp))
 
 
+# ---- the line pass: whole and partial tap chunks, edge windows, staged and direct rows -------
+# (the simulator's line pass loads 3 taps a chunk, stages windows of up to 7 taps: sizes 1, 2,
+# 5 and 8 and 13 run one, two, three and five chunks, staged and direct rows)
+def _line_filter(mod, op, x, K, axis, **kw):
+    if op == "corr":
+        w = np.linspace(-1.0, 2.0, K) ** 2 - 0.5
+        return mod.correlate1d(x, w, axis, **kw)
+    f = {"mean": mod.uniform_filter1d, "min": mod.minimum_filter1d,
+         "max": mod.maximum_filter1d}[op]
+    return f(x, K, axis, **kw)
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("op", ["corr", "mean", "min", "max"])
+def test_line_pass_windows_modes_origins(op, mode):
+    x = data((23, 21))
+    g = npgpu.asarray(x)
+    for i, K in enumerate((1, 2, 5, 8, 13)):
+        origin = (0, -(K // 2), (K - 1) // 2)[i % 3]
+        for axis in (0, 1):
+            kw = dict(mode=mode, cval=-0.75, origin=origin)
+            check(_line_filter(gnd, op, g, K, axis, **kw),
+                  _line_filter(snd, op, x, K, axis, **kw))
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("dt", [np.float32, np.int16, np.uint8])
+@pytest.mark.parametrize("op", ["corr", "mean", "max"])
+def test_line_pass_dtypes(op, dt):
+    x = data((19, 22), dt)
+    g = npgpu.asarray(x)
+    for axis, K in ((0, 8), (1, 5), (1, 13)):
+        check(_line_filter(gnd, op, g, K, axis, mode="reflect"),
+              _line_filter(snd, op, x, K, axis, mode="reflect"))
+
+
+def test_line_pass_3d_and_views():
+    x = data((6, 17, 15))
+    g = npgpu.asarray(x)
+    for op, K in (("corr", 7), ("min", 8)):
+        for axis in (0, 1, 2):
+            check(_line_filter(gnd, op, g, K, axis, mode="mirror"),
+                  _line_filter(snd, op, x, K, axis, mode="mirror"))
+        for view, hview in ((g[::-1, 1:, ::2], x[::-1, 1:, ::2]), (g.transpose(2, 1, 0),
+                                                                    x.transpose(2, 1, 0))):
+            for axis in (0, 2):
+                check(_line_filter(gnd, op, view, K, axis, mode="nearest"),
+                      _line_filter(snd, op, hview, K, axis, mode="nearest"))
+    # a float32 image through both passes of the separable filters
+    x32 = data((20, 26), np.float32)
+    g32 = npgpu.asarray(x32)
+    check(gnd.gaussian_filter(g32, 2.0), snd.gaussian_filter(x32, 2.0))
+    check(gnd.uniform_filter(g32, 5, mode="wrap"), snd.uniform_filter(x32, 5, mode="wrap"))
+
+
 # ---- rank filters ---------------------------------------------------------------------------
 @pytest.mark.parametrize("mode", ["reflect", "constant", "nearest", "mirror", "wrap"])
 def test_median_modes(mode):

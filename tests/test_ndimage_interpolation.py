@@ -278,3 +278,92 @@ def test_errors():
         gn.zoom(x, 2, output=np.zeros((8, 10)))
     with pytest.raises(RuntimeError, match="output must have complex dtype"):
         gn.shift(npgpu.asarray(img((3,), np.complex64)), 1, output=npgpu.zeros(3))
+
+
+# ---- the rendered variants: mode, order, index width, layouts, outputs a thread ---------------
+@pytest.mark.parametrize("order", [1, 3])
+@pytest.mark.parametrize("mode", MODES)
+def test_map_coordinates_every_mode(order, mode):
+    # coordinates far outside (several periods), at the edges and NaN (SciPy: cval, except
+    # for the modes that never test the coordinate, where NaN is undefined in SciPy)
+    x = img((5, 7))
+    c = rng.uniform(-13.0, 19.0, (2, 5, 6))
+    c[:, 0, :3] = [[-0.5, 0.0, 4.0], [6.0, -1.0, 6.5]]
+    c[:, 0, 3:] = [[1e9, -3e9, 0.2], [-1e9, 2.5e9, 5e10]]     # beyond 32-bit taps
+    if mode not in ("nearest", "grid-constant"):
+        c[1, 1, 1] = np.nan
+    want = nd.map_coordinates(x, c, order=order, mode=mode, cval=2.5)
+    check(gn.map_coordinates(npgpu.asarray(x), npgpu.asarray(c), order=order, mode=mode,
+                             cval=2.5), want, **tol(mode, order))
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_affine_every_mode(mode):
+    x = img((6, 5))
+    m = np.array([[1.3, -0.4], [0.5, 0.8]])
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        want = nd.affine_transform(x, m, (-2.0, 1.5), output_shape=(7, 9), order=1, mode=mode,
+                                   cval=-1.0)
+    check(gn.affine_transform(npgpu.asarray(x), m, (-2.0, 1.5), output_shape=(7, 9), order=1,
+                              mode=mode, cval=-1.0), want)
+
+
+@pytest.mark.parametrize("order", [0, 1, 2, 3, 4, 5])
+def test_zoom_wide_rows(order):
+    # rows wider than a block times the outputs a thread, and a ragged last block
+    x = img((3, 37))
+    for zoom, mode in (((1.4, 2.3), "wrap"), ((0.7, 0.45), "mirror")):
+        check(gn.zoom(npgpu.asarray(x), zoom, order=order, mode=mode),
+              nd.zoom(x, zoom, order=order, mode=mode), **tol(mode, order))
+
+
+@pytest.mark.parametrize("ndim", [1, 3])
+def test_zoom_ndim_and_grid(ndim):
+    x = img((4, 5, 6)[-ndim:], np.float32)
+    for order, mode, grid in ((1, "grid-constant", True), (3, "nearest", False),
+                              (0, "grid-wrap", True)):
+        want = nd.zoom(x, 1.6, order=order, mode=mode, grid_mode=grid)
+        check(gn.zoom(npgpu.asarray(x), 1.6, order=order, mode=mode, grid_mode=grid), want,
+              **tol(mode, order, np.float32))
+
+
+@pytest.mark.matrix
+@pytest.mark.parametrize("dt", [np.float32, np.int32, np.uint16, np.float64])
+@pytest.mark.parametrize("out_dt", [np.float64, np.float32, np.int16])
+def test_zoom_input_output_dtypes(dt, out_dt):
+    x = img((5, 6), dt)
+    for order in (1, 3):
+        want = nd.zoom(x, (1.5, 0.8), order=order, mode="mirror", output=out_dt)
+        got = gn.zoom(npgpu.asarray(x), (1.5, 0.8), order=order, mode="mirror", output=out_dt)
+        if np.dtype(out_dt).kind == "i":
+            check(got, want, rtol=0, atol=1)
+        else:
+            check(got, want, **tol("mirror", order, np.float32 if np.float32 in (dt, out_dt)
+                                   else np.float64))
+
+
+def test_strided_output_and_input():
+    # "A"-layout variants: a transposed view as output, a stepped view as input
+    base = img((10, 16))
+    x = base[::2, 1::2]
+    for order in (1, 3):
+        want = nd.zoom(x, (1.8, 1.2), order=order, mode="wrap")
+        out = npgpu.empty(want.shape[::-1]).T
+        r = gn.zoom(npgpu.asarray(base)[::2, 1::2], (1.8, 1.2), output=out, order=order,
+                    mode="wrap")
+        assert r is out
+        check(out, want)
+
+
+def test_wide_index_variant(monkeypatch):
+    # the 64-bit index kernels (rendered for extents >= 2**30) on small data
+    from npgpu.scipy.ndimage import _interpolation
+    monkeypatch.setattr(_interpolation, "_NARROW_BELOW", 0)
+    x = img((6, 7))
+    for order, mode in ((1, "grid-constant"), (3, "reflect"), (1, "wrap")):
+        check(gn.zoom(npgpu.asarray(x), (1.5, 2.1), order=order, mode=mode),
+              nd.zoom(x, (1.5, 2.1), order=order, mode=mode), **tol(mode, order))
+    c = rng.uniform(-4.0, 10.0, (2, 9))
+    check(gn.map_coordinates(npgpu.asarray(x), c, order=1, mode="mirror"),
+          nd.map_coordinates(x, c, order=1, mode="mirror"))

@@ -91,6 +91,29 @@ def test_binary_nonbool_input_mask_output(dtype):
     np.testing.assert_array_equal(out.get(), snd.binary_erosion(a).astype(np.int32))
 
 
+@pytest.mark.parametrize("name", ["binary_erosion", "binary_dilation"])
+def test_binary_small_and_large_structures(name):
+    # at most 27 elements: offsets rendered as constants; more: the offset-table kernel
+    f, g = getattr(snd, name), getattr(gnd, name)
+    a3 = _mask((5, 6, 7), 0.7)
+    m3 = _mask(a3.shape, 0.8)
+    s27 = np.ones((3, 3, 3), bool)
+    for kw in (dict(iterations=2, mask=m3), dict(border_value=1, origin=(0, 1, -1)),
+               dict(iterations=-1, brute_force=True)):
+        want = f(a3, s27, **kw)
+        kw = {k: npgpu.asarray(v) if k == "mask" else v for k, v in kw.items()}
+        np.testing.assert_array_equal(g(npgpu.asarray(a3), s27, **kw).get(), want)
+    a2 = _mask((9, 13), 0.75)
+    big = rng.random((5, 7)) < 0.9            # more than 27 elements
+    big[2, 3] = True
+    assert big.sum() > 27
+    for kw in ({}, dict(border_value=1, iterations=2), dict(origin=(1, -2))):
+        np.testing.assert_array_equal(g(npgpu.asarray(a2), big, **kw).get(), f(a2, big, **kw))
+    a1 = _mask((40,), 0.7)
+    np.testing.assert_array_equal(g(npgpu.asarray(a1)[::-2], np.ones(4, bool), origin=1).get(),
+                                  f(a1[::-2], np.ones(4, bool), origin=1))
+
+
 @pytest.mark.parametrize("shape", SHAPES)
 def test_binary_fill_holes(shape):
     a = _mask(shape, 0.7)

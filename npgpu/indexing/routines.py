@@ -96,7 +96,13 @@ def _take_rows(a, idx, axis, mode):
         flat = flat.astype(_I64)
     n = a.shape[-1]
     maps = [_remap.ident(s) for s in a.shape[:-1]]
-    maps.append(_remap.AxisMap("take_" + mode, flat.size, n, table=flat))
+    if mode == "wrap":
+        # the indices reduced once (NumPy's remainder: in [0, n)), not once per output
+        # element: the rows then read a plain table
+        from ..ufuncs import UFUNCS
+        maps.append(_remap.AxisMap("table", flat.size, table=UFUNCS["remainder"](flat, n)))
+    else:
+        maps.append(_remap.AxisMap("take_" + mode, flat.size, n, table=flat))
     rec = _adv._record() if mode == "raise" else None
     res = _remap.remap(a, maps, record=rec)
     if rec is not None:

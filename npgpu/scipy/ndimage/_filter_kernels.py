@@ -4,24 +4,25 @@
   filters run one launch per axis).  The array is viewed as ``(A, B, C)`` with the filtered
   axis at position 1 (``C`` the collapsed axes after it, more than one element) or 2 (the
   filtered axis is the innermost).  Threads: x along ``C``, y along ``B``, z along ``A``; a
-  thread computes ``R`` outputs.  Position 1: ``R`` consecutive outputs from a window of ``R``
-  values sliding in registers (a warp's loads are rows of 32 elements: one load and one weight
-  a tap for ``R`` outputs).  Position 2: the block stages its row segment and the halo in
-  shared memory (windows of at most ``HALO + 1`` taps; longer ones read through L1) and thread
-  ``t`` computes outputs ``t + o * blockDim``.  Windows inside the axis run without boundary
-  tests; only edge windows (and staged loads outside the row) map indices, through every
-  mode's lines under a switch on a runtime mode code (``_boundary.any_mode_lines``: one kernel
-  serves all modes, and the interior never pays).  Weights are a small device array (uniform
-  across the warp: one cached load a tap).  Indices are unsigned, so Numba adds no
-  negative-index wraparound and NVVM turns index times stride into pointer steps.
+  thread computes ``R`` outputs.  Position 1: ``R`` consecutive outputs (a warp's loads are
+  rows of 32 elements) from a window of ``R - 1`` values carried in registers, the taps
+  ``_LINE_CHUNK`` at a time: a chunk's rows are loaded at once (independent loads in flight
+  hide DRAM latency), then each weight serves ``R`` FMAs.  Position 2: the block stages its
+  row segment and the halo in shared memory, every thread's ``R`` loads at once (windows of
+  at most ``HALO + 1`` taps; longer ones read through L1) and thread ``t`` computes outputs
+  ``t + o * blockDim``.  Windows inside the axis load without boundary tests; edge windows and
+  the staged loads map their indices through ``fetch``, every mode's lines under a switch on a
+  runtime mode code (``_boundary.any_mode_lines``: one kernel serves all modes, and inside the
+  axis a load costs one two-sided compare).  Weights are a small device array (uniform across
+  the warp: one cached load a tap).  Indices are unsigned, so Numba adds no negative-index
+  wraparound and NVVM turns index times stride into pointer steps.  Launch bounds fit the
+  registers to 4 resident blocks of 256 threads (64; 2 blocks for 8-byte work at position 1),
+  without spills.
 * ``nd`` -- an n-D footprint (correlate/convolve with n-D weights, minimum/maximum with a
   footprint, rank/median/percentile).  Threads: x along the last axis, y along the one before,
   z along the rest.  Tap offsets are a ``(T, nd)`` device array; an output whose whole
-  footprint lies inside the array reads without boundary tests.  Rank filters of at most
-  :data:`SMALL_RANK` taps keep the window in registers (the taps unrolled, the offsets loaded
-  once a thread, an odd-even transposition network whose unused compare-exchanges NVVM drops:
-  a 3x3 median keeps what selects element 4); larger windows select from a local array by
-  counting.
+  footprint lies inside the array reads without boundary tests.  Rank windows select
+  from a local array by counting (windows of at most 27 taps take ``_rank_small``'s kernels).
 
 Work dtype: float32 for a weighted/mean filter from float32 to float32 (float32 work stays
 float32: float64 arithmetic and conversions would halve the speed), float64 for every other
@@ -32,14 +33,16 @@ integer truncates, as SciPy's C cast does).
 import numpy as np
 
 from ..._codegen import compiler
+from ...cuda import runtime as _rt
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from . import _boundary
+from ._image_launch import BLOCK as _ND_BLOCK, GRID_YZ as _GRID_YZ, image_grid, \
+    image_layout, replay
 
 _I64 = np.dtype(np.int64)
 _F32 = np.dtype(np.float32)
 _F64 = np.dtype(np.float64)
-SMALL_RANK = 25          # rank windows up to this many taps stay in registers
 _SIM = _ew._SIM
 # block shapes (x, y): the line pass along an inner axis reads rows of 32 elements and shares
 # the window of 8 rows in L1; the pass along the innermost axis reads 128-element runs
@@ -50,8 +53,6 @@ _LINE_OUTPUTS = {1: 8, 2: 8} if not _SIM else {1: 2, 2: 2}
 # taps beyond the first that the shared-memory row stage holds (ax 2); the simulator keeps it
 # small so that the tests run both the staged and the direct lines
 HALO = 64 if not _SIM else 6
-_ND_BLOCK = (32, 8) if not _SIM else (4, 2)
-_GRID_YZ = 65535 if not _SIM else 2
 
 
 def work_dtype(op, in_dt, out_dt):
@@ -63,149 +64,189 @@ def work_dtype(op, in_dt, out_dt):
 
 
 # ---- line template --------------------------------------------------------------------------
-# op -> (initial accumulator, step with the tap value v and weight w, final expression)
+# op -> (initial accumulator, step with the tap value v and weight w, final expression).  The
+# weighted step is one FMA (one rounding, closer to SciPy's double sum than mul + add)
 LINE_OPS = {
-    "corr": ("zero", "{a} = {a} + w * {v}", "{a}"),
+    "corr": ("zero", "{a} = cuda.fma({w}, {v}, {a})", "{a}"),
     "mean": ("zero", "{a} = {a} + {v}", "{a} / {tn}(K)"),
     "min": ("first", "{a} = min({a}, {v})", "{a}"),
     "max": ("first", "{a} = max({a}, {v})", "{a}"),
 }
+# taps a thread of the inner-axis line pass loads at once: independent loads in flight hide
+# DRAM latency (one load per tap in a loop leaves a thread waiting on each); the simulator
+# takes 3 so that the tests' short windows run whole and partial chunks
+_LINE_CHUNK = 8 if not _SIM else 3
+# resident blocks of 256 threads an SM keeps of a line pass, by position and work itemsize:
+# ptxas fits the registers to it (64 a thread; 128 for 8-byte work at position 1, whose edge
+# windows' mapped loads would spill at fewer) so that enough loads are in flight
+_LINE_MIN_BLOCKS = {(1, 4): 4, (1, 8): 2, (2, 4): 4, (2, 8): 4}
+
+
+def _line_fetch_source(ax, in_dt, wk):
+    """Device function ``fetch(X, c0, c1, c2, n, mode, cval)``: ``X[c0, c1, c2]`` with the
+    coordinate along axis ``ax`` (any integer) mapped into ``[0, n)`` by the boundary mode, in
+    the work dtype.  Edge windows and staged rows call it: one body for Numba to type, inlined
+    by NVVM; inside the axis it costs one two-sided compare."""
+    c = ["c0", "c1", "c2"]
+    c[ax] = "j"
+    L = ["@cuda.jit(device=True)", "def fetch(X, c0, c1, c2, n, mode, cval):", "    oob = False"]
+    L += _boundary.any_mode_lines("mode", f"c{ax}", "n", "j", "    ")
+    L += ["    if oob:", "        return cval",
+          "    return " + _ew.cast_expr(f"X[{', '.join(f'uint64({i})' for i in c)}]", in_dt, wk)]
+    return "\n".join(L) + "\n"
 
 
 def _render_line(op, ax, in_dt, out_dt, wk, R, bx=None):
     """A thread computes ``R`` outputs along the filtered axis: consecutive ones for ``ax`` 1
-    (rows of a column pass: each weight loaded once for ``R`` outputs, the rows' loads hit L1)
-    and ones a block width apart for ``ax`` 2 (so a warp's loads stay coalesced)."""
+    (a column pass: rows of a warp are coalesced, each weight loaded once for ``R`` outputs,
+    the window's rows loaded ``C`` at a time) and ones a block width apart for ``ax`` 2 (the
+    block's row segment staged in shared memory)."""
     tn = _ew.type_name(wk)
     init, step, final = LINE_OPS[op]
     first = init == "first"
     seg = (bx or 0) * R         # outputs of a block's row segment (ax 2: blockDim.x == bx)
-    uses_w = "w" in step.replace("{", " ").split()
+    uses_w = "{w}" in step
+    C = _LINE_CHUNK
+    n = f"n{ax}"
 
-    def at(j):
+    def at(j, edge=False):
         # unsigned indices: Numba adds no negative-index wraparound (4 64-bit operations and
         # a select per load), and NVVM turns the loop's index times stride into a pointer step
         idx = ["c0", "c1", "c2"]
         idx[ax] = j
+        if edge:
+            return f"fetch(X, {', '.join(idx)}, {n}, mode, cval)"
         return _ew.cast_expr(f"X[{', '.join(f'uint64({i})' for i in idx)}]", in_dt, wk)
 
-    def stp(a, v):
-        return step.format(a=a, v=v)
+    def stp(a, v, w="w"):
+        return step.format(a=a, v=v, w=w)
 
-    n = f"n{ax}"
+    def res(a):
+        return _ew.cast_expr(final.format(a=a, tn=tn), wk, out_dt)
+
     L = ["def KERNEL(X, Y, W, r, cval, mode):",
          "    n0 = X.shape[0]", "    n1 = X.shape[1]", "    n2 = X.shape[2]",
          "    K = W.shape[0]"]
+    P, Q, E = " " * 16, " " * 20, " " * 24
     if ax == 1:
         L += ["    c2 = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x",
               "    if c2 >= n2:", "        return",
               f"    g1 = (cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y) * {R}",
-              f"    gstep = cuda.gridDim.y * cuda.blockDim.y * {R}",
-              "    sp = 1"]
-        cb, loop_init, loop_step = "c1", "c1 = g1", "c1 += gstep"
+              f"    gstep = cuda.gridDim.y * cuda.blockDim.y * {R}"]
     else:
         L += ["    sp = cuda.blockDim.x",
               f"    cb = cuda.blockIdx.x * (sp * {R}) + cuda.threadIdx.x",
               f"    sh = cuda.shared.array({seg + HALO}, {tn})",
               "    g1 = cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y",
               "    gstep = cuda.gridDim.y * cuda.blockDim.y"]
-        cb, loop_init, loop_step = "cb", "c1 = g1", "c1 += gstep"
-    L += ["    c0 = cuda.blockIdx.z", "    while c0 < n0:", f"        {loop_init}",
+    L += ["    c0 = cuda.blockIdx.z", "    while c0 < n0:", "        c1 = g1",
           "        while c1 < n1:"]
-    head = len(L)
-    L.append(f"            s = {cb} - r")
-    P, Q = "                ", "                    "
-    # inside: every output exists and every window lies inside the axis
-    L.append(f"            if s >= 0 and s + {R - 1} * sp + K <= {n} and "
-             f"{cb} + {R - 1} * sp < {n}:")
     if ax == 1:
-        # consecutive outputs: a sliding window of R values in registers, one load a tap
-        # (v{o} holds X[s + k + o] at step k)
-        L += [f"{P}v{o} = {at(f's + {o}' if o else 's')}" for o in range(R - 1)]
-        last = f"v{R - 1} = {at(f's + k + {R - 1}')}"
-        shift = [f"v{o} = v{o + 1}" for o in range(R - 1)]
+        # R consecutive outputs: a window of R - 1 values carried in registers; each chunk of
+        # C taps loads its C new rows at once (independent loads in flight), then runs R * C
+        # steps where output o at chunk tap i reads window value i + o.  Taps past K (the
+        # last, partial chunk) are skipped by uniform tests.  A window inside the axis loads
+        # without boundary tests; an edge one (the first and last rows) maps every load by the
+        # mode (and stores only outputs that exist)
+        win = [f"v{o}" for o in range(R - 1)] + [f"u{i}" for i in range(C)]
+
+        def body(edge):
+            B = [f"{P}v{o} = {at(f's + {o}' if o else 's', edge)}" for o in range(R - 1)]
+            if first:
+                # tap 0's values; the chunk loop applies tap 0 again (min/max of a value
+                # with itself is that value)
+                B += [f"{P}a{o} = v{o}" for o in range(R - 1)]
+                B.append(f"{P}a{R - 1} = {at(f's + {R - 1}', edge)}")
+            else:
+                B += [f"{P}a{o} = {tn}(0)" for o in range(R)]
+            B += [f"{P}u{i} = {tn}(0)" for i in range(C)]
+            def chunk(guarded):
+                # C taps from k: loads first, then the steps; a guarded chunk skips taps
+                # past K (uniform tests), a whole one has none
+                T = []
+                for part in ("load", "step"):
+                    for i in range(C):
+                        g = E if guarded and i else Q
+                        if guarded and i:
+                            T.append(f"{Q}if k + {i} < K:")
+                        if part == "load":
+                            T.append(f"{g}u{i} = {at(f's + k + {R - 1 + i}', edge)}")
+                        else:
+                            if uses_w:
+                                T.append(f"{g}w = W[uint64(k + {i})]")
+                            T += [g + stp(f"a{o}", win[i + o]) for o in range(R)]
+                return T + [f"{Q}v{o} = {win[C + o]}" for o in range(R - 1)] + [f"{Q}k += {C}"]
+
+            B.append(f"{P}k = 0")
+            if edge:
+                B += [f"{P}while k < K:"] + chunk(True)
+            else:
+                # whole chunks, then at most one partial chunk
+                B += [f"{P}while k + {C} <= K:"] + chunk(False)
+                B += [f"{P}if k < K:"] + chunk(True)
+            for o in range(R):
+                st = f"Y[uint64(c0), uint64(c1 + {o}), uint64(c2)] = {res(f'a{o}')}"
+                B += [f"{P}if c1 + {o} < n1:", f"{Q}{st}"] if edge and o else [P + st]
+            return B
+
+        L += ["            s = c1 - r",
+              f"            if s >= 0 and s + {R - 1} + K <= n1 and c1 + {R - 1} < n1:"]
+        L += body(False) + ["            else:"] + body(True)
+    else:
+        # a window of at most HALO + 1 taps: the block stages its segment of the row and the
+        # halo in shared memory, and thread t computes outputs t + o * blockDim from there
+        # (no bank conflicts).  A thread loads its R segment values at once (independent
+        # coalesced loads in flight; the mode maps those outside the row), all before the
+        # first shared store (a generic load may not pass a shared store)
+        L += ["            if K - 1 <= HALO_:",
+              "                t0 = cuda.threadIdx.x",
+              "                base = cb - t0 - r"]
+        L += [f"{P}u{o} = {at(f'base + t0 + {o * bx}', True)}" for o in range(R)]
+        L += [f"{P}sh[uint64(t0 + {o * bx})] = u{o}" for o in range(R)]
+        L += [f"{P}i = t0", f"{P}while i < K - 1:",
+              f"{Q}sh[uint64({seg} + i)] = {at(f'base + {seg} + i', True)}",
+              f"{Q}i += sp",
+              # every staged value is written before any thread reads its windows
+              f"{P}cuda.syncthreads()"]
         if first:
-            L += [f"{P}k = 0", P + last] + [f"{P}a{o} = v{o}" for o in range(R)]
-            L += [P + x for x in shift] + [f"{P}k = 1"]
+            L += [f"{P}a{o} = sh[uint64(t0 + {o * bx})]" for o in range(R)] + [f"{P}k = 1"]
         else:
             L += [f"{P}a{o} = {tn}(0)" for o in range(R)] + [f"{P}k = 0"]
-        L += [f"{P}while k < K:", Q + last]
+        L.append(f"{P}while k < K:")
         if uses_w:
             L.append(f"{Q}w = W[uint64(k)]")
-        L += [Q + stp(f"a{o}", f"v{o}") for o in range(R)] + [Q + x for x in shift]
+        L += [Q + stp(f"a{o}", f"sh[uint64(t0 + k + {o * bx})]") for o in range(R)]
         L.append(f"{Q}k += 1")
-    else:
-        # outputs a block width apart: each load of a warp stays coalesced
-        pos = [f"s + {o} * sp" if o else "s" for o in range(R)]
-        if first:
-            L += [f"{P}a{o} = {at(pos[o])}" for o in range(R)]
-            L.append(f"{P}for k in range(1, K):")
-        else:
-            L += [f"{P}a{o} = {tn}(0)" for o in range(R)]
-            L.append(f"{P}for k in range(K):")
-        if uses_w:
-            L.append(f"{Q}w = W[uint64(k)]")
         for o in range(R):
-            L += [f"{Q}v = {at(pos[o] + ' + k')}", Q + stp(f"a{o}", "v")]
-    if ax == 1:
-        L += [f"{P}Y[uint64(c0), uint64(c1 + {o}), uint64(c2)] = "
-              f"{_ew.cast_expr(final.format(a=f'a{o}', tn=tn), wk, out_dt)}" for o in range(R)]
-    else:
-        L += [f"{P}Y[uint64(c0), uint64(c1), uint64(cb + {o} * sp)] = "
-              f"{_ew.cast_expr(final.format(a=f'a{o}', tn=tn), wk, out_dt)}" for o in range(R)]
-    # edge: one output at a time, each tap through the boundary mode
-    L += ["            else:", f"{P}for o in range({R}):", f"{Q}c = {cb} + o * sp",
-          f"{Q}if c < {n}:"]
-    E = Q + "    "
-    body = ["oob = False"] + _boundary.any_mode_lines("mode", "c - r + k", n, "j")
-    body.append(f"v = cval if oob else {at('j')}")
-    if first:
-        L += [f"{E}k = 0"] + [E + b for b in body] + [f"{E}acc = v", f"{E}for k in range(1, K):"]
-    else:
-        L += [f"{E}acc = {tn}(0)", f"{E}for k in range(K):"]
-    if uses_w:
-        L.append(f"{E}    w = W[uint64(k)]")
-    L += [f"{E}    {b}" for b in body] + [f"{E}    {stp('acc', 'v')}"]
-    idx = "uint64(c0), uint64(c), uint64(c2)" if ax == 1 else "uint64(c0), uint64(c1), uint64(c)"
-    L.append(f"{E}Y[{idx}] = {_ew.cast_expr(final.format(a='acc', tn=tn), wk, out_dt)}")
-    if ax == 2:
-        # a window of at most HALO + 1 taps: the block stages its segment of the row and the
-        # halo in shared memory (coalesced; the mode maps only the loads outside the row), and
-        # thread t computes outputs t + o * blockDim from there (no bank conflicts); longer
-        # windows take the direct lines
-        direct = ["    " + x for x in L[head:]]
-        S = ["            if K - 1 <= HALO_:",
-             "                base = cb - cuda.threadIdx.x - r",
-             "                i = cuda.threadIdx.x",
-             f"                while i < {seg} + K - 1:",
-             "                    oob = False"]
-        S += _boundary.any_mode_lines("mode", "base + i", "n2", "j", " " * 20)
-        S += [f"                    sh[uint64(i)] = cval if oob else {at('j')}",
-              "                    i += sp",
-              "                cuda.syncthreads()",
-              "                t0 = cuda.threadIdx.x"]
-        if first:
-            S += [f"{P}a{o} = sh[uint64(t0 + {o * bx})]" for o in range(R)]
-            S.append(f"{P}k = 1")
-        else:
-            S += [f"{P}a{o} = {tn}(0)" for o in range(R)] + [f"{P}k = 0"]
-        S.append(f"{P}while k < K:")
-        if uses_w:
-            S.append(f"{Q}w = W[uint64(k)]")
-        S += [Q + stp(f"a{o}", f"sh[uint64(t0 + k + {o * bx})]") for o in range(R)]
-        S.append(f"{Q}k += 1")
-        for o in range(R):
-            S += [f"{P}if cb + {o * bx} < n2:",
-                  f"{Q}Y[uint64(c0), uint64(c1), uint64(cb + {o * bx})] = "
-                  f"{_ew.cast_expr(final.format(a=f'a{o}', tn=tn), wk, out_dt)}"]
-        S += ["                cuda.syncthreads()", "            else:"]
-        L[head:] = S + direct
-    L += [f"            {loop_step}", "        c0 += cuda.gridDim.z"]
+            L += [f"{P}if cb + {o * bx} < n2:",
+                  f"{Q}Y[uint64(c0), uint64(c1), uint64(cb + {o * bx})] = {res(f'a{o}')}"]
+        # every thread has read its windows before the next row's stage overwrites them
+        L += [f"{P}cuda.syncthreads()", "            else:"]
+        # longer windows (rare): one output at a time straight from global memory (each load
+        # of a warp coalesced; one accumulator keeps the registers of the staged path), a
+        # window inside the row without boundary tests, an edge one through the mode
+        L += [f"{P}for o in range({R}):", f"{Q}c = cb + o * sp", f"{Q}if c < n2:",
+              f"{E}s = c - r", f"{E}inside = s >= 0 and s + K <= n2"]
+        F = E + "    "
+        for cond, edge in (("if inside:", False), ("else:", True)):
+            L.append(E + cond)
+            if first:
+                L += [f"{F}acc = {at('s', edge)}", f"{F}for k in range(1, K):"]
+            else:
+                L += [f"{F}acc = {tn}(0)", f"{F}for k in range(K):"]
+            if uses_w:
+                L.append(f"{F}    w = W[uint64(k)]")
+            L += [f"{F}    v = {at('s + k', edge)}", f"{F}    {stp('acc', 'v')}"]
+        L.append(f"{E}Y[uint64(c0), uint64(c1), uint64(c)] = {res('acc')}")
+    L += ["            c1 += gstep", "        c0 += cuda.gridDim.z"]
     text = "\n".join(L).replace("HALO_", str(HALO)) + "\n"
+    text = _line_fetch_source(ax, in_dt, wk) + "\n\n" + text
     name = _ew._kernel_name(f"ndi_line_{op}", text)
     params = [Param("array", in_dt, 3), Param("array", out_dt, 3), Param("array", wk, 1, "C"),
               Param("scalar", _I64), Param("scalar", wk), Param("scalar", _I64)]
-    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+    bxy = _LINE_BLOCK[ax][0] * _LINE_BLOCK[ax][1]
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params,
+                        (bxy, _LINE_MIN_BLOCKS[ax, 4 if wk.itemsize <= 4 else 8]))
 
 
 def _view3(a, axis):
@@ -230,7 +271,8 @@ _line_plans = {}     # (op, axis, shapes, strides, dtypes) -> launch plan, or No
 
 
 def _line_plan(op, src, dst, axis):
-    key = (op, axis, src.shape, src._strides, dst._strides, src.dtype, dst.dtype)
+    key = (_rt.get_device_id(), op, axis, src.shape, src._strides, dst._strides, src.dtype,
+           dst.dtype)
     plan = _line_plans.get(key, False)
     if plan is not False:
         return plan
@@ -297,28 +339,23 @@ def _fetch_source(nd, in_dt, wk):
     return "\n".join(L) + "\n"
 
 
-def _tap_lines(t, nd, in_dt, wk, var, P, inside, hoisted):
+def _tap_lines(t, nd, in_dt, wk, var, P, inside):
     """Lines loading tap ``t`` (an index expression) into ``var``."""
-    off = (lambda d: f"o{t}_{d}") if hoisted else (lambda d: f"OFF[uint64({t}), {d}]")
     if inside:
-        idx = ", ".join(f"uint64(c{d} + {off(d)})" for d in range(nd))
+        idx = ", ".join(f"uint64(c{d} + OFF[uint64({t}), {d}])" for d in range(nd))
         return [f"{P}{var} = {_ew.cast_expr(f'X[{idx}]', in_dt, wk)}"]
-    cs = ", ".join(f"c{d} + {off(d)}" for d in range(nd))
+    cs = ", ".join(f"c{d} + OFF[uint64({t}), {d}]" for d in range(nd))
     ns = ", ".join(f"n{d}" for d in range(nd))
     return [f"{P}{var} = fetch(X, {cs}, {ns}, mode, cval)"]
 
 
-def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
+def _render_nd(op, nd, in_dt, out_dt, wk, ntaps):
     """``op``: corr, min, max or rank; ``ntaps``: the tap count of a rank window (compile-time:
-    the local array's size), else None; ``fixed_rank``: the rank of a window of at most
-    SMALL_RANK taps (compile-time: the network's output slot)."""
+    the local array's size), else None."""
     tn = _ew.type_name(wk)
     L = ["def KERNEL(X, Y, OFF, W, LO, HI, cval, rank, mode):"]
     L += [f"    n{d} = X.shape[{d}]" for d in range(nd)]
     L += ["    T = OFF.shape[0]"]
-    small = fixed_rank is not None
-    if small:
-        L += [f"    o{t}_{d} = OFF[{t}, {d}]" for t in range(ntaps) for d in range(nd)]
     L += [f"    lo{d} = LO[{d}]" for d in range(nd)] + [f"    hi{d} = HI[{d}]" for d in range(nd)]
     last, y = nd - 1, nd - 2
     L += [f"    c{last} = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x",
@@ -334,25 +371,11 @@ def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
     inside = " and ".join(f"c{d} + lo{d} >= 0 and c{d} + hi{d} < n{d}" for d in range(nd))
     L.append(f"{P}inside = {inside}")
     Q = P + "    "
-    if small:
-        for branch, ins in (("if inside:", True), ("else:", False)):
-            L.append(P + branch)
-            for t in range(ntaps):
-                L += _tap_lines(t, nd, in_dt, wk, f"v{t}", Q, ins, True)
-        # odd-even transposition network: after ntaps rounds v0..v{T-1} are sorted; only the
-        # exchanges that reach the ranked slot survive NVVM's dead-code elimination
-        S = []
-        for p in range(ntaps):
-            for i in range(p % 2, ntaps - 1, 2):
-                S += [f"{P}a_ = min(v{i}, v{i + 1})", f"{P}v{i + 1} = max(v{i}, v{i + 1})",
-                      f"{P}v{i} = a_"]
-        L += S
-        L.append(f"{P}acc = v{fixed_rank}")
-    elif op == "rank":
+    if op == "rank":
         L += [f"{P}buf = cuda.local.array({ntaps}, {tn})"]
         for branch, ins in (("if inside:", True), ("else:", False)):
             L += [P + branch, f"{Q}for t in range(T):"]
-            L += _tap_lines("t", nd, in_dt, wk, "buf[t]", Q + "    ", ins, False)
+            L += _tap_lines("t", nd, in_dt, wk, "buf[t]", Q + "    ", ins)
         # the value with `rank` smaller elements before it (ties by position)
         L += [f"{P}acc = buf[0]", f"{P}for t in range(T):", f"{P}    vt = buf[t]",
               f"{P}    less = 0", f"{P}    same = 0", f"{P}    for u in range(T):",
@@ -367,11 +390,11 @@ def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
         for branch, ins in (("if inside:", True), ("else:", False)):
             L.append(P + branch)
             if first:
-                L += [f"{Q}t = 0"] + _tap_lines("t", nd, in_dt, wk, "acc", Q, ins, False)
+                L += [f"{Q}t = 0"] + _tap_lines("t", nd, in_dt, wk, "acc", Q, ins)
                 L.append(f"{Q}for t in range(1, T):")
             else:
                 L += [f"{Q}acc = {tn}(0)", f"{Q}for t in range(T):"]
-            L += _tap_lines("t", nd, in_dt, wk, "v", Q + "    ", ins, False)
+            L += _tap_lines("t", nd, in_dt, wk, "v", Q + "    ", ins)
             L.append(f"{Q}    {step}")
     cs = ", ".join(f"uint64(c{d})" for d in range(nd))
     L += [f"{P}Y[{cs}] = {_ew.cast_expr('acc', wk, out_dt)}",
@@ -386,14 +409,14 @@ def _render_nd(op, nd, in_dt, out_dt, wk, ntaps, fixed_rank=None):
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
-_consts = {}     # (dtype, shape, bytes) -> device copy of a small host table (weights, taps)
+_consts = {}     # (device, dtype, shape, bytes) -> device copy of a small host table
 
 
 def device_table(host):
     """A device copy of the small host array ``host``, cached by content (filters called
     repeatedly with one kernel upload their weights and taps once)."""
     host = np.ascontiguousarray(host)
-    key = (host.dtype.str, host.shape, host.tobytes())
+    key = (_rt.get_device_id(), host.dtype.str, host.shape, host.tobytes())
     d = _consts.get(key)
     if d is None:
         from ...creation import asarray
@@ -413,16 +436,11 @@ def nd_pass(op, src, dst, footprint, origins, weights, mode, cval, rank=0):
     only, else None).  A repeat call replays its plan (kernel, grid, device tables)."""
     if src.size == 0:
         return
-    key = (op, src.shape, src._strides, dst._strides, src.dtype, dst.dtype, footprint.shape,
-           footprint.tobytes(), tuple(origins), None if weights is None else weights.tobytes(),
-           rank)
-    plan = _nd_plans.get(key)
-    if plan is None:
-        plan = _nd_plan(op, src, dst, footprint, origins, weights, rank)
-        if len(_nd_plans) >= 256:
-            _nd_plans.clear()
-        _nd_plans[key] = plan
-    kern, grid, block, wk, sv, dv, tables = plan
+    key = (_rt.get_device_id(), op, src.shape, src._strides, dst._strides, src.dtype,
+           dst.dtype, footprint.shape, footprint.tobytes(), tuple(origins),
+           None if weights is None else weights.tobytes(), rank)
+    kern, grid, block, wk, sv, dv, tables = replay(
+        _nd_plans, key, lambda: _nd_plan(op, src, dst, footprint, origins, weights, rank))
     values = ([0, 0, sv[0], sv[1], src._ptr] + sv[2] + [0, 0, dv[0], dv[1], dst._ptr] + dv[2]
               + tables + [wk.type(cval), int(rank), _boundary.code(mode)])
     kern(grid, block, values)
@@ -432,26 +450,18 @@ def _nd_plan(op, src, dst, footprint, origins, weights, rank):
     wk = work_dtype(op, src.dtype, dst.dtype)
     offsets = np.argwhere(footprint).astype(_I64) - np.array(
         [s // 2 for s in footprint.shape], _I64) - np.asarray(origins, _I64)
-    shape, sst, dstt = src.shape, src._strides, dst._strides
-    if src.ndim == 1:       # as (1, n): the template's y axis
-        shape, sst, dstt = (1,) + shape, (0,) + sst, (0,) + dstt
-        offsets = np.concatenate([np.zeros((len(offsets), 1), _I64), offsets], axis=1)
+    shape, sst, dstt, offsets = image_layout(src, dst, offsets)
     nd = len(shape)
     T = offsets.shape[0]
-    small = op == "rank" and T <= SMALL_RANK
-    # the local array of a large rank window: a power of two at least T (fewer kernels)
-    ntaps = (T if small else 1 << (T - 1).bit_length()) if op == "rank" else None
-    key = ("ndi_nd", op, nd, src.dtype, dst.dtype, wk, ntaps, rank if small else None)
-    kern = compiler.get_kernel(key, lambda: _render_nd(op, nd, src.dtype, dst.dtype, wk, ntaps,
-                                                       rank if small else None))
+    # the local array of a rank window: a power of two at least T (fewer kernels)
+    ntaps = 1 << (T - 1).bit_length() if op == "rank" else None
+    key = ("ndi_nd", op, nd, src.dtype, dst.dtype, wk, ntaps)
+    kern = compiler.get_kernel(key, lambda: _render_nd(op, nd, src.dtype, dst.dtype, wk, ntaps))
     w = np.zeros(T, wk) if weights is None else weights[footprint].astype(wk)
     tables = []
     for h in (offsets, w, offsets.min(axis=0), offsets.max(axis=0)):
         a = device_table(h)
         tables += _ew._arr_values(a._ptr, a.shape, a._strides, a.itemsize)
-    bx, by = _ND_BLOCK
-    lead = int(np.prod(shape[:-2], dtype=np.int64))
-    grid = (-(-shape[-1] // bx), min(-(-shape[-2] // by), _GRID_YZ), min(lead, _GRID_YZ))
     n = src.size
-    return (kern, grid, (bx, by, 1), wk, (n, src.itemsize, [*shape, *sst]),
+    return (kern, image_grid(shape), (*_ND_BLOCK, 1), wk, (n, src.itemsize, [*shape, *sst]),
             (n, dst.itemsize, [*shape, *dstt]), tables)

@@ -18,6 +18,7 @@ from ..._core.copy import may_overlap
 from ..._core.ndarray import empty_array, ndarray
 from . import _boundary
 from . import _filter_kernels as _k
+from . import _rank_small
 
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filter1d",
            "gaussian_filter", "uniform_filter1d", "uniform_filter", "minimum_filter1d",
@@ -504,6 +505,12 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
                                   "min" if rank == 0 else "max", None)
     output = _output(output, input)
     _single_mode(mode, "A sequence of modes is not supported by non-separable rank filters")
+    tgt = empty_array(output.shape, output.dtype) if _may_overlap(input, output) else output
+    if _rank_small.rank_pass(input, tgt, np.ascontiguousarray(footprint, dtype=bool), origins,
+                             mode, cval, rank):     # small windows: one kernel per footprint
+        if tgt is not output:
+            _copy_into(output, tgt)
+        return output
     return _nd("rank", input, output, footprint, None, origins, mode, cval, rank)
 
 

@@ -3,15 +3,19 @@ zoom, rotate (and the prefilter of ``_splines``).
 
 One kernel template computes every output point SciPy's way (``NI_GeometricTransform`` /
 ``NI_ZoomShift``): the input coordinate in float64 (from a coordinate array, an affine matrix,
-or per-axis zoom and shift), SciPy's mapping of out-of-range coordinates per mode, the B-spline
-weights of the order, the footprint's indices mapped at the edges (``mirror`` for 'constant'
-and 'wrap', as SciPy does), the weighted sum in float64 and SciPy's rounding into integer
-outputs.  Compile-time choices: the coordinate source, input and output ranks, the order and
-the dtypes; the mode is a runtime argument (a few compares a point), so one kernel serves all
-eight modes.  Threads: x runs along the output's last axis (coalesced stores), y along the
-one before it, z over the rest (so a 2-D image needs no index division).  A leading batch
-axis lets ``rotate`` transform every plane in one launch.
+or per-axis zoom and shift), SciPy's mapping of out-of-range coordinates for the mode, the
+B-spline weights of the order, the footprint's indices mapped at the edges (``mirror`` for
+'constant' and 'wrap', as SciPy does), the weighted sum in float64 in SciPy's order and SciPy's
+rounding into integer outputs.  Render-time choices (so a point runs only its own branches):
+the coordinate source, ranks, order, dtypes, the mode, grid_mode, 32- or 64-bit indices and
+the layouts.  Weights and tap indices are unrolled scalars; taps inside the image skip the
+edge mapping.  Threads: x runs along the output's last axis (coalesced stores, several outputs
+a thread sharing the row's work), y along the one before it, z over the rest (so a 2-D image
+needs no index division).  A leading batch axis lets ``rotate`` transform every plane in one
+launch.
 """
+import itertools
+import re
 import warnings
 
 import numpy as np
@@ -20,6 +24,7 @@ from ..._codegen import compiler
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from ..._core.ndarray import ndarray
+from . import _boundary as _bd
 from . import _splines
 from ._splines import check_mode, output_of, spline_filter, spline_filter1d
 
@@ -32,59 +37,50 @@ _I64 = np.dtype(np.int64)
 _CODE = {"nearest": 0, "wrap": 1, "reflect": 2, "grid-mirror": 2, "mirror": 3, "constant": 4,
          "grid-wrap": 5, "grid-constant": 6}
 _SUPPORTED = set("?bBhHiIlLqQfd")       # dtypes SciPy's C loops read and write
+# extents below this render the 32-bit index variant (taps may reach -order and n + order)
+_NARROW_BELOW = 2 ** 30
 
-_MAP_COORD = '''
-@cuda.jit(device=True)
-def ndi_map_coord(x, n, mode):
-    # SciPy's map_coordinate: an out-of-range coordinate folded back by the mode
-    if x < 0.0:
-        if n <= 1 and mode != 4:
-            x = 0.0
-        elif mode == 3:
-            s2 = 2 * n - 2
-            x = float64(s2 * int64(-x / s2)) + x
-            x = x + float64(s2) if x <= float64(1 - n) else -x
-        elif mode == 2:
-            s2 = 2 * n
-            if x < float64(-s2):
-                x = float64(s2 * int64(-x / s2)) + x
-            if x < float64(-n):
-                x = x + float64(s2)
-            else:
-                x = (1e-15 if x > -1e-15 else -x) - 1.0
-        elif mode == 1:
-            sz = n - 1
-            x += float64(sz * (int64(-x / sz) + 1))
-        elif mode == 5:
-            x += float64(n * (int64((-1.0 - x) / n) + 1))
-        elif mode == 0:
-            x = 0.0
-        elif mode == 4:
-            x = -1.0
-    elif x > float64(n - 1):
-        if n <= 1 and mode != 4:
-            x = 0.0
-        elif mode == 3:
-            s2 = 2 * n - 2
-            x -= float64(s2 * int64(x / s2))
-            if x >= float64(n):
-                x = float64(s2) - x
-        elif mode == 2:
-            s2 = 2 * n
-            x -= float64(s2 * int64(x / s2))
-            if x >= float64(n):
-                x = float64(s2) - x - 1.0
-        elif mode == 1:
-            sz = n - 1
-            x -= float64(sz * int64(x / sz))
-        elif mode == 5:
-            x -= float64(n * int64(x / n))
-        elif mode == 0:
-            x = float64(n - 1)
-        elif mode == 4:
-            x = -1.0
-    return x
-'''
+# SciPy's map_coordinate (ni_interpolation.c) per mode code: how an out-of-range coordinate is
+# folded back.  Rendered for one mode only (the mode is a render-time constant).
+_FOLD_LOW = {
+    3: ["s2 = 2 * n - 2", "x = float64(s2 * int64(-x / s2)) + x",
+        "x = x + float64(s2) if x <= float64(1 - n) else -x"],
+    2: ["s2 = 2 * n", "if x < float64(-s2):", "    x = float64(s2 * int64(-x / s2)) + x",
+        "if x < float64(-n):", "    x = x + float64(s2)", "else:",
+        "    x = (1e-15 if x > -1e-15 else -x) - 1.0"],
+    1: ["sz = n - 1", "x += float64(sz * (int64(-x / sz) + 1))"],
+    5: ["x += float64(n * (int64((-1.0 - x) / n) + 1))"],
+    0: ["x = 0.0"],
+    4: ["x = -1.0"],
+}
+_FOLD_HIGH = {
+    3: ["s2 = 2 * n - 2", "x -= float64(s2 * int64(x / s2))", "if x >= float64(n):",
+        "    x = float64(s2) - x"],
+    2: ["s2 = 2 * n", "x -= float64(s2 * int64(x / s2))", "if x >= float64(n):",
+        "    x = float64(s2) - x - 1.0"],
+    1: ["sz = n - 1", "x -= float64(sz * int64(x / sz))"],
+    5: ["x -= float64(n * int64(x / n))"],
+    0: ["x = float64(n - 1)"],
+    4: ["x = -1.0"],
+}
+
+
+def _map_coord_source(mode):
+    """Device function ``ndi_map_coord(x, n)``: SciPy's folding of coordinate ``x`` (float64)
+    on an axis of ``n`` samples under mode code ``mode``."""
+    L = ["@cuda.jit(device=True)", "def ndi_map_coord(x, n):", "    if x < 0.0:"]
+    for side, fold in ((0, _FOLD_LOW), (1, _FOLD_HIGH)):
+        if side:
+            L.append("    elif x > float64(n - 1):")
+        body = fold[mode]
+        if mode != 4:           # SciPy: a 1-sample axis maps everything to 0 (not 'constant')
+            L += ["        if n <= 1:", "            x = 0.0", "        else:"]
+            L += ["            " + ln for ln in body]
+        else:
+            L += ["        " + ln for ln in body]
+    L.append("    return x")
+    return "\n".join(L) + "\n"
+
 
 # SciPy's B-spline weights (ni_splines.c), x already the offset from the middle knot
 _WEIGHTS = {
@@ -109,14 +105,51 @@ _WEIGHTS = {
 }
 
 
-def _weights_source(order):
-    mid = "x" if order & 1 else "x + 0.5"
-    body = [f"x = x - float64(math.floor({mid}))", "y = x", "z = 1.0 - x"]
+def _weight_lines(order, k):
+    """Lines setting the scalars ``w{k}_0 .. w{k}_{order}`` (SciPy's weights, same float64
+    operations and order) from the mapped coordinate ``cc{k}``: unrolled, no local array."""
+    mid = f"cc{k}" if order & 1 else f"cc{k} + 0.5"
+    body = [f"x = cc{k} - float64(math.floor({mid}))", "y = x", "z = 1.0 - x"]
     body += _WEIGHTS[order]
     body.append(f"W[{order}] = 1.0")
     body += [f"W[{order}] -= W[{i}]" for i in range(order)]
-    return (f"@cuda.jit(device=True)\ndef ndi_weights{order}(x, W):\n"
-            + "".join(f"    {ln}\n" for ln in body))
+    sub = lambda ln: re.sub(r"\b([xyzt])\b", rf"\g<1>{k}",
+                            re.sub(r"W\[(\d)\]", rf"w{k}_\1", ln))
+    return [sub(ln) for ln in body]
+
+
+# footprint mapping at the edges: SciPy maps taps with 'mirror' for 'constant' and 'wrap'; the
+# integer form of each fold (the taps are whole samples) is _boundary's filter mode
+_TAP_MODE = {0: "nearest", 1: "mirror", 2: "reflect", 3: "mirror", 4: "mirror", 5: "wrap"}
+
+
+def _axis_lines(k, order, mode, it, padded):
+    """Lines for input axis ``k`` from its coordinate ``c{k}``: SciPy's folding, the first tap
+    ``s{k}``, the weights and the tap indices ``i{k}_q``.  Sets ``const`` when SciPy takes
+    ``cval`` for the whole point.  Interior taps (all inside the axis) need no mapping."""
+    n = f"n{k}"
+    L = [f"cc{k} = c{k} + nprepad" if padded else f"cc{k} = c{k}"]
+    if mode not in (0, 6):
+        L += [f"cc{k} = ndi_map_coord(cc{k}, {n})",
+              f"if not cc{k} > -1.0:",          # SciPy's test (NaN included) for cval
+              "    const = True",
+              f"    cc{k} = 0.0"]
+    # 'nearest' and 'grid-constant' leave the coordinate unfolded: its first tap may not fit
+    # 32 bits (only the mapped taps do)
+    st = "int64" if mode in (0, 6) else it
+    first = f"{st}(math.floor({f'cc{k}' if order & 1 else f'cc{k} + 0.5'}))"
+    L.append(f"s{k} = {first}" + (f" - {order // 2}" if order > 1 else ""))
+    if order:
+        L += _weight_lines(order, k)
+    L += [f"i{k}_{q} = s{k} + {q}" for q in range(order + 1)]
+    L.append(f"if s{k} < 0 or s{k} + {order} >= {n}:")
+    for q in range(order + 1):
+        if mode == 6:       # grid-constant: a tap outside the image reads cval
+            L += [f"    if i{k}_{q} < 0 or i{k}_{q} >= {n}:", f"        i{k}_{q} = -1"]
+        else:
+            L += ["    " + ln for ln in _bd.index_lines(_TAP_MODE[mode], f"i{k}_{q}", n,
+                                                          j=f"i{k}_{q}")[1:]]
+    return L
 
 
 def _store(t, dt):
@@ -137,9 +170,17 @@ def _store(t, dt):
     return lines + [f"val = {_ew.type_name(dt)}(rv)"]
 
 
-def _render(kind, nin, nout, order, in_dt, out_dt, coord_dt):
+def _render(kind, nin, nout, order, in_dt, out_dt, coord_dt, mode, grid, narrow, layouts,
+            padded):
+    """The kernel for one (coordinate source, ranks, order, dtypes, mode, index width, layouts
+    of output and input: "C" lets a tap's address use the known strides).
+
+    Each thread computes ``per`` outputs of one output row, ``blockDim.x`` apart (coalesced
+    stores); what depends on the row only (the outer axes' coordinates, weights and taps for
+    zoom/shift, the row's part of the affine sum) is computed once per row.  Index arithmetic
+    is 32-bit when ``narrow`` (every extent < _NARROW_BELOW)."""
+    it, ut = ("int32", "uint32") if narrow else ("int64", "uint64")
     o1 = order + 1
-    half = order // 2
     oidx = [f"o{k}" for k in range(nout)]
     params_p = []
     if kind == "affine":
@@ -147,20 +188,17 @@ def _render(kind, nin, nout, order, in_dt, out_dt, coord_dt):
     elif kind == "zoom":
         params_p = [f"p{i}" for i in range(2 * nin)]
     args = ["OUT", "IN"] + (["COORD"] if kind == "map" else []) + \
-        ["nz", "mode", "cval", "nprepad"] + (["grid"] if kind == "zoom" else []) + params_p
+        ["nz", "cval", "nprepad", "per"] + params_p
     L = [f"def KERNEL({', '.join(args)}):",
-         "    j = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x",
+         "    bdx = cuda.blockDim.x",
+         "    j0 = cuda.blockIdx.x * bdx * per + cuda.threadIdx.x",
          f"    olast = OUT.shape[{nout}]",
-         "    if j >= olast:",
+         "    if j0 >= olast:",
          "        return"]
-    for k in range(nin):
-        L.append(f"    I{k} = cuda.local.array({o1}, int64)")
-        if order:
-            L.append(f"    W{k} = cuda.local.array({o1}, float64)")
+    L += [f"    n{k} = {it}(IN.shape[{k + 1}])" for k in range(nin)]
     # x: the last output axis; y: the one before it; z: the rest (batch first), flattened
     dims = ["b"] + oidx
-    L += ["    spm = 3 if (mode == 4 or mode == 1) else mode",   # footprint mapping of SciPy
-          f"    ny = OUT.shape[{nout - 1}]",
+    L += [f"    ny = OUT.shape[{nout - 1}]",
           "    z = cuda.blockIdx.z",
           "    while z < nz:",
           "      y = cuda.blockIdx.y",
@@ -170,73 +208,69 @@ def _render(kind, nin, nout, order, in_dt, out_dt, coord_dt):
         L += [f"        {dims[d]} = r % OUT.shape[{d}]", f"        r = r // OUT.shape[{d}]"]
     if nout >= 2:
         L.append("        b = r")
-    L += [f"        {dims[nout - 1]} = y", f"        {dims[nout]} = j"]
+    L.append(f"        {dims[nout - 1]} = y")
+    row, point = [], []
+    # the row's part: zoom's outer axes entirely, the affine sum over the outer output axes
+    # (SciPy's order of the float64 additions is kept: o0 * p, + o1 * p, ..., + offset)
+    row_axes = range(nin - 1) if kind == "zoom" else range(0)
+    row.append("rconst = False")
     for k in range(nin):
-        if kind == "map":
-            load = f"COORD[{k}, (z * ny + y) * olast + j]"
-            L.append(f"        c{k} = {_ew.cast_expr(load, coord_dt, _F64)}")
+        if kind == "zoom":
+            dst = row if k in row_axes else point
+            o = f"o{k}" if k in row_axes else "j"
+            if grid:
+                dst.append(f"c{k} = ((float64({o}) + p{nin + k}) + 0.5) * p{k} - 0.5")
+            else:
+                dst.append(f"c{k} = (float64({o}) + p{nin + k}) * p{k}")
         elif kind == "affine":
-            L.append(f"        c{k} = 0.0")
-            for m in range(nout):
-                L.append(f"        c{k} += float64(o{m}) * p{k * nout + m}")
-            L.append(f"        c{k} += p{nin * nout + k}")
+            row.append(f"a{k} = 0.0")
+            row += [f"a{k} += float64(o{m}) * p{k * nout + m}" for m in range(nout - 1)]
+            point += [f"c{k} = a{k} + float64(j) * p{k * nout + nout - 1}",
+                      f"c{k} += p{nin * nout + k}"]
         else:
-            L += [f"        c{k} = float64(o{k}) + p{nin + k}",
-                  "        if grid:",
-                  f"            c{k} = (c{k} + 0.5) * p{k} - 0.5",
-                  "        else:",
-                  f"            c{k} = c{k} * p{k}"]
-    L.append("        const = False")
+            load = f"COORD[{k}, {ut}((z * ny + y) * olast + j)]"
+            point.append(f"c{k} = {_ew.cast_expr(load, coord_dt, _F64)}")
+    row.append("const = False")
+    for k in row_axes:
+        row += _axis_lines(k, order, mode, it, padded)
+    row.append("rconst = const")
+    point.append("const = rconst")
     for k in range(nin):
-        n = f"IN.shape[{k + 1}]"
-        ind = "        "
-        if k:
-            L.append(f"{ind}if not const:")
-            ind += "    "
-        L += [f"{ind}cc = c{k} + nprepad",
-              f"{ind}if mode != 6 and mode != 0:",
-              f"{ind}    cc = ndi_map_coord(cc, {n}, mode)",
-              f"{ind}if cc > -1.0 or mode == 6 or mode == 0:",
-              f"{ind}    start = int64(math.floor({'cc' if order & 1 else 'cc + 0.5'})) - {half}"]
+        if k not in row_axes:
+            point += _axis_lines(k, order, mode, it, padded)
+    # the weighted sum in SciPy's order: taps nested axis 0 outermost, t += v * w0 * w1 ...
+    point += ["if const:", "    t = cval", "else:", "    t = 0.0"]
+    for taps in itertools.product(range(o1), repeat=nin):
+        idx = ", ".join(f"{ut}(i{k}_{q})" for k, q in enumerate(taps))
+        v = _ew.cast_expr(f"IN[ub, {idx}]", in_dt, _F64)
         if order:
-            L.append(f"{ind}    ndi_weights{order}(cc, W{k})")
-        L += [f"{ind}    edge = start < 0 or start + {order} >= {n}",
-              f"{ind}    for q in range({o1}):",
-              f"{ind}        idx = start + q",
-              f"{ind}        if edge:",
-              f"{ind}            if mode == 6:",
-              f"{ind}                if idx < 0 or idx >= {n}:",
-              f"{ind}                    idx = -1",
-              f"{ind}            else:",
-              f"{ind}                idx = int64(ndi_map_coord(float64(idx), {n}, spm))",
-              f"{ind}        I{k}[q] = idx",
-              f"{ind}else:",
-              f"{ind}    const = True"]
-    L += ["        if const:", "            t = cval", "        else:", "            t = 0.0"]
-    ind = "            "
-    for k in range(nin):
-        L.append(f"{ind}for q{k} in range({o1}):")
-        ind += "    "
-    neg = " or ".join(f"I{k}[q{k}] < 0" for k in range(nin))
-    load = _ew.cast_expr(f"IN[b, {', '.join(f'I{k}[q{k}]' for k in range(nin))}]", in_dt, _F64)
-    L += [f"{ind}if {neg}:", f"{ind}    v = cval", f"{ind}else:", f"{ind}    v = {load}"]
-    if order:
-        L += [f"{ind}v = v * W{k}[q{k}]" for k in range(nin)]
-    L.append(f"{ind}t += v")
-    L += ["        " + ln for ln in _store("t", out_dt)]
-    L += [f"        OUT[b, {', '.join(oidx)}] = val", "        y += cuda.gridDim.y",
-          "      z += cuda.gridDim.z"]
-    device = _MAP_COORD + ("\n" + _weights_source(order) if order else "")
+            v = f"{v} * " + " * ".join(f"w{k}_{q}" for k, q in enumerate(taps))
+        if mode == 6:
+            neg = " or ".join(f"i{k}_{q} < 0" for k, q in enumerate(taps))
+            point += [f"    if {neg}:", "        v = cval" + (" * " + " * ".join(
+                f"w{k}_{q}" for k, q in enumerate(taps)) if order else ""), "    else:",
+                f"        v = {v}", "    t += v"]
+        else:
+            point.append(f"    t += {v}")
+    point += _store("t", out_dt)
+    point.append(f"OUT[ub, {', '.join(f'{ut}({o})' for o in oidx[:-1])}"
+                 f"{', ' if nout > 1 else ''}{ut}(j)] = val")
+    L.append(f"        ub = {ut}(b)")
+    L += ["        " + ln for ln in row]
+    L += ["        j = j0", "        for _ in range(per):", "            if j >= olast:",
+          "                break"]
+    L += ["            " + ln for ln in point]
+    L += ["            j += bdx", "        y += cuda.gridDim.y", "      z += cuda.gridDim.z"]
+    device = _map_coord_source(mode) if mode not in (0, 6) else ""
     text = device + "\n\n" + "\n".join(L) + "\n"
-    name = _ew._kernel_name(f"ndimage_{kind}{nin}d_order{order}", text)
+    name = _ew._kernel_name(f"ndimage_{kind}{nin}d_order{order}", text + repr(layouts))
     text = text.replace("def KERNEL(", f"def {name}(")
-    params = [Param("array", out_dt, nout + 1, "A"), Param("array", in_dt, nin + 1, "A")]
+    params = [Param("array", out_dt, nout + 1, layouts[0]),
+              Param("array", in_dt, nin + 1, layouts[1])]
     if kind == "map":
         params.append(Param("array", coord_dt, 2, "A"))
-    params += [Param("scalar", _I64), Param("scalar", _I64), Param("scalar", _F64),
-               Param("scalar", _F64)]
-    if kind == "zoom":
-        params.append(Param("scalar", _I64))
+    params += [Param("scalar", _I64), Param("scalar", _F64), Param("scalar", _F64),
+               Param("scalar", _I64)]
     params += [Param("scalar", _F64)] * len(params_p)
     return KernelSource(name, text, params)
 
@@ -245,7 +279,7 @@ def _arr(a):
     return [0, 0, a.size, a.itemsize, a._ptr, *a.shape, *a._strides]
 
 
-def _launch(kind, src, out, order, mode, cval, npad, p=(), coords=None, grid=0):
+def _launch(kind, src, out, order, mode, cval, npad, p=(), coords=None, grid=False):
     """Run the kernel: ``src`` (B, input dims...) -> ``out`` (B, output dims...)."""
     if out.size == 0:
         return
@@ -254,20 +288,28 @@ def _launch(kind, src, out, order, mode, cval, npad, p=(), coords=None, grid=0):
         return
     nin, nout = src.ndim - 1, out.ndim - 1
     cdt = coords.dtype if coords is not None else None
-    key = ("ndimage_interp", kind, nin, nout, order, src.dtype, out.dtype, cdt)
+    code = _CODE[mode]
+    # 32-bit taps and indices when every extent (and a coordinate array's size) fits
+    narrow = max(src.shape + out.shape + ((coords.size,) if coords is not None else ())) \
+        < _NARROW_BELOW
+    layouts = tuple("C" if a.flags.c_contiguous else "A" for a in (out, src))
+    key = ("ndimage_interp", kind, nin, nout, order, src.dtype, out.dtype, cdt, code,
+           bool(grid), narrow, layouts, npad != 0)
     kern = compiler.get_kernel(key, lambda: _render(kind, nin, nout, order, src.dtype,
-                                                    out.dtype, cdt))
+                                                    out.dtype, cdt, code, bool(grid), narrow,
+                                                    layouts, npad != 0))
     ny = out.shape[-2]
     nz = out.size // (out.shape[-1] * ny)
+    # outputs a thread along the last axis: they share the row's work (the simulator runs 2 so
+    # its tests cover the loop)
+    per = 2 if _ew._SIM else 4
     block = min(32 if _ew._SIM else 128, out.shape[-1])
     cap = 4 if _ew._SIM else 65535
-    blocks = (-(-out.shape[-1] // block), min(ny, cap), min(nz, cap))
+    blocks = (-(-out.shape[-1] // (block * per)), min(ny, cap), min(nz, cap))
     vals = _arr(out) + _arr(src)
     if coords is not None:
         vals += _arr(coords)
-    vals += [nz, _CODE[mode], float(cval), float(npad)]
-    if kind == "zoom":
-        vals.append(int(grid))
+    vals += [nz, float(cval), float(npad), per]
     vals += [float(v) for v in p]
     kern(blocks, (block, 1, 1), vals)
 

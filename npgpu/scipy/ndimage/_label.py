@@ -28,6 +28,7 @@ from ..._codegen import compiler
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from ..._core.ndarray import empty_array, ndarray
+from ...cuda import runtime as _rt
 from ._morphology import (arr, check_input, contiguous, device, generate_binary_structure,
                           host_array, read_scalar)
 
@@ -148,11 +149,11 @@ def _backward_offsets(s, shape):
     return np.ascontiguousarray(pts[keep]), np.ascontiguousarray(lin[keep]), runs
 
 
-_tables = {}        # (shape, structure) -> device offset tables: no uploads on repeat calls
+_tables = {}        # (device, shape, structure) -> device offset tables: no uploads on repeat calls
 
 
 def _label_tables(s, shape):
-    key = (shape, s.tobytes(), s.shape)
+    key = (_rt.get_device_id(), shape, s.tobytes(), s.shape)
     hit = _tables.get(key)
     if hit is None:
         if len(_tables) > 64:

@@ -1,11 +1,13 @@
 """Binary and grey morphology (``scipy.ndimage.binary_erosion`` & co) as generated kernels.
 
-Every operation is one neighbourhood kernel over a C-contiguous copy of the image: the
-structuring element travels as a small device table of offsets (one row per true element:
-its per-axis offset from the centre and its C-order linear offset), so one rendering serves
-every shape and structure (CI compiles each distinct kernel, and structures vary per call).
-The binary kernel is rendered per rank (its coordinates in registers); the grey kernel keeps
-rank, shape and coordinates as runtime values (the coordinates in a local array).
+Every operation is one neighbourhood kernel over a C-contiguous copy of the image.  A binary
+structure of at most :data:`SMALL_STRUCTURE` elements is rendered into its kernel (offsets as
+constants, a 2-D launch over rows and columns, boundary tests only near the edge: the common
+3x3 / 3x3x3 case); a larger one, and the grey kernel, read the structuring element from a
+small device table of offsets (one row per true element: its per-axis offset from the centre
+and its C-order linear offset), so one rendering serves every shape and structure.  The
+table-driven binary kernel is rendered per rank (its coordinates in registers); the grey
+kernel keeps rank, shape and coordinates as runtime values (the coordinates in a local array).
 
 * binary: ``erode`` = all neighbours set, ``dilate`` = any set (SciPy's dilation is the
   erosion of the complement with the reflected structure, which is the same thing); outside
@@ -21,10 +23,12 @@ import operator
 import numpy as np
 
 from ..._codegen import compiler
+from ...cuda import runtime as _rt
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from ..._core import transfer as _transfer
 from ..._core.ndarray import empty_array, ndarray
+from ._image_launch import BLOCK, image_grid, image_layout, rows_per_thread
 
 __all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_fill_holes",
@@ -102,7 +106,7 @@ def offsets(fp, origin):
     return pts - centre
 
 
-_table_cache = {}       # (offsets, shape) -> device tables: repeat calls upload nothing
+_table_cache = {}       # (device, offsets, shape) -> device tables: repeat calls upload nothing
 
 
 def _tables(pts, shape):
@@ -110,7 +114,7 @@ def _tables(pts, shape):
     nd = max(len(shape), 1)
     pts = np.ascontiguousarray(pts.reshape(len(pts), len(shape)) if len(shape)
                                else np.zeros((len(pts), 1), np.int64), dtype=np.int64)
-    key = (pts.tobytes(), pts.shape, tuple(shape))
+    key = (_rt.get_device_id(), pts.tobytes(), pts.shape, tuple(shape))
     hit = _table_cache.get(key)
     if hit is None:
         strides = np.ones(nd, np.int64)
@@ -171,8 +175,123 @@ def _render_binary(w, nd):
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
-def _binary_pass(x, tables, K, erode, border, mask, y, changed):
-    """One pass over the C-contiguous bool image ``x`` into ``y``."""
+# ---- the binary kernel of a small structure --------------------------------------------------
+SMALL_STRUCTURE = 27     # structures of at most this many true elements: offsets as constants
+
+
+def _render_binary_small(pts, erode, R):
+    """The binary pass of one structure (``pts``: (K, nd) offsets, nd >= 2, a 1-D image viewed
+    as (1, n)): the offsets are constants of the source, so a tap is one load at the thread's
+    index plus a per-thread constant.  Threads: x along the last axis, y along the one before,
+    z along the rest (unravelled once a row); a thread computes ``R`` outputs a row apart.
+    Where all their taps lie inside the image each distinct tap position is loaded once for
+    all of them and a structure row's and / or once for every output that reads it (a 3x3
+    structure, R = 2: 12 loads and 2 row combinations for 2 outputs, not 18 and 6), without
+    tests and without early exit (independent loads); near the edge one output at a time,
+    each distinct offset of an axis tested once."""
+    K, nd = pts.shape
+    last, y = nd - 1, nd - 2
+    lo, hi = pts.min(axis=0), pts.max(axis=0)
+    ns = ", ".join(f"n{d}" for d in range(nd))
+    comb = " & " if erode else " | "
+    L = [f"def KERNEL(X, M, Y, changed, use_mask, border, {ns}):",
+         f"    st{last} = int64(1)"]
+    L += [f"    st{d} = st{d + 1} * n{d + 1}" for d in range(nd - 2, -1, -1)]
+    # the distinct tap positions of the R outputs (axis y shifted by the output) and their
+    # linear offsets: per thread, not per pixel
+    pos = {}
+    for o in range(R):
+        for p in pts:
+            q = tuple(int(v) + (o if d == y else 0) for d, v in enumerate(p))
+            pos.setdefault(q, len(pos))
+    for q, k in pos.items():
+        L.append(f"    l{k} = " + " + ".join([f"int64({v}) * st{d}" for d, v in enumerate(q) if v]
+                                              or ["int64(0)"]))
+    L += ["    bb = border != 0",
+          f"    c{last} = int64(cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x)",
+          f"    cys = int64(cuda.blockIdx.y * cuda.blockDim.y + cuda.threadIdx.y) * {R}",
+          "    lead = " + " * ".join(["int64(1)"] + [f"n{d}" for d in range(nd - 2)]),
+          "    moved = False",
+          # no early return: every thread of the block reaches the syncthreads_or below
+          f"    if c{last} < n{last}:",
+          f"        inx = c{last} >= {-lo[last]} and c{last} + {hi[last]} < n{last}",
+          "        z = int64(cuda.blockIdx.z)",
+          "        while z < lead:"]
+    if nd > 2:
+        L += _ew.unravel_lines("z", nd - 2, "            ", extent="n{d}", coord="c{d}")
+    L += [f"            c{y} = cys", f"            while c{y} < n{y}:"]
+    P = " " * 16
+    Q = P + "    "
+    lin = " + ".join(f"c{d} * st{d}" for d in range(nd - 1)) + f" + c{last}"
+    L.append(f"{P}i = {lin}")
+    # inside: every output of the thread exists and all their taps lie inside the image
+    conds = ["inx", f"c{y} >= {-lo[y]}", f"c{y} + {R - 1 + max(int(hi[y]), 0)} < n{y}"]
+    conds += [f"c{d} >= {-lo[d]} and c{d} + {hi[d]} < n{d}" for d in range(nd - 2)]
+    L.append(f"{P}if {' and '.join(conds)}:")
+    L += [f"{Q}u{k} = X[uint64(i + l{k})]" for k in pos.values()]
+    rows = {}           # (position along y, the row's other offsets) -> its combination
+    for o in range(R):
+        parts = []
+        for dy in sorted(set(int(v) for v in pts[:, y])):
+            qs = tuple(sorted(tuple(int(v) + (o if d == y else 0) for d, v in enumerate(p))
+                              for p in pts if p[y] == dy))
+            if qs not in rows:
+                rows[qs] = f"g{len(rows)}"
+                L.append(f"{Q}{rows[qs]} = " + comb.join(f"u{pos[q]}" for q in qs))
+            parts.append(rows[qs])
+        centre = tuple(o if d == y else 0 for d in range(nd))
+        L += [f"{Q}i{o} = i + {o} * st{y}" if o else f"{Q}i{o} = i",
+              f"{Q}x{o} = u{pos[centre]}" if centre in pos else f"{Q}x{o} = X[uint64(i{o})]",
+              f"{Q}v{o} = ({comb.join(parts)}) if use_mask == 0 or M[uint64(i{o})] else x{o}"]
+    # the stores after every load (Y may alias X for all Numba knows)
+    for o in range(R):
+        L += [f"{Q}Y[uint64(i{o})] = v{o}", f"{Q}moved = moved or v{o} != x{o}"]
+    # edge: one output at a time
+    E = Q + "        "
+    L += [f"{P}else:", f"{Q}for o in range({R}):", f"{Q}    e{y} = c{y} + o",
+          f"{Q}    if e{y} < n{y}:", f"{E}j = i + o * st{y}", f"{E}x = X[uint64(j)]",
+          f"{E}v = x", f"{E}if use_mask == 0 or M[uint64(j)]:"]
+    F = E + "    "
+    for d in range(nd):
+        cd = f"e{d}" if d == y else f"c{d}"
+        for o in sorted(set(int(v) for v in pts[:, d])):
+            L.append(f"{F}in{d}_{o + 64} = {cd} + {o} >= 0 and {cd} + {o} < n{d}")
+    taps = []
+    for p in pts:
+        ok = " and ".join(f"in{d}_{int(o) + 64}" for d, o in enumerate(p))
+        taps.append(f"(X[uint64(j + l{pos[tuple(int(v) for v in p)]})] if {ok} else bb)")
+    L.append(f"{F}v = " + comb.join(taps))
+    L += [f"{E}Y[uint64(j)] = v", f"{E}moved = moved or v != x",
+          f"{P}c{y} += cuda.gridDim.y * cuda.blockDim.y * {R}",
+          "            z += cuda.gridDim.z",
+          # one store a block at most (a store per changed pixel to one flag serialises)
+          "    if cuda.syncthreads_or(int32(moved)) and cuda.threadIdx.x == 0 and "
+          "cuda.threadIdx.y == 0 and changed[0] == 0:",
+          "        changed[0] = int32(1)"]
+    text = "\n".join(L) + "\n"
+    name = _ew._kernel_name("ndi_binary_small", text)
+    params = ([Param("array", _BOOL, 1, "C")] * 3 + [Param("array", _I32, 1, "C")]
+              + [Param("scalar", _I64)] * (2 + nd))
+    return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
+
+
+def _binary_pass_small(x, pts, erode, border, mask, y, changed):
+    shape, _, _, pts = image_layout(x, y, pts)
+    pts = np.ascontiguousarray(pts, dtype=np.int64)
+    R = rows_per_thread(shape)
+    kern = compiler.get_kernel(("ndimage", "binary_small", pts.tobytes(), pts.shape,
+                                bool(erode), R), lambda: _render_binary_small(pts, erode, R))
+    m = mask if mask is not None else x
+    kern(image_grid(shape, R), (*BLOCK, 1),
+         arr(x.reshape(-1)) + arr(m.reshape(-1)) + arr(y.reshape(-1)) + arr(changed)
+         + [int(mask is not None), int(bool(border))] + list(shape))
+
+
+def _binary_pass(x, tables, K, erode, border, mask, y, changed, pts=None):
+    """One pass over the C-contiguous bool image ``x`` into ``y``; ``pts``: the structure's
+    offsets (a structure of at most SMALL_STRUCTURE elements takes its own kernel)."""
+    if pts is not None and 0 < K <= SMALL_STRUCTURE and x.ndim >= 1:
+        return _binary_pass_small(x, pts, erode, border, mask, y, changed)
     offs, lin, shp = tables
     w = "uint32" if x.size < 2 ** 32 else "int64"
     nd = max(x.ndim, 1)
@@ -239,7 +358,7 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, er
             nxt = empty_array(cur.shape, _BOOL)
         if iterations != 1:
             changed.fill(0)
-        _binary_pass(cur, tables, len(pts), erode, border_value, mask, nxt, changed)
+        _binary_pass(cur, tables, len(pts), erode, border_value, mask, nxt, changed, pts)
         # the previous input becomes the next output, unless it is the caller's array
         cur, nxt = nxt, (None if cur is x else cur)
         done += 1

@@ -165,11 +165,11 @@ def prefiltered(x, order, mode, axes=None):
 
 def output_of(output, x, complex_output, shape=None):
     """SciPy's ``_get_output``: None (x's dtype), a dtype, or an npgpu array of ``shape``."""
-    from ...creation import zeros
+    from ...creation import empty       # every caller writes the whole output
     shape = x.shape if shape is None else tuple(shape)
     if output is None:
         dt = x.dtype if not complex_output else np.promote_types(x.dtype, np.complex64)
-        return zeros(shape, dt)
+        return empty(shape, dt)
     if isinstance(output, ndarray):
         if output.shape != shape:
             raise RuntimeError("output shape not correct")
@@ -184,13 +184,13 @@ def output_of(output, x, complex_output, shape=None):
             raise RuntimeError("output must have complex dtype")
         if not issubclass(dt.type, np.number):
             raise RuntimeError("output must have numeric dtype")
-        return zeros(shape, dt)
+        return empty(shape, dt)
     dt = np.dtype(output)
     if complex_output and dt.kind != "c":
         import warnings
         warnings.warn("promoting specified output dtype to complex", stacklevel=3)
         dt = np.promote_types(dt, np.complex64)
-    return zeros(shape, dt)
+    return empty(shape, dt)
 
 
 def _filter(input, order, axes_of, output, mode, min_order):
