@@ -46,6 +46,7 @@ CASES = {
     "random_f32": lambda: gen.random(n26, dtype=np.float32),
     "standard_normal_f32": lambda: gen.standard_normal(n26, dtype=np.float32),
     "fused_sum_sq": lambda: _sumsq(a26, b26),
+    "chain10": lambda: _chain10(a26),
     "fft2": lambda: gp.fft.fft2(c2),
     "torch_fft2": lambda: _torch_fft2(),
     "cupy_standard_normal_f32": lambda: _cupy_normal(),
@@ -78,6 +79,15 @@ def _torch_fft2():
 @gp.fuse
 def _sumsq(x, y):
     return gp.sum((x - y) ** 2)
+
+
+@gp.fuse
+def _chain10(x):
+    """The fusion benchmark's 10-op chain (benchmarks/fusion_cases.py)."""
+    y = x * 1.5 + 2.0
+    y = y * x - 0.5
+    y = y / (x * x + 3.0)
+    return gp.sin(y) * 0.25 + x
 
 
 def _profiler(on):
