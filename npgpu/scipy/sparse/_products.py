@@ -2,9 +2,9 @@
 
 * SpMV / SpMM: cuSPARSE's generic API (``_cusparse.py``) on the GPU for float32/float64/
   complex64/complex128; the generated kernels of ``_kernels.py`` on the simulator, for the other
-  dtypes (integers; bool is computed in int64 and tested ``!= 0``); on the GPU SpMM takes the
-  generated kernel by default (faster there: see ``_ROUTE``), ``NPGPU_SPARSE_SPMV=kernel`` /
-  ``NPGPU_SPARSE_SPMM=cusparse`` choose the other route.
+  dtypes (integers; bool is computed in int64 and tested ``!= 0``); on the GPU SpMV and SpMM
+  take the generated kernels by default (see ``_ROUTE``), ``NPGPU_SPARSE_SPMV=cusparse`` /
+  ``NPGPU_SPARSE_SPMM=cusparse`` choose cuSPARSE.
 * SpGEMM: expand-sort-compress everywhere: one generated kernel writes every product
   ``A[i, j] * B[j, k]`` as a COO entry, the COO -> CSR conversion (radix sort, scan) sums them.
   (cuSPARSE's SpGEMM needs an in/out buffer-size argument that nvmath's Python-level binding
@@ -18,11 +18,13 @@ from ... import _backend
 from ._base import spbase, xp, is_dense, asdevice
 from . import _kernels
 
-# "cusparse" or "kernel": which runs float/complex SpMV and SpMM on the GPU.  Defaults by the
-# H200 (2026-12-01, CSR f32, 2^22 rows, 16 nonzeros a row): SpMV cuSPARSE 560 us, kernel 790 us;
-# SpMM with 8 dense columns cuSPARSE 6.15 ms, kernel (a thread per output element, B's rows read
-# as whole sectors) 1.66 ms.  Wider B is unmeasured.
-_ROUTE = {"spmv": os.environ.get("NPGPU_SPARSE_SPMV", "cusparse"),
+# "cusparse" or "kernel": which runs float/complex SpMV and SpMM on the GPU.  Measured on the
+# H200 (2026-12-01, CSR f32, 2^22 rows, 16 nonzeros a row): SpMV cuSPARSE 560 us, the former
+# kernel (a thread a row, uncoalesced) 790 us; SpMM with 8 dense columns cuSPARSE 6.15 ms, kernel
+# (a thread per output element, B's rows read as whole sectors) 1.66 ms.  Wider B is unmeasured.
+# SpMV defaults to the vector-CSR kernel (coalesced rows, ~12 PTX instructions a nonzero, the
+# same bytes as cuSPARSE): unmeasured yet; the benchmark times both routes.
+_ROUTE = {"spmv": os.environ.get("NPGPU_SPARSE_SPMV", "kernel"),
           "spmm": os.environ.get("NPGPU_SPARSE_SPMM", "kernel")}
 
 
