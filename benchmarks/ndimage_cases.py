@@ -125,3 +125,29 @@ def zoom_case(cfg, api):
 
 
 CASES += [zoom_case]
+
+
+# ---- the separable route (the fused-template helper's case) -----------------------------------
+def gaussian_passes_case(cfg, api):
+    """gaussian_filter(sigma=2) through its old route, the two line passes (npgpu only;
+    ``NPGPU_NDI_SEPARABLE=passes`` chooses it for a whole run), beside the fused kernel's
+    "gaussian_filter s=2" case; nbytes as that case's (one read and one write per pass)."""
+    side = _side(cfg)
+
+    def make(lib):
+        x = lib.put(api.H.rand((side, side), np.float32, "a"))
+        nd = _ndimage(lib)
+        sep = lib.gp.scipy.ndimage._separable2d
+
+        def run():
+            old, sep.ROUTE = sep.ROUTE, "passes"
+            try:
+                return nd.gaussian_filter(x, 2)
+            finally:
+                sep.ROUTE = old
+        return run
+    return api.Case(f"gaussian_filter s=2 f32 ({api.p2(side)},{api.p2(side)}) (two passes)",
+                    make, nbytes=2 * 2 * 4 * side * side, libs=("npgpu",))
+
+
+CASES += [gaussian_passes_case]

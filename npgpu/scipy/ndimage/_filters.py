@@ -1,10 +1,11 @@
 """scipy.ndimage's filters on npgpu arrays, with SciPy's signatures, dtype rules and errors.
 
 Linear separable filters (gaussian, uniform, sobel, prewitt, laplace and the 1-D ones) run one
-``line`` launch per axis (``_filter_kernels.py``); n-D weights, footprints and rank filters run
-one ``nd`` launch.  Multi-pass filters write each pass in the output dtype, as SciPy does (so an
-integer output truncates between passes there too).  Weights are computed on the host (a few
-values) and uploaded once per distinct kernel.
+``line`` launch per axis (``_filter_kernels.py``), except that the weighted passes of the last
+two axes run as one launch of the fused template (``_separable2d.py``); n-D weights,
+footprints and rank filters run one ``nd`` launch.  Multi-pass filters write each pass in
+the output dtype, as SciPy does (so an integer output truncates between passes there too).
+Weights are computed on the host (a few values) and uploaded once per distinct kernel.
 """
 import functools
 import numbers
@@ -19,6 +20,7 @@ from ..._core.ndarray import empty_array, ndarray
 from . import _boundary
 from . import _filter_kernels as _k
 from . import _rank_small
+from . import _separable2d
 
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filter1d",
            "gaussian_filter", "uniform_filter1d", "uniform_filter", "minimum_filter1d",
@@ -203,12 +205,28 @@ def _passes(op, input, output, plan, cval):
     if not plan:
         _copy_into(output, input)
         return output
+    # weighted passes along the last two axes, when they come last: one fused launch (their
+    # intermediate never leaves the chip)
+    fuse = op == "corr" and _separable2d.applies(input.ndim, plan[-2:])
     src = input
     for i, (axis, w, origin, mode) in enumerate(plan):
+        if fuse and i == len(plan) - 2 and _fused(src, output, plan[i:], cval):
+            return output
         dst = output if i == len(plan) - 1 else empty_array(output.shape, output.dtype)
         _line(op, src, dst, axis, w, origin, mode, cval)
         src = dst
     return output
+
+
+def _fused(src, output, plan, cval):
+    """The two passes of ``plan`` in one launch of the fused template into ``output``; False
+    (nothing written) when the layout does not fit it."""
+    tgt = empty_array(output.shape, output.dtype) if _may_overlap(src, output) else output
+    if not _separable2d.fused_pass(src, tgt, plan, cval):
+        return False
+    if tgt is not output:
+        _copy_into(output, tgt)
+    return True
 
 
 def _nd(op, input, output, footprint, weights, origins, mode, cval, rank=0):
