@@ -2,9 +2,11 @@
 
     python3 benchmarks/experiments/radix_knobs.py [VARIANT ...]
 
-A variant is ``items,minblocks,tileminblocks`` (``NPGPU_RADIX_ITEMS``,
-``NPGPU_RADIX_MINBLOCKS``, ``NPGPU_TILE_SELECT_MINBLOCKS``; 0 = the default).  The knobs are
-read at import, so every variant runs in its own process (which compiles its kernels first):
+A variant is ``items,minblocks,tileminblocks[,onesweep]`` (``NPGPU_RADIX_ITEMS``,
+``NPGPU_RADIX_MINBLOCKS``, ``NPGPU_TILE_SELECT_MINBLOCKS``, ``NPGPU_RADIX_ONESWEEP``; 0 = the
+default; onesweep 1: one histogram kernel for every pass, then one look-back scatter a pass).
+The knobs are read at import, so every variant runs in its own process (which compiles its
+kernels first):
 sort float32 2^26, sort int32 2^24, argsort int32 2^24 and ``a[mask]`` of 2^26 float32, each
 the median of CUDA-event timings, checked against NumPy.  Nsight Compute found the scatter at
 140 registers and 44 KiB of shared memory a block (one 256-thread block an SM, 12.5%
@@ -15,7 +17,10 @@ import os
 import subprocess
 import sys
 
-DEFAULT = ["0,0,0", "16,2,4", "8,0,3", "8,3,2", "12,2,0"]
+# the split passes against onesweep, at the default 8 items and at 12 / 16 (onesweep has no
+# count kernel: a larger tile costs it only look-back statuses), and with 4 blocks an SM (the
+# mask select at its default, 4)
+DEFAULT = ["8,0,4,0", "8,0,4,1", "12,0,4,1", "16,0,4,1", "8,4,4,0", "8,4,4,1"]
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -44,9 +49,9 @@ def worker():
 
 def main():
     for v in sys.argv[1:] or DEFAULT:
-        items, mb, tmb = v.split(",")
+        items, mb, tmb, sweep = (v.split(",") + ["0"])[:4]
         env = dict(os.environ, NPGPU_RADIX_ITEMS=items, NPGPU_RADIX_MINBLOCKS=mb,
-                   NPGPU_TILE_SELECT_MINBLOCKS=tmb)
+                   NPGPU_TILE_SELECT_MINBLOCKS=tmb, NPGPU_RADIX_ONESWEEP=sweep)
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker"], env=env,
                            capture_output=True, text=True, timeout=240)
         lines = [x for x in r.stdout.splitlines() if "|" in x]

@@ -19,6 +19,14 @@ order of (last part, ..., first part), ties in input order.  One pass is three l
    by consecutive threads).  The simulator ranks by counting earlier equal digits (it has no
    warp intrinsics); the order is the same.
 
+Onesweep (``ONESWEEP``, below 2^30 elements): the digits of every pass of a part do not depend
+on the order, so one ``histogram`` kernel counts them all in one read of the values (shared
+atomics, no ballots), one scan gives each pass's digit starts, and each pass is a single
+``scatter``: the tile (the next id of a counter: tiles in the blocks' start order) ranks as
+above, then one thread a digit finds the digit's count in earlier tiles by a decoupled look-back
+over per-(tile, digit) status words (:func:`lookback_lines`).  No count kernel and no scan of
+``ntile * 2^digit`` counts a pass: the keys are read once a pass instead of twice.
+
 Where keys come from, per pass (``src`` modes of the rendering):
 
 * the first pass of the first part reads the values (an unsigned view) and computes keys on the
@@ -47,6 +55,7 @@ from . import keys as _keys
 _SIM = _backend.IS_SIM
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
+_U32 = np.dtype(np.uint32)
 # Digit width of a pass.  GPU: 8 bits (4 passes of a 32-bit key); the simulator takes 4-bit
 # digits (its cost is per counter scanned: 16 a tile, not 256; the order is the same).
 DIGIT = 4 if _SIM else 8
@@ -61,6 +70,23 @@ SIM_ITEMS = 2
 # bounds: blocks an SM must fit, which caps registers a thread).
 _ITEMS = int(os.environ.get("NPGPU_RADIX_ITEMS", "0"))
 MIN_BLOCKS = int(os.environ.get("NPGPU_RADIX_MINBLOCKS", "0"))
+# Pass structure (read at every sort; NPGPU_RADIX_ONESWEEP=1 or set the attribute): False --
+# count, scan, scatter per pass; True -- one histogram kernel counts every pass's digits of a
+# part up front and each pass is one scatter kernel that finds its tile's bucket starts by a
+# decoupled look-back (:func:`render_histogram`, :func:`lookback_lines`).  Below 2^30 elements
+# (a status word holds a 30-bit count).
+ONESWEEP = os.environ.get("NPGPU_RADIX_ONESWEEP", "0") == "1"
+# GPU: blocks of the histogram kernel (each loops over tiles; fewer blocks, fewer global
+# atomics flushing the block's histograms); nanoseconds a look-back thread sleeps between
+# re-reads of a status not yet published
+HIST_BLOCKS = 4 if _SIM else 1024
+SPIN_NS = 0 if _SIM else 100
+# status words of the look-back: flag bits over a 30-bit count
+_AGG, _PRE, _CNT = 0x40000000, 0x80000000, 0x3FFFFFFF
+# Test hook: tiles publish their inclusive prefix only when ``tile % _PREFIX_EVERY == 0``, so
+# that look-backs add the aggregates of several tiles (the simulator runs blocks one after
+# another: every tile would find its neighbour's prefix)
+_PREFIX_EVERY = 1
 
 
 def items_for(key_w, pay_w, sim=_SIM):
@@ -174,7 +200,7 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
         # keys whose digit is (nearly) constant.  Every lane of the warp runs this.
         L += ["        dks[k] = dk", f"    for k in range({items}):", "        dk = dks[k]"]
         L += peer_lines("dk", bits, "        ")
-        L.append(f"        if dk < {R} and (peers & ltm) == 0:")
+        L.append(f"        if dk < {R} and uint32(peers & ltm) == uint32(0):")
         L.append("            cuda.atomic.add(hist, dk, int32(cuda.popc(peers)))")
     if detect:
         L += ["    if spec:", "        F[0] = int32(1)"]
@@ -185,6 +211,95 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
           f"        d += {block}"]
     return _finish("radix_count", part, L, _signature(part, src, None, False, False, kdt, pdt,
                                                        cdt)[1], block)
+
+
+def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False):
+    """Onesweep's count: the digit counts of every pass of ``part`` (``shifts``) over all ``n``
+    elements, ``C[pass * R + digit]`` (zeroed by the caller), in one read of the values.  Each
+    block loops over tiles ``blockIdx.x, + gridDim.x, ...`` into shared histograms (plain shared
+    atomics: one a digit, against the per-pass count's 9 ballots an element) and adds them to
+    ``C`` once.  The digits do not depend on the order, so a later part counts its values
+    directly (its passes read them through the permutation).  ``detect``: as in
+    :func:`render_count`."""
+    kt = _keys.uint_name(part.w)
+    R = 1 << bits
+    NH = len(shifts) * R
+    tile = block * items
+    ct = _ew.type_name(cdt)
+    L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F):",
+         "    tid = int64(cuda.threadIdx.x)",
+         f"    hist = cuda.shared.array({NH}, int32)",
+         "    d = tid",
+         f"    while d < {NH}:",
+         "        hist[d] = int32(0)",
+         f"        d += {block}",
+         "    cuda.syncthreads()",
+         "    spec = False",
+         "    t = int64(cuda.blockIdx.x)",
+         "    while t < ntile:",
+         f"        base = t * {tile}",
+         f"        for k in range({items}):",
+         f"            i = base + tid + k * {block}",
+         "            if i < n:",
+         f"                key = {part.expr('X', 'i')}"]
+    for p, shift in enumerate(shifts):
+        L.append(f"                cuda.atomic.add(hist, {p * R} + "
+                 f"{_digit('key', kt, shift, bits)}, int32(1))")
+    if detect:
+        L += [f"                if {part.special('X', 'i')}:", "                    spec = True"]
+    L += ["        t += int64(cuda.gridDim.x)"]
+    if detect:
+        L += ["    if spec:", "        F[0] = int32(1)"]
+    # every thread's atomics land before the flush reads the histograms
+    L += ["    cuda.syncthreads()",
+          "    d = tid",
+          f"    while d < {NH}:",
+          "        v = hist[d]",
+          "        if v != int32(0):",
+          f"            cuda.atomic.add(C, d, {ct}(v))",
+          f"        d += {block}"]
+    return _finish("radix_hist", part, L, _signature(part, "first", None, False, False,
+                                                     part.dtype, _keys.UINT[1], cdt)[1], block)
+
+
+def lookback_lines(R, sim, every=1):
+    """Onesweep: lines giving each digit ``dd`` of tile ``t`` its start in the pass's output,
+    ``G[gp + dd - 1]`` (the digit's start: inclusive scan of the pass's histogram) + the count
+    of ``dd`` in tiles ``0 .. t - 1`` (``ex``), from ``cnt`` (the tile's count of ``dd``).
+
+    One thread a digit: it publishes the tile's count (flag ``_AGG``) in ``S[1 + t * R + dd]``,
+    adds the counts of earlier tiles newest first until it meets an inclusive prefix (``_PRE``;
+    a status still 0 is re-read: its tile has not counted yet), then publishes its own
+    inclusive prefix.  Tile ids follow the blocks' start order (the counter ``S[0]``), so a
+    tile only waits on tiles whose blocks already run, which wait on none after them.  Flag
+    and count travel in one word (atomic exchange / ``or`` of zero at L2): no fences.  (Names
+    apart from :func:`rank_lines`': Numba types a name once per kernel.)"""
+    L = ["        ex = uint32(0)",
+         "        if t == 0:",
+         f"            cuda.atomic.exch(S, 1 + dd, uint32(cnt | uint32({_PRE:#x})))",
+         "        else:",
+         f"            cuda.atomic.exch(S, 1 + t * {R} + dd, uint32(cnt | uint32({_AGG:#x})))",
+         "            jt = t - 1",
+         "            going = True",
+         "            while going:",
+         f"                stw = cuda.atomic.or_(S, 1 + jt * {R} + dd, uint32(0))",
+         "                while stw == uint32(0):"]
+    if not sim and SPIN_NS:
+        L.append(f"                    cuda.nanosleep(uint32({SPIN_NS}))")
+    L += [f"                    stw = cuda.atomic.or_(S, 1 + jt * {R} + dd, uint32(0))",
+          f"                ex = uint32(ex + (stw & uint32({_CNT:#x})))",
+          f"                if (stw & uint32({_PRE:#x})) != uint32(0):",
+          "                    going = False",
+          "                jt -= 1"]
+    pub = (f"cuda.atomic.exch(S, 1 + t * {R} + dd, uint32((ex + cnt) | uint32({_PRE:#x})))")
+    if every > 1:                    # the test hook (_PREFIX_EVERY)
+        L += [f"            if t % {every} == 0:", "                " + pub]
+    else:
+        L.append("            " + pub)
+    L += ["        gs = int64(0)",
+          "        if dd > 0:",
+          "            gs = int64(G[gp + dd - 1])"]
+    return L
 
 
 def _store_lines(part, key_out, pay_out, key, pv, g, odt, pad, cond=False):
@@ -213,10 +328,14 @@ def peer_lines(dk, bits, pad):
     ``match.any`` gives the same mask, but on the H200 it made the radix passes
     instruction-bound: the count kernel ran at 10-12% of copy bandwidth on random keys and
     faster on keys with few distinct digits (benchmarks/experiments/radix_pass_split.py)."""
+    # all in uint32 (Numba types integer arithmetic as 64-bit: every step is cast back, so the
+    # mask stays one register).  bb + 0xffffffff wraps to 0 for a set bit (keep the ballot)
+    # and is all ones for a clear one (invert it)
     L = [f"{pad}peers = uint32(0xffffffff)"]
     for b in range(bits + 1):
         L += [f"{pad}bb = uint32(({dk} >> {b}) & 1)",
-              f"{pad}peers &= ~(cuda.ballot_sync(0xffffffff, bb != uint32(0)) ^ (uint32(0) - bb))"]
+              f"{pad}peers = uint32(peers & uint32(uint32(cuda.ballot_sync(0xffffffff, "
+              f"bb != uint32(0))) ^ uint32(bb + uint32(0xffffffff))))"]
     return L
 
 
@@ -258,7 +377,7 @@ def rank_lines(items, R, block, sim, tile):
     A(f"    for k in range({items}):")
     A("        dk = dg[k]")
     L += peer_lines("dk", R.bit_length() - 1, "        ")
-    A("        lt = int32(cuda.popc(peers & ltm))")
+    A("        lt = int32(cuda.popc(uint32(peers & ltm)))")
     A("        c = int32(0)")
     A(f"        if dk < {R}:")
     A(f"            c = wh[wid * {R} + dk]")
@@ -373,30 +492,46 @@ def tile_position(k, block, items, sim):
 
 
 def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt, *,
-                   block, items, sim, cond=False):
+                   block, items, sim, cond=False, sweep=False, every=1):
     """Per tile: stable ranking by digit, then each element to its bucket.
 
     Parameters: ``n, ntile, m, X, P, K, C`` (C: the inclusive scan of the counts), ``KO``
     (keys out: key array or decoded values, dtype ``kodt``), ``PO`` (payload out, ``podt``).
     ``cond``: the payload (the values' bits) is loaded, moved and stored only where ``F[0]``
     is set (the first count found a value whose key does not decode to it); else the last
-    pass decodes the keys."""
+    pass decodes the keys.
+
+    ``sweep`` (onesweep): ``C`` holds the inclusive scans of the part's histograms
+    (:func:`render_histogram`), the pass's at ``C[gp:gp + R]``; the tile takes the next id of
+    the counter ``S[0]`` and finds its buckets by :func:`lookback_lines` (``S``: zeroed uint32,
+    ``1 + ntile * R`` words)."""
     kt = _keys.uint_name(part.w)
     R = 1 << bits
     tile = block * items
     has_pay = pay is not None
     ptn = _ew.type_name(pdt) if has_pay else None
-    L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F, KO, PO):",
-         "    tid = int64(cuda.threadIdx.x)",
-         "    t = int64(cuda.blockIdx.x)",
-         f"    base = t * {tile}",
+    ct = _ew.type_name(cdt)
+    L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F, KO, PO%s):" % (", S, gp" if sweep else ""),
+         "    tid = int64(cuda.threadIdx.x)"]
+    if sweep:
+        # tile ids in the blocks' start order (the look-back waits only on earlier tiles)
+        L += ["    stid = cuda.shared.array(1, int64)",
+              "    if tid == 0:",
+              "        stid[0] = int64(cuda.atomic.add(S, 0, uint32(1)))",
+              "    cuda.syncthreads()",
+              "    t = stid[0]",
+              "    G = C"]
+    else:
+        L.append("    t = int64(cuda.blockIdx.x)")
+    L += [f"    base = t * {tile}",
          f"    nv = min(n - base, int64({tile}))"]
     A = L.append
     if cond:
         A("    carry = F[0] != 0")
     L += shared_lines(items, R, block, sim, kt, ptn, tile)
     if not sim:
-        A(f"    sgb = cuda.shared.array({R}, int64)")    # bucket start - tile digit offset
+        # bucket start - tile digit offset, in the counts' type (int32 below 2^31 elements)
+        A(f"    sgb = cuda.shared.array({R}, {_ew.type_name(cdt)})")
     # the items as loops over per-thread arrays (typed once; NVVM unrolls the constant trip
     # counts and keeps the arrays in registers)
     A(f"    for k in range({items}):")
@@ -414,7 +549,28 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
           "                pa[k] = pv")
     A(f"            dg[k] = {_digit('key', kt, 'sh', bits)}")
     L += rank_lines(items, R, block, sim, tile)
-    if sim:
+    if sim and sweep:
+        # each digit's bucket start: the tile's count of it (sd: the tile's digits), then the
+        # look-back; the barrier orders sgx's writes before the stores read them
+        A(f"    sgx = cuda.shared.array({R}, int64)")
+        A("    dd = tid")
+        A(f"    while dd < {R}:")
+        A("        cnt = uint32(0)")
+        A("        q = int64(0)")
+        A(f"        while q < {tile}:")
+        A("            if sd[q] == dd:")
+        A("                cnt = uint32(cnt + uint32(1))")
+        A("            q += 1")
+        L += lookback_lines(R, sim, every)
+        A("        sgx[dd] = gs + int64(ex)")
+        A(f"        dd += {block}")
+        A("    cuda.syncthreads()")
+        A(f"    for k in range({items}):")
+        A(f"        if dg[k] < {R}:")
+        A("            g = sgx[dg[k]] + rk[k]")
+        L += _store_lines(part, key_out, pay_out, "ky[k]", "pa[k]", "g", podt,
+                          "            ", cond)
+    elif sim:
         # straight to the bucket: its start + the rank among the tile's equal digits
         A(f"    for k in range({items}):")
         A(f"        if dg[k] < {R}:")
@@ -427,11 +583,21 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
     else:
         A("    dd = tid")
         A(f"    while dd < {R}:")
-        A("        xg = int64(dd) * ntile + t")
-        A("        gb = int64(0)")
-        A("        if xg > 0:")
-        A("            gb = int64(C[xg - 1])")
-        A("        sgb[dd] = gb - int64(sdo[dd])")
+        if sweep:
+            # the tile's count of digit dd: the next digit's start (the tile's valid elements
+            # after the last digit) minus its own; sdo is final since rank_lines' last barrier
+            A("        nx = int32(nv)")
+            A(f"        if dd + 1 < {R}:")
+            A("            nx = sdo[dd + 1]")
+            A("        cnt = uint32(nx - sdo[dd])")
+            L += lookback_lines(R, sim, every)
+            A("        gb = gs + int64(ex)")
+        else:
+            A("        xg = int64(dd) * ntile + t")
+            A("        gb = int64(0)")
+            A("        if xg > 0:")
+            A("            gb = int64(C[xg - 1])")
+        A(f"        sgb[dd] = {ct}(gb - int64(sdo[dd]))")
         A(f"        dd += {block}")
         L += stage_lines(items, R, has_pay, cond)
         # the tile in digit order, stored by consecutive threads (runs of a digit coalesce)
@@ -444,7 +610,9 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
                           podt, "            ", cond)
     params = _signature(part, src, pay, key_out, pay_out, part.dtype, pdt, cdt)[1]
     params += [Param("array", kodt, 1, "C"), Param("array", podt, 1, "C")]
-    return _finish("radix_scatter", part, L, params, block)
+    if sweep:
+        params += [Param("array", _U32, 1, "C"), Param("scalar", _I64)]
+    return _finish("radix_sweep" if sweep else "radix_scatter", part, L, params, block)
 
 
 def _finish(prefix, part, lines, params, block=None):
@@ -462,10 +630,29 @@ def _vals(a, n=None):
     return _ew._arr_values(a._ptr, (n,), (a.itemsize,), a.itemsize)
 
 
+def _run_histogram(part, shifts, bits, n, m, F, detect, pw):
+    """Onesweep: every pass's digit counts of ``part``, scanned: (pass, digit) -> the end of
+    the digit's bucket (an int32 array of ``len(shifts) * 2^bits``)."""
+    from ..creation import zeros
+    from ..reductions.functions import cumsum
+    items = items_for(part.w, pw)
+    ntile = -(-n // (BLOCK * items))
+    R = 1 << bits
+    ck = ("radix_hist", part.cache_key(), tuple(shifts), bits, BLOCK, items, _SIM, detect)
+    kh = compiler.get_kernel(ck, lambda: render_histogram(part, shifts, bits, _I32, block=BLOCK,
+                                                          items=items, sim=_SIM, detect=detect))
+    counts = zeros((len(shifts) * R,), _I32)
+    xv = _vals(part.src) if part.src is not None else _vals(None)
+    kh(min(ntile, HIST_BLOCKS), BLOCK, [n, ntile, m, 0] + xv + _vals(None) + _vals(None)
+       + _vals(counts) + _vals(F))
+    return cumsum(counts.reshape((len(shifts), R)), axis=1, dtype=_I32).reshape(-1)
+
+
 def _run_pass(part, src, pay, key_out, pay_out, shift, bits, n, X, P, K, KO, PO, pdt, kodt,
-              podt, m, F=None, cond=False):
+              podt, m, F=None, cond=False, sweep=None):
     """One pass: count, scan, scatter.  ``F``: the int32 flag of a conditional payload
-    (``cond``); the first pass's count sets it."""
+    (``cond``); the first pass's count sets it.  ``sweep``: (G, gp) -- onesweep, one scatter
+    kernel with the histograms' scans ``G`` (this pass's from ``gp``)."""
     from ..reductions.functions import cumsum
     items = items_for(part.w, pdt.itemsize if pay is not None else 0)
     tile = BLOCK * items
@@ -473,6 +660,20 @@ def _run_pass(part, src, pay, key_out, pay_out, shift, bits, n, X, P, K, KO, PO,
     cdt = _I32 if n < 2 ** 31 else _I64
     R = 1 << bits
     detect = cond and src == "first"
+    if sweep is not None:
+        from ..creation import zeros
+        G, gp = sweep
+        every = _PREFIX_EVERY
+        sk = ("radix_sweep", part.cache_key(), src, pay, key_out, pay_out, bits, pdt, kodt,
+              podt, BLOCK, items, _SIM, cond, every)
+        ks = compiler.get_kernel(sk, lambda: render_scatter(
+            part, src, pay, key_out, pay_out, bits, _I32, pdt, kodt, podt, block=BLOCK,
+            items=items, sim=_SIM, cond=cond, sweep=True, every=every))
+        S = zeros((1 + ntile * R,), _U32)
+        xv = _vals(X) if X is not None else _vals(None)
+        ks(ntile, BLOCK, [n, ntile, m, shift] + xv + _vals(P) + _vals(K) + _vals(G)
+           + _vals(F) + _vals(KO, n) + _vals(PO, n) + _vals(S) + [gp])
+        return
     ck = ("radix_count", part.cache_key(), src, bits, cdt, pdt, BLOCK, items, _SIM, detect)
     kc = compiler.get_kernel(ck, lambda: render_count(part, src, bits, cdt, pdt, block=BLOCK,
                                                       items=items, sim=_SIM, detect=detect))
@@ -525,10 +726,15 @@ def sort(parts, n, *, payload=None, out=None, index_dtype=_I64, mod=0):
         from ..creation import zeros
         F = zeros((1,), _I32)
     last = len(plan) - 1
+    sweep = ONESWEEP and n < 2 ** 30
     for q, (p, shift, bits) in enumerate(plan):
         part = parts[p]
         first_of_part = q == 0 or plan[q - 1][0] != p
         last_of_part = q == last or plan[q + 1][0] != p
+        if sweep and first_of_part:
+            shifts = [sh for pp, sh, _ in plan if pp == p]
+            G = _run_histogram(part, shifts, bits, n, part.m or mod, F, cond and p == 0,
+                               pdt.itemsize if pdt is not None else 0)
         if first_of_part:
             src = "gather" if p > 0 else "first"
         else:
@@ -557,6 +763,6 @@ def sort(parts, n, *, payload=None, out=None, index_dtype=_I64, mod=0):
             podt = pdt if pay_out else _keys.UINT[1]
         _run_pass(part, src, pay, key_out, pay_out, shift, bits, n, part.src, P, K, KO, PO,
                   pdt if pdt is not None else _keys.UINT[1], kodt, podt, part.m or mod, F,
-                  cond)
+                  cond, (G, shifts.index(shift) * (1 << bits)) if sweep else None)
         K, P = KO, PO
     return out
