@@ -23,7 +23,8 @@ import numpy as np
 from ..._codegen import compiler
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
-from ..._core.ndarray import ndarray
+from ..._core.ndarray import _new, ndarray
+from ...cuda import memory as _memory
 from . import _boundary as _bd
 from . import _splines
 from ._splines import check_mode, output_of, spline_filter, spline_filter1d
@@ -279,8 +280,9 @@ def _arr(a):
     return [0, 0, a.size, a.itemsize, a._ptr, *a.shape, *a._strides]
 
 
-def _launch(kind, src, out, order, mode, cval, npad, p=(), coords=None, grid=False):
-    """Run the kernel: ``src`` (B, input dims...) -> ``out`` (B, output dims...)."""
+def _launch(kind, src, out, order, mode, cval, npad, p=(), coords=None, grid=False, rec=None):
+    """Run the kernel: ``src`` (B, input dims...) -> ``out`` (B, output dims...).  ``rec``: a
+    list the launch's replay template is appended to (see :func:`_replay`)."""
     if out.size == 0:
         return
     if src.size == 0:           # nothing to sample (SciPy reads out of bounds here)
@@ -311,7 +313,115 @@ def _launch(kind, src, out, order, mode, cval, npad, p=(), coords=None, grid=Fal
         vals += _arr(coords)
     vals += [nz, float(cval), float(npad), per]
     vals += [float(v) for v in p]
+    if rec is not None:
+        # what a replay fills in: the pointers (out's at slot 4, src's 4 after out's 5 + 2 * ndim
+        # values, the coordinates' 4 after src's) and cval
+        rec.append((kern, blocks, (block, 1, 1), vals, 9 + 2 * out.ndim,
+                    None if coords is None else 14 + 2 * (out.ndim + src.ndim),
+                    len(vals) - 3 - len(p)))
     kern(blocks, (block, 1, 1), vals)
+
+
+# ---- plan replay ------------------------------------------------------------------------------
+# A repeat call (same input shape, strides and dtype, same output argument, same parameters)
+# replays its plan: one dict lookup, an allocation from the pool and one launch with the
+# arrays' pointers and cval.  The key holds every argument the launch depends on except cval
+# (its float is a launch value, filled in per call, so 0.0 and -0.0 never share a result); a
+# call whose arguments are not plain hashable values (host or device arrays as parameters, a
+# complex input, a copy or a warning instead of the launch) is never planned.
+_plans = {}
+# numbers whose equal values (equal keys) compute alike: np.float64 is a Python float
+_NUM = frozenset((int, float, np.float64))
+
+
+def _num_key(v):
+    """``v`` as a key part when it is a plain number or a list/tuple of them, else None."""
+    c = v.__class__
+    if c in _NUM:
+        return v
+    if c is tuple or c is list:
+        for e in v:
+            if e.__class__ not in _NUM:
+                return None
+        return (c is list, *v)
+    return None
+
+
+def _out_key(output):
+    """The output argument as a key part: its layout for an npgpu array, the dtype-like value
+    itself (None, a type, a dtype, a string) otherwise; None when not plannable."""
+    c = output.__class__
+    if c is ndarray:
+        return ("array", output.shape, output._strides, output.dtype)
+    if output is None or c is str or c is type or c is np.dtype or isinstance(output, type) \
+            or isinstance(output, np.dtype):
+        return ("dtype", output)
+    return None
+
+
+def _replay(plan, x, output, cval, coords):
+    """The output of ``plan`` run on ``x`` (and ``output``, ``coords``), or None when ``cval``
+    is not a number (the caller takes the full path, which raises SciPy's error)."""
+    kern, grid, block, vals, src_slot, coord_slot, cval_slot, alloc, pre = plan
+    try:
+        cv = float(cval)
+    except Exception:
+        return None
+    if alloc is None:
+        out = output
+    else:
+        shape, strides, dtype, nbytes, contig = alloc
+        mem = _memory.alloc(nbytes)
+        out = _new(mem, mem.ptr, shape, strides, dtype, contig=contig)
+    if pre is None:
+        sptr = x._ptr
+    else:
+        order, mode = pre
+        src = _filtered(x[None], order, mode, cval, True)[0]
+        sptr = src._ptr
+    v = vals.copy()
+    v[4] = out._ptr
+    v[src_slot] = sptr
+    if coord_slot is not None:
+        v[coord_slot] = coords._ptr
+    v[cval_slot] = cv
+    kern(grid, block, v)
+    return out
+
+
+def _planned(pkey, full, input, output, order, mode, cval, prefilter, *args, coords=None):
+    """``full(input, output, order, mode, cval, prefilter, *args, rec)`` (an entry point's full
+    path) or the replay of its plan; ``pkey``: the call's other parameters as a key part (None:
+    not plannable; with ``coords``, a C-contiguous coordinate array's layout)."""
+    key = None
+    if input.__class__ is ndarray and pkey is not None:
+        ok = _out_key(output)
+        if ok is not None:
+            key = (pkey, input.shape, input._strides, input.dtype, ok, order, mode, prefilter)
+            try:
+                plan = _plans.get(key)
+            except TypeError:           # an unhashable argument: the full path judges it
+                plan = key = None
+            if plan is not None:
+                out = _replay(plan, input, output, cval, coords)
+                if out is not None:
+                    return out
+    rec = None if key is None else []
+    out = full(input, output, order, mode, cval, prefilter, *args, rec)
+    _record(key, rec, out, output, (order, mode) if prefilter and order > 1 else None)
+    return out
+
+
+def _record(key, rec, out, output, pre):
+    """Store the plan of ``key`` from the one launch recorded in ``rec`` (nothing when the call
+    did not end in exactly one replayable launch)."""
+    if key is None or len(rec) != 1:
+        return
+    alloc = None if output.__class__ is ndarray else \
+        (out.shape, out._strides, out.dtype, out.nbytes, (out._c_contig, out._f_contig))
+    if len(_plans) >= 256:
+        _plans.clear()
+    _plans[key] = rec[0] + (alloc, pre)
 
 
 def _filtered(x, order, mode, cval, prefilter):
@@ -372,7 +482,16 @@ def _normalize_sequence(v, rank):
 def map_coordinates(input, coordinates, output=None, order=3, mode="constant", cval=0.0,
                     prefilter=True):
     """``scipy.ndimage.map_coordinates``: ``output[i] = input[coordinates[:, i]]`` by spline
-    interpolation of ``order``."""
+    interpolation of ``order``.  A repeat call with C-contiguous npgpu coordinates (their
+    reshape a view: the same pointer) replays its plan."""
+    c = coordinates
+    pkey = ("map", c.shape, c._strides, c.dtype) if c.__class__ is ndarray and \
+        c._c_contig else None
+    return _planned(pkey, _map_coordinates, input, output, order, mode, cval, prefilter,
+                    coordinates, coords=coordinates)
+
+
+def _map_coordinates(input, output, order, mode, cval, prefilter, coordinates, rec):
     _check_order(order)
     x = _as_device(input)
     c = _as_device(coordinates)
@@ -393,14 +512,38 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
     _check_dtypes(x, out, order, prefilter)
     src, npad = _filtered(x[None], order, mode, cval, prefilter)
     c2 = c.reshape((c.shape[0], -1))
-    _launch("map", src, out[None], order, mode, cval, npad, coords=c2)
+    _launch("map", src, out[None], order, mode, cval, npad, coords=c2,
+            rec=rec if c2._ptr == c._ptr else None)
     return out
 
 
 def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, order=3,
                      mode="constant", cval=0.0, prefilter=True):
     """``scipy.ndimage.affine_transform``: ``output[o] = input[matrix @ o + offset]``; matrix
-    (ndim,) diagonal, (ndim, out ndim), or homogeneous (ndim[+1], ndim + 1)."""
+    (ndim,) diagonal, (ndim, out ndim), or homogeneous (ndim[+1], ndim + 1).  A repeat call
+    with a host matrix replays its plan."""
+    mk, ok, sk = _matrix_key(matrix), _num_key(offset), \
+        (0 if output_shape is None else _num_key(output_shape))
+    pkey = None if mk is None or ok is None or sk is None else ("affine", mk, ok, sk)
+    return _planned(pkey, _affine, input, output, order, mode, cval, prefilter, matrix, offset,
+                    output_shape)
+
+
+def _matrix_key(m):
+    """A host matrix (NumPy array, numbers, or a list/tuple of rows of them) as a key part:
+    its exact bytes or values; None when not plannable (a device array is read per call)."""
+    if m.__class__ is np.ndarray:
+        return None if m.dtype.hasobject else ("np", m.shape, m.dtype.str, m.tobytes())
+    k = _num_key(m)
+    if k is None and (m.__class__ is tuple or m.__class__ is list):
+        k = tuple(_num_key(r) for r in m)
+        if None in k:
+            return None
+        k = ("rows", m.__class__ is list, k)
+    return k
+
+
+def _affine(input, output, order, mode, cval, prefilter, matrix, offset, output_shape, rec):
     _check_order(order)
     x = _as_device(input)
     if output_shape is None:
@@ -441,15 +584,22 @@ def affine_transform(input, matrix, offset=0.0, output_shape=None, output=None, 
             raise RuntimeError("affine matrix has wrong number of rows")
         with np.errstate(divide="ignore", invalid="ignore"):
             p = list(m) + list(off / m)
-        _launch("zoom", src, out[None], order, mode, cval, npad, p)
+        _launch("zoom", src, out[None], order, mode, cval, npad, p, rec=rec)
     else:
         p = list(m.reshape(-1)) + list(off)
-        _launch("affine", src, out[None], order, mode, cval, npad, p)
+        _launch("affine", src, out[None], order, mode, cval, npad, p, rec=rec)
     return out
 
 
 def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilter=True):
-    """``scipy.ndimage.shift``: ``output[o] = input[o - shift]``."""
+    """``scipy.ndimage.shift``: ``output[o] = input[o - shift]``.  A repeat call replays its
+    plan."""
+    sk = _num_key(shift)
+    return _planned(None if sk is None else ("shift", sk), _shift, input, output, order, mode,
+                    cval, prefilter, shift)
+
+
+def _shift(input, output, order, mode, cval, prefilter, shift, rec):
     _check_order(order)
     x = _as_device(input)
     if x.ndim < 1:
@@ -462,14 +612,20 @@ def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilt
     _check_dtypes(x, out, order, prefilter)
     s = [-float(v) for v in _normalize_sequence(shift, x.ndim)]
     src, npad = _filtered(x[None], order, mode, cval, prefilter)
-    _launch("zoom", src, out[None], order, mode, cval, npad, [1.0] * x.ndim + s)
+    _launch("zoom", src, out[None], order, mode, cval, npad, [1.0] * x.ndim + s, rec=rec)
     return out
 
 
 def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter=True, *,
          grid_mode=False):
     """``scipy.ndimage.zoom``: output shape ``round(shape * zoom)``; ``grid_mode`` zooms the
-    pixel extents instead of the sample centres."""
+    pixel extents instead of the sample centres.  A repeat call replays its plan."""
+    zk = _num_key(zoom)
+    return _planned(None if zk is None else ("zoom", zk, grid_mode), _zoom, input, output,
+                    order, mode, cval, prefilter, zoom, grid_mode)
+
+
+def _zoom(input, output, order, mode, cval, prefilter, zoom, grid_mode, rec):
     _check_order(order)
     x = _as_device(input)
     if x.ndim < 1:
@@ -490,22 +646,29 @@ def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter
         suggest = {"constant": "grid-constant", "wrap": "grid-wrap"}.get(mode)
         if suggest is not None:
             warnings.warn(f"It is recommended to use mode = {suggest} instead of {mode} when "
-                          f"grid_mode is True.", stacklevel=2)
-    div = np.array(shape)
-    num = np.array(x.shape)
-    if not grid_mode:
-        div -= 1
-        num -= 1
-    z = np.divide(num, div, out=np.ones(x.ndim, dtype=np.float64), where=div != 0)
-    _launch("zoom", src, out[None], order, mode, cval, npad, list(z) + [0.0] * x.ndim,
-            grid=grid_mode)
+                          f"grid_mode is True.", stacklevel=3)
+            rec = None              # the warning is part of every call: never replayed
+    # SciPy's zoom per axis: (in - 1) / (out - 1), or in / out in grid mode; 1 for a 0 divisor
+    # (Python's int / int is the correctly rounded float64 quotient, as NumPy's)
+    g = 0 if grid_mode else 1
+    z = [(i - g) / (o - g) if o != g else 1.0 for i, o in zip(x.shape, shape)]
+    _launch("zoom", src, out[None], order, mode, cval, npad, z + [0.0] * x.ndim,
+            grid=grid_mode, rec=rec)
     return out
 
 
 def rotate(input, angle, axes=(1, 0), reshape=True, output=None, order=3, mode="constant",
            cval=0.0, prefilter=True):
     """``scipy.ndimage.rotate``: every plane along ``axes`` rotated by ``angle`` degrees about
-    its centre (all planes in one launch)."""
+    its centre (all planes in one launch).  A repeat call on a 2-D image replays its plan."""
+    ak, xk = _num_key(angle), _num_key(axes)
+    pkey = None if ak is None or xk is None or input.__class__ is not ndarray or \
+        input.ndim != 2 else ("rotate", ak, xk, reshape)
+    return _planned(pkey, _rotate, input, output, order, mode, cval, prefilter, angle, axes,
+                    reshape)
+
+
+def _rotate(input, output, order, mode, cval, prefilter, angle, axes, reshape, rec):
     from scipy import special
     from ...manipulation import moveaxis
     x = _as_device(input)
@@ -553,7 +716,8 @@ def rotate(input, angle, axes=(1, 0), reshape=True, output=None, order=3, mode="
         from ...creation import empty
         tmp = empty((xb.shape[0],) + tuple(int(v) for v in out_plane), out.dtype)
     src, npad = _filtered(xb, order, mode, cval, prefilter)
-    _launch("affine", src, tmp, order, mode, cval, npad, list(rot.reshape(-1)) + list(offset))
+    _launch("affine", src, tmp, order, mode, cval, npad, list(rot.reshape(-1)) + list(offset),
+            rec=rec if ndim == 2 else None)
     if ndim > 2:
         ob[...] = tmp.reshape(ob.shape)
     return out

@@ -138,21 +138,26 @@ def _render(order):
     return KernelSource(name, text, params)
 
 
+_kernels = {}       # order -> the prefilter kernel (a repeat call skips get_kernel's key)
+_BLOCK = 32 if _ew._SIM else 128
+
+
 def filter_axis_inplace(work, order, axis, mode):
     """Prefilter C-contiguous float64 ``work`` along ``axis`` in place (orders 2-5)."""
     n = work.shape[axis]
-    if n <= 1 or work.size == 0:
+    size = work.size
+    if n <= 1 or size == 0:
         return
     inner = 1
     for s in work.shape[axis + 1:]:
         inner *= s
-    nlines = work.size // n
-    kern = compiler.get_kernel(("ndimage_spline_prefilter", order),
-                               lambda: _render(order))
-    block = 32 if _ew._SIM else 128
-    grid = -(-nlines // block)
-    kern(grid, block, [0, 0, work.size, 8, work._ptr, work.size, 8, nlines, n, inner,
-                       _INIT_OF_MODE[mode]])
+    nlines = size // n
+    kern = _kernels.get(order)
+    if kern is None:
+        kern = _kernels[order] = compiler.get_kernel(("ndimage_spline_prefilter", order),
+                                                     lambda: _render(order))
+    kern(-(-nlines // _BLOCK), _BLOCK, [0, 0, size, 8, work._ptr, size, 8, nlines, n, inner,
+                                        _INIT_OF_MODE[mode]])
 
 
 def prefiltered(x, order, mode, axes=None):
