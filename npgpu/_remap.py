@@ -380,22 +380,7 @@ def remap(src, maps, out=None, record=None):
     pkey = _plan_key(src, maps, out, record)
     plan = _PLANS.get(pkey) if pkey is not None else None
     if plan is not None:
-        kern, grid, block, values, slots = plan
-        values = list(values)
-        tables = None
-        for i, which, off in slots:
-            if which is True:
-                ptr = out._ptr
-            elif which is False:
-                ptr = src._ptr
-            elif which == "rec":
-                ptr = record._ptr
-            else:
-                if tables is None:
-                    tables = [m.table for m in maps if m.table is not None]
-                ptr = tables[which]._ptr
-            values[i] = ptr + off
-        kern(grid, block, values)
+        replay(plan, src, out, [m.table for m in maps if m.table is not None], record)
         return out
     slots = []
     if src.ndim == 0:
@@ -433,6 +418,32 @@ def remap(src, maps, out=None, record=None):
 
 
 _PLANS = {}
+
+
+def stored_plan(src, maps, out, record=None):
+    """The launch plan :func:`remap` stored for these arguments (after a call with them), or
+    None; a caller keeping it replays it with :func:`replay` on arrays of the same layouts and
+    alignments (``src._ptr % 16`` and ``out._ptr % 16`` are part of it)."""
+    pkey = _plan_key(src, maps, out, record)
+    return _PLANS.get(pkey) if pkey is not None else None
+
+
+def replay(plan, src, out, tables, record):
+    """One launch of a stored plan: its values with the pointers of ``src``, ``out``, the maps'
+    ``tables`` (device arrays, in axis order) and ``record`` filled in."""
+    kern, grid, block, values, slots = plan
+    values = list(values)
+    for i, which, off in slots:
+        if which is True:
+            ptr = out._ptr
+        elif which is False:
+            ptr = src._ptr
+        elif which == "rec":
+            ptr = record._ptr
+        else:
+            ptr = tables[which]._ptr
+        values[i] = ptr + off
+    kern(grid, block, values)
 
 
 def _plan_key(src, maps, out, record):

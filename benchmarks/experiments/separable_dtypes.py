@@ -14,9 +14,9 @@ from npgpu.scipy import ndimage as gnd
 from npgpu.scipy.ndimage import _separable2d
 
 rng = np.random.default_rng(0)
-for shape in [(11, 9), (5, 11, 9), (300, 200)]:
-    for dt in (np.float32, np.float64, np.uint8, np.int16):
-        for out in (None, np.float32, np.float64, np.uint8, np.int16, np.int32):
+for shape in [(5, 11, 9), (300, 200)]:
+    for dt in (np.float32, np.uint8, np.float64):
+        for out in (np.uint8, None, np.int16, np.float32):
             x = (rng.random(shape) * 200).astype(dt)
             kw = dict(output=out, mode="reflect")
             want = snd.gaussian_filter(x, 1.0, **kw)

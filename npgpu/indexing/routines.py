@@ -6,6 +6,7 @@ Each builds a :class:`~.advanced.Plan` (or an advanced index) and runs the one g
 scatter template; arithmetic on indices is one elementwise launch.  Bounds in ``mode='raise'`` are
 checked on the device with one 8-byte read of the record, as in ``a[idx]``."""
 import operator
+import threading
 
 import numpy as np
 
@@ -14,7 +15,10 @@ from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core import layout as _layout
 from .._core import transfer as _transfer
-from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
+from .._core.ndarray import _new, empty_array, fail_unless_writeable, ndarray
+from ..cuda import memory as _memory
+from ..cuda import runtime as _rt
+from ..cuda.memory import pinned_empty
 from ..creation import arange, asarray
 from . import advanced as _adv
 
@@ -62,6 +66,15 @@ def _empty_axis(n, idx, mode):
 # --- take / put ----------------------------------------------------------------------------------
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of ``a`` at ``indices`` along ``axis`` (the flattened array when None)."""
+    key = None
+    if (type(a) is ndarray and type(indices) is ndarray and type(axis) is int
+            and type(mode) is str and (out is None or (type(out) is ndarray and not out._ro))):
+        # a repeat call (same layouts, alignment, axis and mode) replays the rows launch
+        key = (_rt.get_device_id(), a.shape, a._strides, a.dtype, a._ptr & 15, indices.shape,
+               indices._strides, indices.dtype, axis, mode)
+        e = _take_calls.get(key)
+        if e is not None:
+            return _put_out(_take_replay(e, a, indices, mode), out)
     if isinstance(out, ndarray) and out._ro:       # NumPy's take writes through a copy of out
         fail_unless_writeable(out, "WRITEBACKIFCOPY base")
     mode = _mode(mode)
@@ -73,7 +86,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     idx = _int_index(indices)
     _empty_axis(a.shape[axis], idx, mode)
     if axis == a.ndim - 1 and _staged_take(a, idx):
-        return _put_out(_take_rows(a, idx, axis, mode), out)
+        return _put_out(_take_rows(a, idx, axis, mode, key), out)
     entries = [("slice", slice(None), d) for d in range(axis)] + [("arr", idx, axis)]
     entries += [("slice", slice(None), d) for d in range(axis + 1, a.ndim)]
     return _put_out(_adv.gather(_adv._plan(a, entries), mode), out)
@@ -87,31 +100,90 @@ def _staged_take(a, idx):
             and not (idx.dtype.kind == "u" and idx.itemsize == 8))
 
 
-def _take_rows(a, idx, axis, mode):
-    """``take`` along the last axis: a block a row, the row read once into shared memory and
-    gathered from there; ``mode='raise'`` checks in the same launch (the first bad position
-    recorded, one 8-byte read)."""
+def _flat_index(idx):
+    """``idx`` as the rows form's table: flat, C-contiguous int64."""
+    if idx.ndim == 1 and idx.dtype == _I64 and idx._c_contig:
+        return idx
     flat = idx.reshape(-1)
     if flat.dtype != _I64 or not flat._c_contig:
         flat = flat.astype(_I64)
-    n = a.shape[-1]
-    maps = [_remap.ident(s) for s in a.shape[:-1]]
+    return flat
+
+
+def _table(flat, n, mode):
     if mode == "wrap":
         # the indices reduced once (NumPy's remainder: in [0, n)), not once per output
         # element: the rows then read a plain table
         from ..ufuncs import UFUNCS
-        maps.append(_remap.AxisMap("table", flat.size, table=UFUNCS["remainder"](flat, n)))
-    else:
-        maps.append(_remap.AxisMap("take_" + mode, flat.size, n, table=flat))
+        return UFUNCS["remainder"](flat, n)
+    return flat
+
+
+def _take_rows(a, idx, axis, mode, key=None):
+    """``take`` along the last axis: a block a row, the row read once into shared memory and
+    gathered from there; ``mode='raise'`` checks in the same launch (the first bad position
+    recorded, one 8-byte read).  ``key``: take's replay key of this call, its launch stored
+    under it."""
+    flat = _flat_index(idx)
+    n = a.shape[-1]
+    maps = [_remap.ident(s) for s in a.shape[:-1]]
+    table = _table(flat, n, mode)
+    kind = "table" if mode == "wrap" else "take_" + mode
+    maps.append(_remap.AxisMap(kind, flat.size, *(() if mode == "wrap" else (n,)), table=table))
     rec = _adv._record() if mode == "raise" else None
     res = _remap.remap(a, maps, record=rec)
-    if rec is not None:
-        bad = _adv._read_record(rec)
-        if bad != _adv._NONE:
-            host = np.empty(1, _I64)
-            _transfer._d2h(host, flat._ptr + 8 * bad, 8)
-            raise _adv.out_of_bounds(int(host[0]), n, axis)
-    return res.reshape(a.shape[:-1] + idx.shape)
+    shape = a.shape[:-1] + idx.shape
+    if key is not None and res.size:
+        plan = _remap.stored_plan(a, maps, res, rec)
+        if plan is not None:
+            if len(_take_calls) >= 256:
+                _take_calls.clear()
+            _take_calls[key] = (plan, n, axis, res._ptr & 15, res.shape, res._strides,
+                                (res._c_contig, res._f_contig), res.size * res.itemsize, shape,
+                                flat is idx)
+    _check_record(rec, flat, n, axis)
+    return res if res.shape == shape else res.reshape(shape)
+
+
+# take's stored launches: key -> (remap plan, axis length, axis, output alignment, output
+# shape, strides, contiguity, bytes, result shape, whether the indices are the table as given)
+_take_calls = {}
+
+
+def _take_replay(e, a, idx, mode):
+    plan, n, axis, align, oshape, ostrides, contig, nbytes, shape, direct = e
+    flat = idx if direct else _flat_index(idx)
+    table = _table(flat, n, mode)
+    rec = _adv._record() if mode == "raise" else None
+    mem = _memory.alloc(nbytes)        # the output straight from the pool
+    if mem.ptr & 15 != align:          # another alignment: another launch form
+        del mem
+        return _take_rows(a, idx, axis, mode)
+    res = _new(mem, mem.ptr, oshape, ostrides, a.dtype, None, contig)
+    _remap.replay(plan, a, res, [table], rec)
+    _check_record(rec, flat, n, axis)
+    return res if oshape == shape else res.reshape(shape)
+
+
+_tls = threading.local()
+
+
+def _check_record(rec, flat, n, axis):
+    """NumPy's IndexError for the first bad index ``rec`` (the bounds record of a 'raise'
+    launch, or None) holds.  The record is read into a page-locked buffer of this thread: the
+    driver copies it straight there (a pageable read goes through its own staging)."""
+    if rec is None:
+        return
+    buf = getattr(_tls, "record", None)
+    if buf is None:
+        buf = _tls.record = pinned_empty(1, _I64)
+    _transfer._d2h(buf, rec._ptr, 8)
+    bad = int(buf[0])
+    if bad != _adv._NONE:
+        _copy.fill(rec, _adv._NONE)       # re-armed for the next check
+        host = np.empty(1, _I64)
+        _transfer._d2h(host, flat._ptr + 8 * bad, 8)
+        raise _adv.out_of_bounds(int(host[0]), n, axis)
 
 
 def _cycled(v, n):

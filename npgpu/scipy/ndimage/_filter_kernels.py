@@ -309,18 +309,33 @@ def line_pass(op, src, dst, axis, weights, r, mode, cval):
     False (nothing launched) when an array's axes around ``axis`` do not collapse to the
     template's three: the caller copies it first.  A repeat call (same shapes, strides and
     dtypes) replays its plan: a dict lookup and one launch."""
+    return run_launch(line_launch(op, src, dst, axis, weights, r, mode, cval), src)
+
+
+def run_launch(t, src):
+    """Launch ``t`` (a :func:`line_launch` tuple, or None: False) unless ``src`` is empty."""
+    if t is None:
+        return False
+    if src.size:
+        kern, grid, block, values = t[:4]
+        kern(grid, block, values)
+    return True
+
+
+def line_launch(op, src, dst, axis, weights, r, mode, cval):
+    """(kernel, grid, block, values, index of src's pointer in values, index of dst's, the
+    weight table the values point into) of :func:`line_pass`'s launch, or None when the
+    layout does not fit.  A caller may keep it and replay it on arrays of the same layouts
+    (a copy of the values with the two pointers replaced)."""
     plan = _line_plan(op, src, dst, axis)
     if plan is None:
-        return False
-    if src.size == 0:
-        return True
+        return None
     kern, grid, block, wk, sv, sshape, dv, dshape = plan
-    w = device_table(weights if weights.dtype == wk else weights.astype(wk))
+    w = _weight_table(weights, wk)
     values = ([0, 0, sv[0], sv[1], src._ptr] + sshape + [0, 0, dv[0], dv[1], dst._ptr] + dshape
               + [0, 0, w.size, wk.itemsize, w._ptr, w.size, wk.itemsize]
               + [int(r), wk.type(cval), _boundary.code(mode)])
-    kern(grid, block, values)
-    return True
+    return kern, grid, block, values, 4, 9 + len(sshape), w
 
 
 # ---- n-D template ---------------------------------------------------------------------------
@@ -424,6 +439,29 @@ def device_table(host):
             _consts.clear()
         d = _consts[key] = asarray(host)
     return d
+
+
+_by_id = {}      # (device, id of a read-only host weights array, dtype) -> (it, device copy)
+
+
+def _weight_table(weights, wk):
+    """:func:`device_table` of ``weights`` in ``wk``; a read-only array (the cached gaussian
+    weights, a stored call's box weights) is found by identity: the entry holds the array, so
+    its id is not reused while it is there, and read-only arrays of ours that own their data
+    are never written (a read-only view could be of memory written through another)."""
+    if not weights.flags.writeable and weights.base is None:
+        key = (_rt.get_device_id(), id(weights), wk)
+        e = _by_id.get(key)
+        if e is not None:
+            return e[1]
+    else:
+        key = None
+    w = device_table(weights if weights.dtype == wk else weights.astype(wk))
+    if key is not None:
+        if len(_by_id) >= 256:
+            _by_id.clear()
+        _by_id[key] = (weights, w)
+    return w
 
 
 _nd_plans = {}       # (op, layout, dtypes, footprint, origins, weights, rank) -> launch plan

@@ -37,7 +37,7 @@ from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from ...cuda import runtime as _rt
 from . import _boundary
-from ._filter_kernels import device_table, work_dtype
+from ._filter_kernels import device_table, run_launch, work_dtype
 from ._image_launch import GRID_YZ, replay
 
 _I64 = np.dtype(np.int64)
@@ -186,15 +186,22 @@ def fused_pass(src, dst, plan, cval):
     """One launch: ``dst`` (same shape, not overlapping ``src``) = the two weighted passes of
     ``plan`` (which :func:`applies`) of ``src``.  False (nothing launched) when an array's
     leading axes do not collapse or the tile does not fit the shared memory."""
+    return run_launch(fused_launch(src, dst, plan, cval), src)
+
+
+def fused_launch(src, dst, plan, cval):
+    """(kernel, grid, block, values, index of src's pointer in values, index of dst's, the
+    weight tables the values point into) of the fused launch of ``plan`` from ``src`` into
+    ``dst``, or None when the layout does not fit the template.  A caller that keeps it may
+    replay it for other arrays of the same layout: a copy of the values with the two pointers
+    replaced (the weight tables kept alive with it)."""
     (_, w0, o0, m0), (_, w1, o1, m1) = plan
     K0, K1 = len(w0), len(w1)
     key = (_rt.get_device_id(), src.shape, src._strides, dst._strides, src.dtype, dst.dtype,
            K0, K1)
     p = replay(_plans, key, lambda: _plan(src, dst, K0, K1))
     if p is None:
-        return False
-    if src.size == 0:
-        return True
+        return None
     kern, grid, wk1, wk2, sv, dv = p
     W0 = device_table(np.asarray(w0, wk1))
     W1 = device_table(np.asarray(w1, wk2))
@@ -203,8 +210,7 @@ def fused_pass(src, dst, plan, cval):
               + _ew._arr_values(W1._ptr, W1.shape, W1._strides, W1.itemsize)
               + [K0 // 2 + int(o0), K1 // 2 + int(o1), wk1.type(cval), wk2.type(cval),
                  _boundary.code(m0), _boundary.code(m1)])
-    kern(grid, (_THREADS, 1, 1), values)
-    return True
+    return kern, grid, (_THREADS, 1, 1), values, 4, 9 + len(sv[2]), (W0, W1)
 
 
 def _plan(src, dst, K0, K1):
