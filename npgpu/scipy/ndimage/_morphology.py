@@ -281,27 +281,36 @@ def _binary_pass_small(x, pts, erode, border, mask, y, changed):
     R = rows_per_thread(shape)
     kern = compiler.get_kernel(("ndimage", "binary_small", pts.tobytes(), pts.shape,
                                 bool(erode), R), lambda: _render_binary_small(pts, erode, R))
-    m = mask if mask is not None else x
-    kern(image_grid(shape, R), (*BLOCK, 1),
-         arr(x.reshape(-1)) + arr(m.reshape(-1)) + arr(y.reshape(-1)) + arr(changed)
-         + [int(mask is not None), int(bool(border))] + list(shape))
+    return (kern, image_grid(shape, R), (*BLOCK, 1), [],
+            [int(mask is not None), int(bool(border))] + list(shape))
+
+
+def _flat(ptr, n):
+    """Launcher values of a C-contiguous bool image of ``n`` elements at ``ptr``, flat."""
+    return [0, 0, n, 1, ptr, n, 1]
 
 
 def _binary_pass(x, tables, K, erode, border, mask, y, changed, pts=None):
     """One pass over the C-contiguous bool image ``x`` into ``y``; ``pts``: the structure's
-    offsets (a structure of at most SMALL_STRUCTURE elements takes its own kernel)."""
+    offsets (a structure of at most SMALL_STRUCTURE elements takes its own kernel).  Returns
+    the pass's launch parts (kernel, grid, block, values before and after the four arrays
+    x, mask, y, changed): a replayed call launches them again with new pointers."""
     if pts is not None and 0 < K <= SMALL_STRUCTURE and x.ndim >= 1:
-        return _binary_pass_small(x, pts, erode, border, mask, y, changed)
-    offs, lin, shp = tables
-    w = "uint32" if x.size < 2 ** 32 else "int64"
-    nd = max(x.ndim, 1)
-    kern = compiler.get_kernel(("ndimage", "binary", w, nd), lambda: _render_binary(w, nd))
+        parts = _binary_pass_small(x, pts, erode, border, mask, y, changed)
+    else:
+        offs, lin, shp = tables
+        w = "uint32" if x.size < 2 ** 32 else "int64"
+        nd = max(x.ndim, 1)
+        kern = compiler.get_kernel(("ndimage", "binary", w, nd), lambda: _render_binary(w, nd))
+        grid, block = _ew._grid(x.size, 1)
+        parts = (kern, grid, block, [x.size, nd, K, int(erode), int(bool(border)),
+                                     int(mask is not None)] + arr(shp) + arr(offs) + arr(lin),
+                 [])
+    kern, grid, block, head, tail = parts
     m = mask if mask is not None else x
-    n = x.size
-    grid, block = _ew._grid(n, 1)
-    kern(grid, block, [n, nd, K, int(erode), int(bool(border)),
-                       int(mask is not None)] + arr(shp) + arr(offs) + arr(lin)
-         + arr(x.reshape(-1)) + arr(m.reshape(-1)) + arr(y.reshape(-1)) + arr(changed))
+    kern(grid, block, head + _flat(x._ptr, x.size) + _flat(m._ptr, x.size)
+         + _flat(y._ptr, x.size) + arr(changed) + tail)
+    return parts
 
 
 def _structure(structure, nd):
@@ -328,7 +337,57 @@ def _write_output(result, output):
     return result
 
 
+# ---- plan replay -----------------------------------------------------------------------------
+# A repeat call (same input layout, structure, border_value, origin; iterations == 1, no mask)
+# replays the launch of its first call: one dict lookup, the output from the pool, one launch
+# with the new pointers.  Iterating, masked and other calls take the full path.
+# replay key -> (kernel, grid, block, head, tail, n, input used as is, the device tables whose
+# pointers the head holds: referenced here, as _table_cache may drop them)
+_plans = {}
+_flags = {}             # device -> the changed flag of iterations == 1 passes (never read)
+
+
+def _scratch_flag():
+    dev = _rt.get_device_id()
+    flag = _flags.get(dev)
+    if flag is None:
+        flag = _flags[dev] = empty_array((1,), _I32)
+    return flag
+
+
+def _replay_key(input, structure, iterations, mask, border_value, origin, erode):
+    """The plan key of a call that can replay, else None.  Exact classes only: a plain int
+    border_value / origin / iterations, a host NumPy structure (keyed by its shape, dtype and
+    bytes: a 3x3 structure's are cheap) or None, an npgpu input (keyed by its layout)."""
+    if (mask is not None or iterations.__class__ is not int or iterations != 1
+            or border_value.__class__ is not int or origin.__class__ is not int
+            or input.__class__ is not ndarray):
+        return None
+    if structure is None:
+        skey = None
+    elif structure.__class__ is np.ndarray:
+        skey = (structure.shape, structure.dtype, structure.tobytes())
+    else:
+        return None
+    return (_rt.get_device_id(), erode, input.shape, input._strides, input.dtype, skey,
+            border_value, origin)
+
+
+def _replay(plan, input, output):
+    """A stored pass on a new input (of the plan's layout): its mask operand is the input."""
+    kern, grid, block, head, tail, n, direct, _ = plan
+    cur = input if direct else contiguous(input, _BOOL)
+    y = empty_array(input.shape, _BOOL)
+    xv = _flat(cur._ptr, n)
+    kern(grid, block, head + xv + xv + _flat(y._ptr, n) + tail)
+    return _write_output(y, output)
+
+
 def _binary(input, structure, iterations, mask, output, border_value, origin, erode):
+    key = _replay_key(input, structure, iterations, mask, border_value, origin, erode)
+    plan = _plans.get(key) if key is not None else None
+    if plan is not None:
+        return _replay(plan, input, output)
     try:
         iterations = operator.index(iterations)
     except TypeError as e:
@@ -350,7 +409,9 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, er
     if cur.size == 0:
         return _write_output(cur.copy(), output)
     tables = _tables(pts, x.shape)
-    changed = empty_array((1,), _I32)     # written by every pass, read when iterating
+    # written by every pass, read only when iterating
+    changed = _scratch_flag() if iterations == 1 else empty_array((1,), _I32)
+    direct = cur is x
     nxt = None
     done = 0
     while iterations < 1 or done < iterations:
@@ -358,13 +419,21 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, er
             nxt = empty_array(cur.shape, _BOOL)
         if iterations != 1:
             changed.fill(0)
-        _binary_pass(cur, tables, len(pts), erode, border_value, mask, nxt, changed, pts)
+        parts = _binary_pass(cur, tables, len(pts), erode, border_value, mask, nxt, changed,
+                             pts)
         # the previous input becomes the next output, unless it is the caller's array
         cur, nxt = nxt, (None if cur is x else cur)
         done += 1
         if iterations != 1 and not read_scalar(changed):
             break
-    return _write_output(cur, output)
+    result = _write_output(cur, output)
+    if key is not None:
+        # stored after a successful call only; the flag's values join the tail
+        kern, grid, block, head, tail = parts
+        if len(_plans) >= 256:
+            _plans.clear()
+        _plans[key] = (kern, grid, block, head, arr(changed) + tail, cur.size, direct, tables)
+    return result
 
 
 # ---- public: structures ---------------------------------------------------------------------
@@ -413,8 +482,7 @@ def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
 def _sequence(first, second, input, structure, iterations, output, origin, mask,
               border_value):
     x = check_input(input)
-    if structure is None:
-        structure = generate_binary_structure(x.ndim, 1)
+    # structure None: both passes use generate_binary_structure(ndim, 1), as SciPy does
     tmp = first(x, structure, iterations, mask, None, border_value, origin)
     return second(tmp, structure, iterations, mask, output, border_value, origin)
 

@@ -253,19 +253,29 @@ def rank_pass(src, dst, footprint, origins, mode, cval, rank):
     ``rank`` over the taps where ``footprint`` (host bool, src.ndim axes) is set, centred at
     ``shape // 2 + origins``.  False (nothing launched) where the footprint has more than
     :data:`MAX_TAPS` taps: the caller takes the general n-D template."""
-    T = int(np.count_nonzero(footprint))
-    if T > MAX_TAPS or src.ndim == 0:
-        return False
-    if src.size == 0:
-        return True
     key = (_rt.get_device_id(), src.shape, src._strides, dst._strides, src.dtype, dst.dtype,
            footprint.shape, footprint.tobytes(), tuple(origins), rank)
-    kern, grid, block, sv, dv = replay(
-        _plans, key, lambda: _plan(src, dst, footprint, origins, rank))
+    plan = _plans.get(key)
+    if plan is None:
+        # the tap count and the empty cases only on a miss (a plan exists only where launched)
+        if src.ndim == 0 or int(np.count_nonzero(footprint)) > MAX_TAPS:
+            return False
+        if src.size == 0:
+            return True
+        plan = replay(_plans, key, lambda: _plan(src, dst, footprint, origins, rank))
+    kern, grid, block, sv, dv = plan
+    code = _mode_codes.get(mode) if mode.__class__ is str else None
+    if code is None:
+        code = _boundary.code(mode)
+        if mode.__class__ is str:
+            _mode_codes[mode] = code
     values = ([0, 0, sv[0], sv[1], src._ptr] + sv[2] + [0, 0, dv[0], dv[1], dst._ptr] + dv[2]
-              + [_cval(src.dtype, cval), _boundary.code(mode)])
+              + [_cval(src.dtype, cval), code])
     kern(grid, block, values)
     return True
+
+
+_mode_codes = {}        # mode name -> its runtime code (known names only: code() raised else)
 
 
 def _plan(src, dst, footprint, origins, rank):
