@@ -9,13 +9,11 @@ Run: ``python3 benchmarks/experiments/fused_chain_parts.py`` (``EXP_SHIFT=16`` o
 import numpy as np
 
 from _common import SHIFT, copy_bandwidth, gl, gp, pct, timer
+from fusion_cases import _chain
 
 
 def chain(x):
-    y = x * 1.5 + 2.0
-    y = y * x - 0.5
-    y = y / (x * x + 3.0)
-    return gp.sin(y) * 0.25 + x
+    return _chain(gp, x)
 
 
 def no_sin(x):

@@ -84,10 +84,14 @@ def _sumsq(x, y):
 @gp.fuse
 def _chain10(x):
     """The fusion benchmark's 10-op chain (benchmarks/fusion_cases.py)."""
-    y = x * 1.5 + 2.0
-    y = y * x - 0.5
-    y = y / (x * x + 3.0)
-    return gp.sin(y) * 0.25 + x
+    return _fusion_cases()._chain(gp, x)
+
+
+def _fusion_cases():
+    import os
+    sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    import fusion_cases
+    return fusion_cases
 
 
 def _profiler(on):

@@ -37,7 +37,7 @@ from ...cuda import runtime as _rt
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from . import _boundary
-from ._image_launch import BLOCK as _ND_BLOCK, GRID_YZ as _GRID_YZ, image_grid, \
+from ._image_launch import BLOCK as _ND_BLOCK, GRID_YZ as _GRID_YZ, image_grid, remember, \
     image_layout, replay
 
 _I64 = np.dtype(np.int64)
@@ -435,9 +435,7 @@ def device_table(host):
     d = _consts.get(key)
     if d is None:
         from ...creation import asarray
-        if len(_consts) >= 256:
-            _consts.clear()
-        d = _consts[key] = asarray(host)
+        d = remember(_consts, key, asarray(host))
     return d
 
 
@@ -458,9 +456,7 @@ def _weight_table(weights, wk):
         key = None
     w = device_table(weights if weights.dtype == wk else weights.astype(wk))
     if key is not None:
-        if len(_by_id) >= 256:
-            _by_id.clear()
-        _by_id[key] = (weights, w)
+        remember(_by_id, key, (weights, w))
     return w
 
 

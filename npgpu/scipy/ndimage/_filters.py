@@ -24,6 +24,7 @@ from . import _boundary
 from . import _filter_kernels as _k
 from . import _rank_small
 from . import _separable2d
+from ._image_launch import remember
 
 __all__ = ["correlate1d", "convolve1d", "correlate", "convolve", "gaussian_filter1d",
            "gaussian_filter", "uniform_filter1d", "uniform_filter", "minimum_filter1d",
@@ -329,12 +330,10 @@ def _store_call(key, op, input, output, plan, cval):
 def _store_run(key, output, run):
     """Store ``run(src, dst)`` (the launches of a call that wrote ``output``) under ``key``,
     with the layout of a new output of its shape and dtype."""
-    if len(_calls) >= 256:
-        _calls.clear()
     shape, isz = output.shape, output.itemsize
     strides = _layout.c_strides(shape, isz)
-    _calls[key] = (output.dtype, output.size * isz, strides,
-                   (True, _layout.is_f_contig(shape, strides, isz)), run)
+    remember(_calls, key, (output.dtype, output.size * isz, strides,
+                           (True, _layout.is_f_contig(shape, strides, isz)), run))
 
 
 def _launches(op, input, output, plan, cval):

@@ -39,8 +39,14 @@ def replay(cache, key, make):
     first: 256 plans)."""
     plan = cache.get(key)
     if plan is None:
-        plan = make()
-        if len(cache) >= 256:
-            cache.clear()
-        cache[key] = plan
+        plan = remember(cache, key, make())
     return plan
+
+
+def remember(cache, key, value):
+    """``cache[key] = value`` in one of ndimage's plan and table caches (a full cache is emptied
+    first: 256 entries); returns ``value``."""
+    if len(cache) >= 256:
+        cache.clear()
+    cache[key] = value
+    return value

@@ -27,6 +27,7 @@ from ..._core.ndarray import _new, ndarray
 from ...cuda import memory as _memory
 from . import _boundary as _bd
 from . import _splines
+from ._image_launch import remember
 from ._splines import check_mode, output_of, spline_filter, spline_filter1d
 
 __all__ = ["map_coordinates", "affine_transform", "shift", "zoom", "rotate",
@@ -419,9 +420,7 @@ def _record(key, rec, out, output, pre):
         return
     alloc = None if output.__class__ is ndarray else \
         (out.shape, out._strides, out.dtype, out.nbytes, (out._c_contig, out._f_contig))
-    if len(_plans) >= 256:
-        _plans.clear()
-    _plans[key] = rec[0] + (alloc, pre)
+    remember(_plans, key, rec[0] + (alloc, pre))
 
 
 def _filtered(x, order, mode, cval, prefilter):

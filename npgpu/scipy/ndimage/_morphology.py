@@ -28,7 +28,7 @@ from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from ..._core import transfer as _transfer
 from ..._core.ndarray import empty_array, ndarray
-from ._image_launch import BLOCK, image_grid, image_layout, rows_per_thread
+from ._image_launch import BLOCK, image_grid, image_layout, remember, rows_per_thread
 
 __all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_fill_holes",
@@ -430,9 +430,8 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, er
     if key is not None:
         # stored after a successful call only; the flag's values join the tail
         kern, grid, block, head, tail = parts
-        if len(_plans) >= 256:
-            _plans.clear()
-        _plans[key] = (kern, grid, block, head, arr(changed) + tail, cur.size, direct, tables)
+        remember(_plans, key,
+                 (kern, grid, block, head, arr(changed) + tail, cur.size, direct, tables))
     return result
 
 
