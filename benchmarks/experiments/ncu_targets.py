@@ -50,7 +50,47 @@ CASES = {
     "fft2": lambda: gp.fft.fft2(c2),
     "torch_fft2": lambda: _torch_fft2(),
     "cupy_standard_normal_f32": lambda: _cupy_normal(),
+    # issue 25's special functions (the benchmark's data ranges) and PyTorch's kernels for them
+    "erf_f64": lambda: _special().erf(_sp_data("erf_f64")),
+    "torch_erf_f64": lambda: _torch_of("erf_f64").special.erf(_sp_torch("erf_f64")),
+    "erf_f32": lambda: _special().erf(_sp_data("erf_f32")),
+    "gammaln_f32": lambda: _special().gammaln(_sp_data("gammaln_f32")),
+    "torch_gammaln_f32": lambda: _torch_of("gammaln_f32").special.gammaln(_sp_torch("gammaln_f32")),
+    "expit_f32": lambda: _special().expit(_sp_data("expit_f32")),
+    "torch_expit_f32": lambda: _torch_of("expit_f32").special.expit(_sp_torch("expit_f32")),
 }
+
+# name -> (elements, dtype, low, high) of the special-function cases
+_SP = {"erf_f64": (n26 * 2, np.float64, -3.0, 3.0), "erf_f32": (n26 * 4, np.float32, -3.0, 3.0),
+       "gammaln_f32": (n26 * 4, np.float32, 0.1, 50.0),
+       "expit_f32": (n26 * 4, np.float32, -20.0, 20.0)}
+_sp_cache = {}
+
+
+def _special():
+    import npgpu.scipy.special as sp
+    return sp
+
+
+def _sp_data(name):
+    if name not in _sp_cache:
+        n, dt, lo, hi = _SP[name]
+        _sp_cache[name] = gp.asarray((lo + (hi - lo) * rng.random(n)).astype(dt))
+    return _sp_cache[name]
+
+
+def _torch_of(name):
+    import torch
+    return torch
+
+
+def _sp_torch(name):
+    import torch
+    key = "torch " + name
+    if key not in _sp_cache:
+        _sp_cache[key] = torch.from_dlpack(_sp_data(name))
+    return _sp_cache[key]
+
 
 
 def _ndi():

@@ -24,6 +24,7 @@ parameter, ``i`` the element's linear (C-order) index as int64 (pass
 handed to ``op`` unindexed (pass :class:`Raw`; user kernels' ``raw`` parameters).
 """
 import hashlib
+import os
 
 import numpy as np
 
@@ -113,14 +114,21 @@ def elements_per_thread(in_specs):
     """Elements a thread of the contiguous layout handles.
 
     Measured on the H200 (2026-11-30, 2^28 float32, kernel_shapes.py): 4 per thread
-    beats 1, 2, 8 and 16 for unary and binary kernels alike (8: 64-80% of copy bandwidth)."""
-    return 4
+    beats 1, 2, 8 and 16 for unary and binary kernels alike (8: 64-80% of copy bandwidth).
+    ``NPGPU_EW_EPT`` overrides it (experiments: compute-heavy ops)."""
+    return _EPT
+
+
+_EPT = int(os.environ.get("NPGPU_EW_EPT", "4"))
+_THREADS = int(os.environ.get("NPGPU_EW_THREADS", "0"))     # 0: the measured choice below
 
 
 def threads_per_block(in_specs):
     """Block size of the contiguous layout: 128 threads when one array is read (negative f32:
     98.9% of copy bandwidth, against 94.9% with 256 and 90.2% with 512), 256 otherwise
-    (add: 107% with 256)."""
+    (add: 107% with 256).  ``NPGPU_EW_THREADS`` overrides it (experiments)."""
+    if _THREADS:
+        return _THREADS
     return 128 if sum(1 for kind, _ in in_specs if kind == "a") <= 1 else 256
 
 
@@ -373,7 +381,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                    for kind, st in in_specs if kind == "a"]
     ks = KernelSource(kname, text, params)
     ks.elements_per_thread = 4 if layout == "words" else ept
-    ks.threads = (128 if layout == "words" else threads_per_block(in_specs)) if flat else _BLOCK
+    ks.threads = ((_THREADS or 128) if layout == "words" else threads_per_block(in_specs)) \
+        if flat else _BLOCK
     ks.covers = layout == "words" and not sim     # launched with a grid that covers every element
     return ks
 
