@@ -227,6 +227,24 @@ def test_softmax(dt, axis):
     check("log_softmax", gs.log_softmax(g, axis=axis), sp.log_softmax(a[:, ::-1], axis=axis))
 
 
+def test_softmax_edges_and_launches():
+    """Rows holding +-inf and NaN come out as SciPy's (softmax's maximum is not guarded,
+    log_softmax's is); along the last axis softmax is one kernel (the fused row form) and
+    logsumexp two reads of the input."""
+    from npgpu.fusion.trace import _launch_count
+    a = np.array([[1.0, np.inf, 2.0], [1.0, -np.inf, 2.0], [-np.inf] * 3, [np.nan, 1.0, 2.0],
+                  [700.0, 710.0, -5.0]])
+    g = npgpu.asarray(a)
+    with np.errstate(all="ignore"):
+        for name in ("softmax", "log_softmax", "logsumexp"):
+            check(name, getattr(gs, name)(g, axis=1), getattr(sp, name)(a, axis=1))
+    x = npgpu.asarray(rng.uniform(-5, 5, (6, 40)).astype(np.float32))
+    gs.softmax(x, axis=-1)
+    n = _launch_count()
+    check("softmax", gs.softmax(x, axis=-1), sp.softmax(x.get(), axis=-1))
+    assert _launch_count() - n == 1
+
+
 @pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.int16, np.int64, np.bool_])
 def test_numpy_i0(dt):
     """numpy.i0 runs on the same kernel, with NumPy's result dtypes."""

@@ -34,6 +34,7 @@ import numpy as np
 
 from .. import _backend
 from .._version import __version__
+from . import ptx_constants as _ptx_constants
 from .launcher import Launcher
 
 from .stats import stats
@@ -266,7 +267,8 @@ def _disk_write(key, meta, cubin):
 
 
 # --- compile -------------------------------------------------------------------------------
-_OPTIONS = {"fastmath": False, "opt": True, "lineinfo": False, "fma": False}
+_OPTIONS = {"fastmath": False, "opt": True, "lineinfo": False, "fma": False,
+            "f64_table": _ptx_constants.ENABLED}
 
 
 def _nvvm_without_fma():
@@ -306,6 +308,8 @@ def compile_ptx(fn, params, cc, opt=True, launch_bounds=None):
                                   launch_bounds=launch_bounds)
     finally:
         _compiling[0] = False
+    if _OPTIONS["f64_table"]:
+        ptx = _ptx_constants.f64_table(ptx)
     missing = [f for f in _EXTERN_FUNC.findall(ptx) if f not in _LINKED]
     if missing:
         # e.g. Numba's float16 operators call cuda_fp16 functions: the driver's link step

@@ -1,5 +1,22 @@
-"""logsumexp, softmax and log_softmax from npgpu's ufuncs and reductions, shifted by the maximum
-as SciPy does (no overflow in exp; a non-finite maximum shifts by 0)."""
+"""logsumexp, softmax and log_softmax from npgpu's reductions and ``@npgpu.fuse``.
+
+Each reads its input as few times as the formula allows (H200, (2^14, 2^14) float32 along
+axis 1: the unfused compositions took 1.80 ms (logsumexp) and 2.75 ms (softmax) against
+PyTorch's 1.83 / 0.66 ms):
+
+* softmax is SciPy's formula, ``exp(x - max) / sum(exp(x - max))``, as one fused function:
+  along the last axis that is npgpu.fuse's row form (one kernel: each row read once, written
+  once), along other axes a max, a sum with ``exp(x - max)`` as its map, and one elementwise
+  pass;
+* logsumexp takes the maximum (one read), shifts by it where it is finite (SciPy: a
+  non-finite maximum shifts by 0, so the sum gives the inf or NaN), and sums
+  ``exp(a - shift)`` as the map of one reduction (the second read); the log and the shift
+  back touch only the per-row values;
+* log_softmax is ``(x - shift) - log(sum(exp(x - shift)))``: the maximum, then the fused sum
+  and the elementwise step.
+
+Weights (``b=``), ``return_sign`` and empty input take the plain composition below.
+"""
 
 
 def _np():
@@ -7,9 +24,8 @@ def _np():
     return npgpu
 
 
-def _shift(xp, a, axis):
-    """The maximum along ``axis`` (kept dims), 0 where it is not finite (all -inf, inf, NaN)."""
-    m = xp.max(a, axis=axis, keepdims=True)
+def _shift(xp, m):
+    """The maximum ``m`` where it is finite, else 0 (SciPy's shift)."""
     return xp.where(xp.isfinite(m), m, xp.zeros((), m.dtype))
 
 
@@ -22,11 +38,50 @@ def _float(xp, a):
     return a
 
 
+def _axis_key(axis):
+    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+
+
+_FUSED = {}
+
+
+def _fused(kind, axis):
+    """The fused function ``kind`` along ``axis`` (made once per kind and axis: its replays
+    are kept per argument signature by npgpu.fuse)."""
+    f = _FUSED.get((kind, axis))
+    if f is not None:
+        return f
+    xp = _np()
+
+    if kind == "sum_exp":
+        def f(a, shift):
+            return xp.sum(xp.exp(a - shift), axis=axis, keepdims=True)
+    elif kind == "softmax":
+        def f(x):
+            e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+            return e / xp.sum(e, axis=axis, keepdims=True)
+    else:                                   # log_softmax, given the shift
+        def f(x, shift):
+            t = x - shift
+            return t - xp.log(xp.sum(xp.exp(t), axis=axis, keepdims=True))
+    f = _FUSED[(kind, axis)] = xp.fuse(f, kernel_name=kind)
+    return f
+
+
+def _squeeze(xp, v, axis, ndim):
+    return xp.squeeze(v, axis=tuple(range(ndim)) if axis is None else axis)
+
+
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     """log(sum(b * exp(a))) along ``axis`` (scipy.special.logsumexp); with ``return_sign`` the
     log of the absolute value and the sign of the sum."""
     xp = _np()
     a = _float(xp, a)
+    axis = _axis_key(axis)
+    if b is None and not return_sign and a.size and a.ndim:
+        shift = _shift(xp, xp.max(a, axis=axis, keepdims=True))
+        out = xp.log(_fused("sum_exp", axis)(a, shift)) + shift
+        return out if keepdims else _squeeze(xp, out, axis, a.ndim)
     if b is not None:
         b = xp.asarray(b)
         a, b = xp.broadcast_arrays(a, b)
@@ -34,7 +89,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         a = xp.where(b == 0, xp.asarray(-xp.inf, dtype=a.dtype), a)
     if a.size == 0 and axis is None:
         raise ValueError("zero-size array to reduction operation maximum which has no identity")
-    a_max = _shift(xp, a, axis)
+    a_max = _shift(xp, xp.max(a, axis=axis, keepdims=True))
     e = xp.exp(a - a_max)
     if b is not None:
         e = b * e
@@ -44,24 +99,27 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         s = xp.abs(s)
     out = xp.log(s) + a_max
     if not keepdims:
-        red = tuple(range(a.ndim)) if axis is None else axis
-        out = xp.squeeze(out, axis=red)
+        out = _squeeze(xp, out, axis, a.ndim)
         if return_sign:
-            sgn = xp.squeeze(sgn, axis=red)
+            sgn = _squeeze(xp, sgn, axis, a.ndim)
     return (out, sgn) if return_sign else out
 
 
 def softmax(x, axis=None):
-    """exp(x) / sum(exp(x)) along ``axis`` (scipy.special.softmax)."""
+    """exp(x - max) / sum(exp(x - max)) along ``axis`` (scipy.special.softmax, whose maximum
+    is not guarded: a row holding +inf comes out NaN, as SciPy's)."""
     xp = _np()
     x = _float(xp, x)
-    e = xp.exp(x - _shift(xp, x, axis))
-    return e / xp.sum(e, axis=axis, keepdims=True)
+    if x.size == 0:
+        return xp.empty_like(x)
+    return _fused("softmax", _axis_key(axis))(x)
 
 
 def log_softmax(x, axis=None):
     """x - logsumexp(x) along ``axis`` (scipy.special.log_softmax)."""
     xp = _np()
     x = _float(xp, x)
-    t = x - _shift(xp, x, axis)
-    return t - xp.log(xp.sum(xp.exp(t), axis=axis, keepdims=True))
+    if x.size == 0:
+        return xp.empty_like(x)
+    axis = _axis_key(axis)
+    return _fused("log_softmax", axis)(x, _shift(xp, xp.max(x, axis=axis, keepdims=True)))

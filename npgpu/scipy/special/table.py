@@ -39,15 +39,15 @@ if x0 < type(x0)(0.3) or x0 > type(x0)(0.65):
     return type(x0)(math.log(x0 / (type(x0)(1) - x0)))
 return type(x0)(math.log1p(type(x0)(2) * (x0 - type(x0)(0.5)) / (type(x0)(1) - x0)))"""
 
-# exp of a non-positive argument only: no overflow
-_EXPIT = """if x0 >= type(x0)(0):
-    return type(x0)(1) / (type(x0)(1) + type(x0)(math.exp(-x0)))
-e = type(x0)(math.exp(x0))
-return e / (type(x0)(1) + e)"""
+# exp of a non-positive argument only (no overflow), and no branch: both signs take one exp
+# and one division, numerator 1 or e (a branch on the sign ran both sides in every warp of
+# mixed-sign data: H200, 2^28 float32, 689 us against PyTorch's 521)
+_EXPIT = """e = type(x0)(math.exp(-abs(x0)))
+return (type(x0)(1) if x0 >= type(x0)(0) else e) / (type(x0)(1) + e)"""
 
-_LOG_EXPIT = """if x0 < type(x0)(0):
-    return x0 - type(x0)(math.log1p(math.exp(x0)))
-return -type(x0)(math.log1p(math.exp(-x0)))"""
+# log(expit(x)) = min(x, 0) - log1p(exp(-|x|)), one exp and one log1p for either sign
+_LOG_EXPIT = """t = type(x0)(math.log1p(math.exp(-abs(x0))))
+return x0 - t if x0 < type(x0)(0) else -t"""
 
 _ENTR = """if math.isnan(x0):
     return x0
