@@ -313,6 +313,9 @@ def section_elementwise(cfg):
                    add), nbytes=3 * 8 * n64),
         Case(f"exp f32 {p2(n)}", unop(a, lambda lib, x: lib.xp.exp(x)),
              nbytes=2 * 4 * n),
+        # a float64 transcendental: libdevice's polynomial constants (PTX rewrite, issue 25)
+        Case(f"exp f64 {p2(n64)}", unop(lambda: H.rand(n64, f64, "a"),
+                                        lambda lib, x: lib.xp.exp(x)), nbytes=2 * 8 * n64),
         Case(f"negative f32 {p2(n)}", unop(a, lambda lib, x: -x),
              nbytes=2 * 4 * n),
         Case(f"add int8 + f32 -> f32 {p2(n)}",
