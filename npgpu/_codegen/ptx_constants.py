@@ -7,14 +7,18 @@ with two uniform-register moves (UMOV), re-done for every element a thread compu
 benchmarks/experiments/sass_counts.py), and the kernel issues instructions rather than reading
 memory (Nsight Compute on the H200: 137 instructions an element against PyTorch's 79, 63% of
 copy bandwidth).  Loaded from a ``.const`` table instead, each constant is one ULDC.64 that
-ptxas hoists and keeps in a uniform register for all the thread's elements.
+ptxas hoists into a uniform register (824 SASS instructions instead of 1000).
 
-``NPGPU_PTX_F64_TABLE=0`` keeps NVVM's PTX as it is (comparisons on the GPU).
+Measured on the H200 (2026-12-02, 2^27 float64, 4 elements a thread): fewer instructions did
+not make it faster everywhere: erf 825 -> 1066 us (slower), gammaln 1.687 -> 1.53 ms, exp
+541 -> 526 us.  So it is off by default; ``NPGPU_PTX_F64_TABLE=1`` turns it on (the option is
+part of the kernel cache key).  Results: benchmarks/results/2026-12-02-h200-special-functions-
+fused-softmax.md.
 """
 import os
 import re
 
-ENABLED = os.environ.get("NPGPU_PTX_F64_TABLE", "1") != "0"
+ENABLED = os.environ.get("NPGPU_PTX_F64_TABLE", "0") == "1"
 # kernels with fewer distinct float64 constants keep their immediates (nothing to win)
 MIN_CONSTANTS = 8
 NAME = "__npgpu_f64k"
