@@ -245,6 +245,31 @@ def test_softmax_edges_and_launches():
     assert _launch_count() - n == 1
 
 
+def test_softmax_empty_0d_and_threads():
+    """Empty and 0-d input as SciPy; a worker thread gets the main thread's answer (the fused
+    functions are shared between threads)."""
+    import threading
+    for a in (np.zeros((0, 3), np.float32), np.float64(2.5)):
+        for name in ("softmax", "log_softmax"):
+            got = getattr(gs, name)(npgpu.asarray(a), axis=None if np.ndim(a) == 0 else 1)
+            want = getattr(sp, name)(a, axis=None if np.ndim(a) == 0 else 1)
+            assert got.shape == np.shape(want)
+            check(name, got, np.asarray(want))
+    x = rng.uniform(-5, 5, (4, 9)).astype(np.float32)
+    out = {}
+
+    def work():
+        out["t"] = (gs.softmax(npgpu.asarray(x), axis=1).get(),
+                    gs.logsumexp(npgpu.asarray(x), axis=1).get())
+
+    t = threading.Thread(target=work)
+    t.start()
+    t.join()
+    check("softmax", out["t"][0], sp.softmax(x, axis=1))
+    check("logsumexp", out["t"][1], sp.logsumexp(x, axis=1))
+    check("softmax", gs.softmax(npgpu.asarray(x), axis=1), out["t"][0])
+
+
 @pytest.mark.parametrize("dt", [np.float16, np.float32, np.float64, np.int16, np.int64, np.bool_])
 def test_numpy_i0(dt):
     """numpy.i0 runs on the same kernel, with NumPy's result dtypes."""

@@ -425,7 +425,6 @@ def h_beta(a, b, log):
 """)
 
 
-
 # ---- float32 loops computed in float32 --------------------------------------------------------
 def _horner_f32(var, coef):
     """``coef[0] + var * (coef[1] + ...)`` as nested float32 FMAs (NVVM does not contract)."""

@@ -25,8 +25,9 @@ def _np():
 
 
 def _shift(xp, m):
-    """The maximum ``m`` where it is finite, else 0 (SciPy's shift)."""
-    return xp.where(xp.isfinite(m), m, xp.zeros((), m.dtype))
+    """The maximum ``m`` where it is finite, else 0 (SciPy's shift; the Python 0 is a weak
+    scalar: ``m``'s dtype, no 0-d array to allocate and fill)."""
+    return xp.where(xp.isfinite(m), m, 0)
 
 
 def _float(xp, a):
