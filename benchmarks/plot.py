@@ -142,22 +142,25 @@ def chart_cases(cfg, run):
     return cases
 
 
-def measure(smoke):
+def measure(smoke, path):
+    """Time the charts' cases; the report is rewritten to ``path`` after every case, so a run
+    cut short (a device call's time limit) still leaves what it measured."""
     import time
     sys.path.insert(0, HERE)
     import run
     cfg = run.make_config(smoke)
     libs, load_errors = run.load_libs()
+    rows = []
     report = {"config": cfg, "env": run.env_info(libs, load_errors),
-              "date": time.strftime("%Y-%m-%d"), "sections": {}}
+              "date": time.strftime("%Y-%m-%d"), "sections": {"plot": rows}}
     cases = chart_cases(cfg, run)
     pcfg = dict(cfg, percall_n=cfg["sweep_percall_n"])
-    rows = []
     for i, case in enumerate(cases, 1):
         run.log(f"[{i}/{len(cases)}]")
         rows.append(run.derive(run.run_case(case, libs, load_errors, pcfg), None))
+        with open(path, "w") as f:
+            json.dump(report, f, indent=1, default=str)
     run.H.clear()
-    report["sections"]["plot"] = rows
     return report
 
 
@@ -172,10 +175,8 @@ def main(argv=None):
     out_env = os.environ.get("OUT")
     out_dir = args.out or os.path.join(out_env or HERE, "plots")
     if args.measure:
-        report = measure(args.smoke)
         path = os.path.join(out_env, "plot.json") if out_env else os.path.join(HERE, "plot.json")
-        with open(path, "w") as f:
-            json.dump(report, f, indent=1, default=str)
+        report = measure(args.smoke, path)
         print(f"plot.py: measurements written to {path}")
     else:
         path = args.json or (os.path.join(out_env, "bench.json")

@@ -39,6 +39,7 @@ EPT = 4     # elements a thread (as the elementwise contiguous layout, whose tes
 ROWS_MIN = 8 if _ew._SIM else 128
 STAGE_MAX = 48 * 1024       # bytes of a source row the shared-memory stage takes (static limit)
 _ROWS_BLOCK = 4 if _ew._SIM else 128
+_ROWS_WORDS = 2             # words (two elements each) a thread of the rows form's word stores
 _STAGE_BLOCK = 4 if _ew._SIM else 256
 _GRID_Y = 2 if _ew._SIM else 65535
 
@@ -248,7 +249,7 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
                 + [f"    x{u} = {packed}"])
 
     if words:
-        units, per, unit_lines, dst = "(L >> 1)", 2, word, "outw"
+        units, per, unit_lines, dst = "(L >> 1)", _ROWS_WORDS, word, "outw"
         val = "x"
     else:
         units, per, unit_lines, dst = "L", EPT, element, "out"
@@ -532,7 +533,7 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
     if stage:
         grid, block = (1, gy, 1), (_STAGE_BLOCK, 1, 1)
     else:
-        per = _ROWS_BLOCK * (2 if words else EPT)
+        per = _ROWS_BLOCK * (_ROWS_WORDS if words else EPT)
         units = L // 2 if words else L
         gx = -(-units // per)
         if _ew._SIM:

@@ -17,8 +17,9 @@ from timing_and_checks import CHECK_LINE  # noqa: E402
 
 from conftest import ON_GPU  # noqa: E402
 
-# the quickstart has its own check (README's first command, .ci/run); the helper is no example
-NOT_EXAMPLES = {"quickstart.py", "timing_and_checks.py"}
+# the quickstart has its own check (README's first command, .ci/run); the helper and the runner
+# of them all are no examples
+NOT_EXAMPLES = {"quickstart.py", "timing_and_checks.py", "run_all.py"}
 SCRIPTS = sorted(p.name for p in EXAMPLES.glob("*.py") if p.name not in NOT_EXAMPLES)
 # parts of these need a GPU: the RawKernel launch, the overlap timing, prefetching
 NEED_A_GPU = {"matmul_three_ways.py", "streams_overlap.py", "managed_memory.py"}
@@ -47,3 +48,22 @@ def test_example_runs_and_checks(script):
     assert len(lines) >= 4, f"{script}: expected a line per step\n{out}"
     if not ON_GPU and script in NEED_A_GPU:
         assert "skipped: needs a GPU" in out        # said, and the rest still ran and checked
+
+
+def test_run_all_runs_examples_and_sums_up(tmp_path):
+    """examples/run_all.py (the GPU's large-size run of them all) on one example: its lines
+    echoed with the example's name, the summary line, and $OUT/examples.md."""
+    env = dict(os.environ, OUT=str(tmp_path))
+    env.pop("NPGPU_DUMP_KERNELS", None)
+    proc = subprocess.run([sys.executable, str(EXAMPLES / "run_all.py"), "--small", "--only",
+                           "fuse_formula"], env=env, cwd=EXAMPLES.parent, capture_output=True,
+                          text=True, timeout=TIMEOUT_S)
+    assert proc.returncode == 0, proc.stdout + proc.stderr[-4000:]
+    assert f"[fuse_formula] {CHECK_LINE}" in proc.stdout
+    assert any(ln.startswith("fuse_formula") and ln.endswith("passed")
+               for ln in proc.stdout.splitlines())
+    report = (tmp_path / "examples.md").read_text()
+    assert "## fuse_formula" in report and CHECK_LINE in report
+    bad = subprocess.run([sys.executable, str(EXAMPLES / "run_all.py"), "--only", "nope"],
+                         env=env, cwd=EXAMPLES.parent, capture_output=True, text=True)
+    assert bad.returncode == 2 and "no such example: nope" in bad.stderr

@@ -1,0 +1,64 @@
+"""The remap template's launch shape (``npgpu/_remap.py``) on issue 13's cases: threads a block
+of the rows form, words a thread of its word stores, elements a thread of its element form.
+
+    python3 benchmarks/experiments/remap_knobs.py [block,words,ept ...]
+
+Default variants: 128,2,4 (the shipped constants), 256,2,4, 128,4,4, 256,4,4, 128,4,8.  Cases
+(the benchmark's sizes): roll(a, 12345) of 2^26 float32, tile(2^25, 2), pad(8192^2, 64,
+'reflect'), take(8192^2, perm, axis=1), and concatenate (two driver copies, no remap: the
+reference for a call's fixed cost).  Each variant's kernels compile afresh; the variants take
+turns in 3 rounds (CUDA events around each call, as benchmarks/run.py); every result is checked
+against NumPy on the host; % of the copy bandwidth measured here.
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import SHIFT, copy_bandwidth, fresh, gl, gp, pct, rounds, timer  # noqa: E402
+from npgpu import _remap  # noqa: E402
+
+t = timer(20, 2.0)
+n = 1 << (26 - SHIFT)
+side = 8192 >> (SHIFT // 2)
+pw = 64 >> (SHIFT // 2)
+bw = copy_bandwidth(t)
+rng = np.random.default_rng(0)
+ha = rng.random(n, np.float32)
+hh, hh2 = ha[: n // 2].copy(), ha[n // 2:].copy()
+hm = rng.random((side, side), np.float32)
+hp = (rng.random(side) * side).astype(np.int64)
+a, half, half2, mat, perm = (gp.asarray(x) for x in (ha, hh, hh2, hm, hp))
+CASES = [  # name, call, bytes moved, NumPy's result
+    ("roll", lambda: gp.roll(a, 12345), 8 * n, lambda: np.roll(ha, 12345)),
+    ("tile", lambda: gp.tile(half, 2), 4 * (n // 2) + 4 * n, lambda: np.tile(hh, 2)),
+    ("pad", lambda: gp.pad(mat, pw, mode="reflect"), 4 * side * side + 4 * (side + 2 * pw) ** 2,
+     lambda: np.pad(hm, pw, mode="reflect")),
+    ("take", lambda: gp.take(mat, perm, axis=1), 8 * side * side + 8 * side,
+     lambda: np.take(hm, hp, axis=1)),
+    ("concatenate", lambda: gp.concatenate([half, half2]), 8 * n, lambda: ha),
+]
+variants = [tuple(int(v) for v in s.split(",")) for s in sys.argv[1:]] or [
+    (128, 2, 4), (256, 2, 4), (128, 4, 4), (256, 4, 4), (128, 4, 8)]
+default = (_remap._ROWS_BLOCK, _remap._ROWS_WORDS, _remap.EPT)
+
+
+def use(v):
+    _remap._ROWS_BLOCK, _remap._ROWS_WORDS, _remap.EPT = v
+    _remap._PLANS.clear()
+    fresh()
+
+
+for name, fn, nbytes, ref in CASES:
+    want = ref()
+
+    def run(v, fn=fn, nbytes=nbytes, want=want):
+        use(v)
+        got = fn().get()
+        ok = got.shape == want.shape and np.array_equal(got, want)
+        return t(gl, fn), "ok" if ok else "WRONG RESULT"
+
+    print(f"{name}: {nbytes / 1e6:.0f} MB", flush=True)
+    rounds(variants, run, lambda s, nbytes=nbytes: pct(bw, nbytes, s))
+use(default)
