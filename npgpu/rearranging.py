@@ -27,6 +27,10 @@ _I64 = np.dtype(np.int64)
 
 def tile(A, reps):
     a = asarray(A)
+    key = _remap.call_key("tile", a, reps)
+    out = _remap.call_replay(key, a)
+    if out is not None:
+        return out
     try:
         reps = tuple(operator.index(r) for r in reps)
     except TypeError:
@@ -50,8 +54,10 @@ def tile(A, reps):
     # the result in its final shape, written through a C-contiguous view of the expanded one
     out = empty_array(tuple(n * r for n, r in zip(a.shape, reps)), a.dtype)
     if out.size:
-        _remap.remap(view, [ident(n) for n in shape], out=out._view(0, tuple(shape),
-                                                                   c_strides(shape, a.itemsize)))
+        maps = [ident(n) for n in shape]
+        launched = out._view(0, tuple(shape), c_strides(shape, a.itemsize))
+        _remap.remap(view, maps, out=launched)
+        _remap.remember(key, a, maps, out, launched, view)
     return out
 
 
@@ -111,6 +117,10 @@ def repeat(a, repeats, axis=None):
 
 def roll(a, shift, axis=None):
     a = asarray(a)
+    key = _remap.call_key("roll", a, shift, axis)
+    out = _remap.call_replay(key, a)
+    if out is not None:
+        return out
     if axis is None:
         if a.ndim != 1:
             return roll(a.ravel(), shift, 0).reshape(a.shape)
@@ -124,10 +134,12 @@ def roll(a, shift, axis=None):
         if pairs.nd > 1:
             raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
         for s, ax in pairs:
-            shifts[int(ax)] += operator.index(s)
+            shifts[int(ax)] += int(s)      # NumPy's int(): bools and floats (truncated) too
     maps = [ident(n) if n == 0 or s % n == 0 else AxisMap("rot", n, (-s) % n, n)
             for n, s in zip(a.shape, shifts)]
-    return _remap.remap(a, maps)
+    out = _remap.remap(a, maps)
+    _remap.remember(key, a, maps, out)
+    return out
 
 
 def rot90(m, k=1, axes=(0, 1)):
