@@ -40,6 +40,8 @@ ROWS_MIN = 8 if _ew._SIM else 128
 STAGE_MAX = 48 * 1024       # bytes of a source row the shared-memory stage takes (static limit)
 _ROWS_BLOCK = 4 if _ew._SIM else 128
 _ROWS_WORDS = 2             # words (two elements each) a thread of the rows form's word stores
+_ROWS_PER_BLOCK = 1         # output rows a block row of the rows form's grid takes in turn
+_STAGE_EPT = EPT            # source elements a thread loads at once into a shared-memory stage
 _STAGE_BLOCK = 4 if _ew._SIM else 256
 _GRID_Y = 2 if _ew._SIM else 65535
 
@@ -255,15 +257,16 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
         units, per, unit_lines, dst = "L", EPT, element, "out"
         val = "v"
     if stage:
-        # the source row into shared memory: EPT loads a thread in flight, then the stores
-        L += [P + "k = tid", P + "while k < M:", P + f"    if k + {EPT - 1} * bd < M:"]
-        L += [P + f"        g{u} = src[{at(f'(k + {u} * bd)' if u else 'k')}]" for u in range(EPT)]
+        # the source row into shared memory: SE loads a thread in flight, then the stores
+        SE = _STAGE_EPT
+        L += [P + "k = tid", P + "while k < M:", P + f"    if k + {SE - 1} * bd < M:"]
+        L += [P + f"        g{u} = src[{at(f'(k + {u} * bd)' if u else 'k')}]" for u in range(SE)]
         L += [P + f"        sm[k + {u} * bd] = g{u}" if u else P + "        sm[k] = g0"
-              for u in range(EPT)]
-        L += [P + "    else:", P + f"        for u in range({EPT}):",
+              for u in range(SE)]
+        L += [P + "    else:", P + f"        for u in range({SE}):",
               P + "            if k + u * bd < M:",
               P + f"                sm[k + u * bd] = src[{at('(k + u * bd)')}]",
-              P + f"    k += bd * {EPT}", P + "cuda.syncthreads()"]
+              P + f"    k += bd * {SE}", P + "cuda.syncthreads()"]
     loop = stage or sim
     L.append(P + f"cb = cuda.blockIdx.x * bd * {per} + tid")
     L.append(P + (f"while cb < {units}:" if loop else f"if cb < {units}:"))
@@ -593,7 +596,7 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
         values.append(shape[-1])
     if rep:
         values += [Z, R * (L // 2 if words else L)]
-    gy = min(R, _GRID_Y)
+    gy = min(-(-R // _ROWS_PER_BLOCK), _GRID_Y)
     if stage:
         grid, block = (1, gy, 1), (_STAGE_BLOCK, 1, 1)
     else:

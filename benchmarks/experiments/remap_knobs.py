@@ -1,9 +1,13 @@
 """The remap template's launch shape (``npgpu/_remap.py``) on issue 13's cases: threads a block
-of the rows form, words a thread of its word stores, elements a thread of its element form.
+of the rows form, words a thread of its word stores, elements a thread of its element form,
+output rows a block row takes in turn, threads a block and loads a thread in flight of the
+staged (take) form.
 
-    python3 benchmarks/experiments/remap_knobs.py [block,words,ept ...]
+    python3 benchmarks/experiments/remap_knobs.py [block,words,ept,rows,stage,stage_ept ...]
 
-Default variants: 128,2,4 (the shipped constants), 256,2,4, 128,4,4, 256,4,4, 128,4,8.  Cases
+Default variants: the shipped constants (128,2,4,1,256,4), rows a block 4 and 16, stage loads
+16 a thread, stage blocks of 512 (shorter tuples keep the shipped values of the fields left
+out).  Cases
 (the benchmark's sizes): roll(a, 12345) of 2^26 float32, tile(2^25, 2), pad(8192^2, 64,
 'reflect'), take(8192^2, perm, axis=1), and concatenate (two driver copies, no remap: the
 reference for a call's fixed cost).  Each variant's kernels compile afresh; the variants take
@@ -39,14 +43,19 @@ CASES = [  # name, call, bytes moved, NumPy's result
      lambda: np.take(hm, hp, axis=1)),
     ("concatenate", lambda: gp.concatenate([half, half2]), 8 * n, lambda: ha),
 ]
+KNOBS = ("_ROWS_BLOCK", "_ROWS_WORDS", "EPT", "_ROWS_PER_BLOCK", "_STAGE_BLOCK", "_STAGE_EPT")
+default = tuple(getattr(_remap, k) for k in KNOBS)
 variants = [tuple(int(v) for v in s.split(",")) for s in sys.argv[1:]] or [
-    (128, 2, 4), (256, 2, 4), (128, 4, 4), (256, 4, 4), (128, 4, 8)]
-default = (_remap._ROWS_BLOCK, _remap._ROWS_WORDS, _remap.EPT)
+    default, (128, 2, 4, 4), (128, 2, 4, 16), (128, 2, 4, 1, 256, 16), (128, 2, 4, 4, 512, 16),
+    (128, 2, 4, 4, 256, 8)]
+variants = [v + default[len(v):] for v in variants]
 
 
 def use(v):
-    _remap._ROWS_BLOCK, _remap._ROWS_WORDS, _remap.EPT = v
+    for k, x in zip(KNOBS, v):
+        setattr(_remap, k, x)
     _remap._PLANS.clear()
+    _remap._CALLS.clear()
     fresh()
 
 
