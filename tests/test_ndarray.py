@@ -111,10 +111,14 @@ def _astype_source(src, dst):
 @pytest.mark.parametrize("dst", DTYPES, ids=str)
 def test_astype_all_pairs(src, dst):
     h = _astype_source(src, dst)
+    # every pair contiguous, 0-d and empty; the strided layouts (each layout of each pair is a
+    # kernel for CI's PTX check, the same copy template) for two sources of each destination:
+    # itself and the next dtype of the list
+    strided = src in (dst, DTYPES[(DTYPES.index(dst) + 1) % len(DTYPES)])
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")          # ComplexWarning, overflow to inf
         for (name, hv), (_, gv) in zip(layouts(h), dev_layouts(h)):
-            if name == "step":
+            if name == "step" or (name in ("T", "neg") and not strided):
                 continue
             r = gv.astype(dst)
             same(r, numpy.asarray(hv).astype(dst))

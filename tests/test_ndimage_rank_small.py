@@ -76,7 +76,9 @@ def test_median_3x3_nan_every_mode(mode, dt):
 def test_rank_percentile_dtypes(dt):
     x = data((6, 8), dt, nan=np.dtype(dt).kind == "f")
     g = npgpu.asarray(x)
-    same(gnd.rank_filter(g, 2, size=3, mode="wrap"), snd.rank_filter(x, 2, size=3, mode="wrap"))
+    # rank -3 of 9 taps is rank 6, the 70th percentile's: one network (a kernel of ~3.6 s in
+    # CI's PTX check) per dtype; other ranks run in the tests below
+    same(gnd.rank_filter(g, -3, size=3, mode="wrap"), snd.rank_filter(x, -3, size=3, mode="wrap"))
     same(gnd.percentile_filter(g, 70, size=3, mode="constant", cval=3),
          snd.percentile_filter(x, 70, size=3, mode="constant", cval=3))
 

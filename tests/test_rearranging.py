@@ -179,7 +179,10 @@ VALUE_MODES = ("linear_ramp", "maximum", "minimum", "mean")
 @pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_pad_index_modes_dtypes(dt):
-    for g, h in cases((3, 4), dt):
+    # every layout for one dtype of each itemsize and word class, the contiguous one for the
+    # others (the same template paths; each layout x dtype is a kernel for CI's PTX check)
+    wide = dt in {numpy.dtype(t) for t in ("?", "u2", "f4", "i8", "c16")}
+    for g, h in cases((3, 4), dt)[:None if wide else 1]:
         for mode in INDEX_MODES:
             assert_same(np.pad(g, ((2, 5), (7, 1)), mode), numpy.pad(h, ((2, 5), (7, 1)), mode))
         assert_same(np.pad(g, 1, constant_values=((1, 0), (0, 1))),

@@ -36,11 +36,16 @@ def cases(shape, dt):
     return [make_layout(h, lay) for lay in LAYOUTS]
 
 
+# one dtype of each itemsize and word class runs every layout; the others (the same template
+# paths, each a kernel of its own for CI's PTX check) the contiguous one
+LAYOUT_DTYPES = {numpy.dtype(t) for t in ("?", "u2", "f4", "i8", "c16")}
+
+
 @pytest.mark.matrix
 @pytest.mark.parametrize("dt", ALL_DTYPES, ids=str)
 def test_rows_dtypes(dt, rows):
     n = _remap.ROWS_MIN
-    for g, h in cases((3, n + 2), dt):
+    for g, h in cases((3, n + 2), dt)[:None if dt in LAYOUT_DTYPES else 1]:
         assert_same(np.tile(g, 2), numpy.tile(h, 2))
         assert_same(np.roll(g, 3, axis=1), numpy.roll(h, 3, axis=1))
         assert_same(np.roll(g, (1, -5), (0, 1)), numpy.roll(h, (1, -5), (0, 1)))
@@ -50,7 +55,9 @@ def test_rows_dtypes(dt, rows):
                     numpy.pad(h, 2, constant_values=((1, 0), (0, 1))))
         idx = RNG.integers(-(n + 2), n + 2, n + 1)
         assert_same(np.take(g, np.asarray(idx), axis=1), numpy.take(h, idx, axis=1))
-    assert {"take_raise", "reflect1", "rot", "const"} <= {k for kinds in rows for k in kinds}
+    if dt in LAYOUT_DTYPES:      # (contiguous 8-byte take: not the rows form)
+        assert {"take_raise", "reflect1", "rot", "const"} <= {k for kinds in rows for k in kinds}
+    assert rows
 
 
 @pytest.mark.parametrize("dt", ["f4", "i1", "c8"])

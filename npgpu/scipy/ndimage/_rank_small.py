@@ -132,9 +132,28 @@ def _select_source(T, tn, rank):
     return "\n".join(L).replace("RANK_", str(int(rank))) + "\n"
 
 
-def _network_lines(names, rank, P, acc):
+def _network_source(T, rank):
+    """Device function ``rank_net(w0_0, .., w{T-1}_0)``: the value of rank ``rank`` by the
+    pruned network.  One function called once a window: Numba types and lowers the network
+    once a kernel (and CI's PTX check once a worker for all kernels of the network), not once
+    a call site (a 3x3x3 or 5x5 window's kernel compiled 2.5x faster).  NVVM inlines it at
+    every call and merges the operations the calls of a thread share: the same PTX as the
+    network written out at each call (checked at -O3 for float and integer windows, up to
+    the order of min/max operands).  Not for bool: Numba passes a bool as a byte, which
+    changes the PTX (:func:`_render` writes bool networks out)."""
+    ops, res = selection_ops(T, rank)
+    L = ["@cuda.jit(device=True)",
+         f"def rank_net({', '.join(f'w{t}_0' for t in range(T))}):"]
+    L += [f"    {dst} = {kind}({a}, {b})" for kind, dst, a, b in ops]
+    return "\n".join(L + [f"    return {res}"]) + "\n"
+
+
+def _network_lines(names, rank, P, acc, inline=False):
     """Lines leaving in ``acc`` the value of rank ``rank`` among the variables ``names`` by
-    the pruned network (``acc`` names its wires: several windows can share a block)."""
+    the pruned network: a call of :func:`_network_source`'s ``rank_net``, or (``inline``) the
+    network written out (``acc`` names its wires: several windows can share a block)."""
+    if not inline:
+        return [f"{P}{acc} = rank_net({', '.join(names)})"]
     ops, res = selection_ops(len(names), rank)
     sfx = f"_{acc}"
     net = [f"{P}w{t}_0{sfx} = {v}" for t, v in enumerate(names)]
@@ -146,7 +165,7 @@ def _select_lines(names, in_dt, rank, P, acc):
     """Like :func:`_network_lines`; for a float window whose sum is NaN (a NaN, or infinities
     of both signs) SciPy's quickselect instead."""
     if in_dt.kind != "f":
-        return _network_lines(names, rank, P, acc)
+        return _network_lines(names, rank, P, acc, inline=in_dt.kind == "b")
     return ([f"{P}s_{acc} = " + " + ".join(names), f"{P}if s_{acc} == s_{acc}:"]
             + _network_lines(names, rank, P + "    ", acc)
             + [f"{P}else:", f"{P}    {acc} = nan_select({', '.join(names)})"])
@@ -232,6 +251,8 @@ def _render(nd, in_dt, out_dt, offsets, rank, R):
           f"{P}c{y} += cuda.gridDim.y * cuda.blockDim.y * {R}",
           "        z += cuda.gridDim.z"]
     text = "\n".join(L) + "\n"
+    if in_dt.kind != "b":
+        text = _network_source(T, rank) + "\n\n" + text
     if in_dt.kind == "f":
         text = _select_source(T, tn, rank) + "\n\n" + text
     name = _ew._kernel_name("ndi_rank_small", text)
