@@ -1,13 +1,14 @@
 """The remap template's launch shape (``npgpu/_remap.py``) on issue 13's cases: threads a block
 of the rows form, words a thread of its word stores, elements a thread of its element form,
 output rows a block row takes in turn, threads a block and loads a thread in flight of the
-staged (take) form.
+staged (take) form, and the bytes of a source row that form stages (0: take gathers from global
+memory).
 
-    python3 benchmarks/experiments/remap_knobs.py [block,words,ept,rows,stage,stage_ept ...]
+    python3 benchmarks/experiments/remap_knobs.py [block,words,ept,rows,stage,stage_ept,stage_max ...]
 
-Default variants: the shipped constants (128,2,4,1,256,4), rows a block 4 and 16, stage loads
-16 a thread, stage blocks of 512 (shorter tuples keep the shipped values of the fields left
-out).  Cases
+Default variants: the shipped constants (128,2,4,4,256,4,49152), one row a block, stage blocks
+of 512 with 16 loads a thread, no shared-memory stage (take gathers from global memory; 2 or 4
+words a thread); shorter tuples keep the shipped values of the fields left out.  Cases
 (the benchmark's sizes): roll(a, 12345) of 2^26 float32, tile(2^25, 2), pad(8192^2, 64,
 'reflect'), take(8192^2, perm, axis=1), and concatenate (two driver copies, no remap: the
 reference for a call's fixed cost).  Each variant's kernels compile afresh; the variants take
@@ -22,6 +23,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import SHIFT, copy_bandwidth, fresh, gl, gp, pct, rounds, timer  # noqa: E402
 from npgpu import _remap  # noqa: E402
+from npgpu._core.transfer import d2d  # noqa: E402
 
 t = timer(20, 2.0)
 n = 1 << (26 - SHIFT)
@@ -42,12 +44,24 @@ CASES = [  # name, call, bytes moved, NumPy's result
     ("take", lambda: gp.take(mat, perm, axis=1), 8 * side * side + 8 * side,
      lambda: np.take(hm, hp, axis=1)),
     ("concatenate", lambda: gp.concatenate([half, half2]), 8 * n, lambda: ha),
+    # roll of a contiguous array as the driver's two copies (the second one 4-byte aligned)
+    ("roll as two copies", lambda: _roll_copies(a, 12345), 8 * n, lambda: np.roll(ha, 12345)),
 ]
-KNOBS = ("_ROWS_BLOCK", "_ROWS_WORDS", "EPT", "_ROWS_PER_BLOCK", "_STAGE_BLOCK", "_STAGE_EPT")
+KNOBS = ("_ROWS_BLOCK", "_ROWS_WORDS", "EPT", "_ROWS_PER_BLOCK", "_STAGE_BLOCK", "_STAGE_EPT",
+         "STAGE_MAX")
 default = tuple(getattr(_remap, k) for k in KNOBS)
+def _roll_copies(x, s):
+    out = gp.empty_like(x)
+    isz, m = x.itemsize, x.size
+    s %= m
+    d2d(out._ptr + s * isz, x._ptr, (m - s) * isz)
+    d2d(out._ptr, x._ptr + (m - s) * isz, s * isz)
+    return out
+
+
 variants = [tuple(int(v) for v in s.split(",")) for s in sys.argv[1:]] or [
-    default, (128, 2, 4, 4), (128, 2, 4, 16), (128, 2, 4, 1, 256, 16), (128, 2, 4, 4, 512, 16),
-    (128, 2, 4, 4, 256, 8)]
+    default, (128, 2, 4, 1), (128, 2, 4, 4, 512, 16), (128, 2, 4, 4, 256, 4, 0),
+    (128, 4, 4, 4, 256, 4, 0)]
 variants = [v + default[len(v):] for v in variants]
 
 
