@@ -45,12 +45,6 @@ _ROWS_WORDS = 2             # words (two elements each) a thread of the rows for
 # (16: 155 us); roll, tile (one row) and take level
 _ROWS_PER_BLOCK = 4
 _STAGE_EPT = EPT            # source elements a thread loads at once into a shared-memory stage
-# a staged lookup (take along the last axis) also stages its mapped columns, as uint16, once a
-# block: every row of the block then reads them from shared memory instead of the int64 table
-# (H200 take(8192^2, axis=1): the table reads were as many bytes as the data); its blocks take
-# _JSTAGE_ROWS rows each
-_JSTAGE = True
-_JSTAGE_ROWS = 8
 _STAGE_BLOCK = 4 if _ew._SIM else 256
 _GRID_Y = 2 if _ew._SIM else 65535
 
@@ -193,17 +187,14 @@ def _element(idx, tag, indent, kinds, fill_sel, nfill, w):
     return [" " * indent + line for line in lines]
 
 
-def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, sim, rep=False,
-                 jstage=0):
+def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, sim, rep=False):
     """The rows form (module docstring).  ``words``: stores two elements a word (the row length
     even, ``out`` aligned); ``wload``: loads a word where the source allows; ``unit``: the last
     axis's source stride is 1; ``stage``: elements staged per row in shared memory (a power of
     two at least the source row's length; 0: no staging); ``sim``: the simulator's variant
     (grid-stride loops over the columns: its grid is small); ``rep``: the output is ``Z``
     copies of the ``R`` rows (leading output axes the source does not vary along: tile's
-    repetitions), each value loaded once and stored ``Z`` times, ``ZS`` store units apart;
-    ``jstage``: with ``stage``, the last axis's mapped columns staged once a block as uint16
-    (its size: at least the row length ``L``; 0: mapped per row and element)."""
+    repetitions), each value loaded once and stored ``Z`` times, ``ZS`` store units apart."""
     nd = len(kinds)
     last = nd - 1
     w = "uint32" if narrow else "int64"
@@ -219,12 +210,6 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
     L += ["    bd = cuda.blockDim.x", "    tid = cuda.threadIdx.x"]
     if stage:
         L.append(f"    sm = cuda.shared.array({stage}, {_ew.type_name(dt)})")
-    if jstage:
-        # the mapped columns once a block (a take's bounds check and record included)
-        L += [f"    jx = cuda.shared.array({jstage}, uint16)", "    k = tid", "    while k < L:"]
-        L += ["        " + x for x in _map_lines(kinds[last], last, w, fill_sel, c=f"{w}(k)",
-                                                  j="jv")]
-        L += ["        jx[k] = uint16(jv)", "        k += bd", "    cuda.syncthreads()"]
     L += ["    r = cuda.blockIdx.y", "    while r < R:"]
     P = "        "
     # the row: its source offset ``rb`` and, under a ``const`` outer axis, its fill selector
@@ -241,8 +226,6 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
 
     def mapped(c, u):
         """Lines mapping column ``c`` to ``ja<u>`` (fill selector ``f<u>``)."""
-        if jstage:
-            return [f"ja{u} = int64(jx[{c}])"]
         out = [f"f{u} = fr"] if nfill else []
         return out + _map_lines(kinds[last], last, w, fill_sel, c=f"{w}({c})", j=f"ja{u}",
                                 f=f"f{u}")
@@ -587,13 +570,9 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
     estrides = [s // isz for s in strides]
     wsz = 2 * isz
     words = (_ew.words_dtypes([dt]) and L % 2 == 0 and not out._ptr % wsz)
-    stage = jstage = 0
+    stage = 0
     if kinds[-1] in _LOOKUPS and not fills:
         stage = _stage_size(shape[-1], isz)
-        js = _stage_size(L, 2)
-        if (_JSTAGE and stage and js and shape[-1] <= 1 << 16
-                and stage * isz + js * 2 <= STAGE_MAX):
-            jstage = js
     wload = words and not stage and estrides[-1] == 1 and not lo % wsz
     # a unit last-axis stride is a constant (no multiply an element).  Keeping it a runtime
     # argument outside the word-load form cut CI's variants by ~20%, but the H200 then ran
@@ -601,10 +580,9 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
     unit = estrides[-1] == 1
     rep = Z > 1
     key = ("remap_rows", dt, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow, words,
-           wload, unit, stage, rep, jstage)
+           wload, unit, stage, rep)
     kern = compiler.get_kernel(key, lambda: _render_rows(dt, kinds, fill_sel, len(fills), narrow,
-                                                         words, wload, unit, stage, _ew._SIM, rep,
-                                                         jstage))
+                                                         words, wload, unit, stage, _ew._SIM, rep))
     values = [R, L] + _arr(out._ptr, out.size, isz)
     slots.append((len(values) - 3, True, 0))
     values += _arr(lo, m, isz)
@@ -621,7 +599,7 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
         values.append(shape[-1])
     if rep:
         values += [Z, R * (L // 2 if words else L)]
-    gy = min(-(-R // (_JSTAGE_ROWS if jstage else _ROWS_PER_BLOCK)), _GRID_Y)
+    gy = min(-(-R // _ROWS_PER_BLOCK), _GRID_Y)
     if stage:
         grid, block = (1, gy, 1), (_STAGE_BLOCK, 1, 1)
     else:

@@ -1,15 +1,14 @@
 """The remap template's launch shape (``npgpu/_remap.py``) on issue 13's cases: threads a block
 of the rows form, words a thread of its word stores, elements a thread of its element form,
 output rows a block row takes in turn, threads a block and loads a thread in flight of the
-staged (take) form, the bytes of a source row that form stages (0: take gathers from global
-memory), whether it also stages its mapped columns (uint16, once a block) and its rows a block.
+staged (take) form, and the bytes of a source row that form stages (0: take gathers from global
+memory).
 
-    python3 benchmarks/experiments/remap_knobs.py [block,words,ept,rows,stage,stage_ept,stage_max,
-                                                   jstage,jstage_rows ...]
+    python3 benchmarks/experiments/remap_knobs.py [block,words,ept,rows,stage,stage_ept,stage_max ...]
 
-Default variants: the shipped constants (128,2,4,4,256,4,49152,1,8), the staged take without
-its staged columns, with 4 and 16 rows a block, and with stage blocks of 512; shorter tuples
-keep the shipped values of the fields left out.  Cases
+Default variants: the shipped constants (128,2,4,4,256,4,49152), one row a block, stage blocks
+of 512 with 16 loads a thread, no shared-memory stage (take gathers from global memory; 2 or 4
+words a thread); shorter tuples keep the shipped values of the fields left out.  Cases
 (the benchmark's sizes): roll(a, 12345) of 2^26 float32, tile(2^25, 2), pad(8192^2, 64,
 'reflect'), take(8192^2, perm, axis=1), and concatenate (two driver copies, no remap: the
 reference for a call's fixed cost).  Each variant's kernels compile afresh; the variants take
@@ -49,7 +48,7 @@ CASES = [  # name, call, bytes moved, NumPy's result
     ("roll as two copies", lambda: _roll_copies(a, 12345), 8 * n, lambda: np.roll(ha, 12345)),
 ]
 KNOBS = ("_ROWS_BLOCK", "_ROWS_WORDS", "EPT", "_ROWS_PER_BLOCK", "_STAGE_BLOCK", "_STAGE_EPT",
-         "STAGE_MAX", "_JSTAGE", "_JSTAGE_ROWS")
+         "STAGE_MAX")
 default = tuple(getattr(_remap, k) for k in KNOBS)
 def _roll_copies(x, s):
     out = gp.empty_like(x)
@@ -61,8 +60,8 @@ def _roll_copies(x, s):
 
 
 variants = [tuple(int(v) for v in s.split(",")) for s in sys.argv[1:]] or [
-    default, default[:7] + (0,), default[:8] + (4,), default[:8] + (16,),
-    default[:4] + (512,) + default[5:]]
+    default, (128, 2, 4, 1), (128, 2, 4, 4, 512, 16), (128, 2, 4, 4, 256, 4, 0),
+    (128, 4, 4, 4, 256, 4, 0)]
 variants = [v + default[len(v):] for v in variants]
 
 
