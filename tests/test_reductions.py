@@ -49,11 +49,12 @@ def host_and_dev(shape, dt, seed=0, **kw):
 @pytest.mark.parametrize("name", ["sum", "max", "min"])
 def test_dtype_axes_keepdims(name, dt):
     h, d = host_and_dev((3, 5, 4), dt, seed=1)
-    # min is max's code with the other sentinel and compare: a full row, a column and a
-    # multi-axis reduction cover its kernel shapes (each is a kernel CI compiles); so do they
-    # for the dtypes whose kind and size another dtype of the list runs every axis in
+    # min is max's code with the other sentinel and compare: a full row and a column cover its
+    # combine in both kernel shapes (each is a kernel CI compiles); a full row, a column and a
+    # multi-axis reduction cover the kernel shapes for the dtypes whose kind and size another
+    # dtype of the list runs every axis in
     every_axis = name != "min" and dt in AXES_DTYPES
-    for axis in AXES if every_axis else [None, 1, (0, 2)]:
+    for axis in AXES if every_axis else [None, 1] if name == "min" else [None, 1, (0, 2)]:
         for kd in (False, True):
             exp = getattr(numpy, name)(h, axis=axis, keepdims=kd)
             check(getattr(np, name)(d, axis=axis, keepdims=kd), exp, h)
@@ -155,7 +156,10 @@ def test_float16_accumulates_in_float32():
                          ids=str)
 def test_mean_var_std(dt):
     h, d = host_and_dev((6, 7), dt, seed=8)
-    for axis in (None, 0, 1):
+    # every axis for a bool, a real and a complex dtype; the rows for the others (each axis of
+    # each function and dtype is a kernel for CI's PTX check: the same template paths), whose
+    # whole-array reductions run below
+    for axis in (None, 0, 1) if dt.str[1:] in ("b1", "f4", "c16") else (1,):
         for ddof in (0, 1):
             check(np.var(d, axis=axis, ddof=ddof), numpy.var(h, axis=axis, ddof=ddof), rtol=2e-3 if dt.itemsize <= 2 else 1e-4)
             check(np.std(d, axis=axis, ddof=ddof), numpy.std(h, axis=axis, ddof=ddof), rtol=2e-3 if dt.itemsize <= 2 else 1e-4)
@@ -253,7 +257,9 @@ def test_any_all_count_nonzero_ptp(dt):
     if dt != "?":
         h[0, 0] = 0
     d = np.asarray(h)
-    for axis in (None, 0, 1):
+    # every axis for a bool and a real dtype; the rows for the others (each axis of each
+    # function and dtype is a kernel for CI's PTX check: the same template paths)
+    for axis in (None, 0, 1) if dt in ("?", "f4") else (1,):
         check(np.any(d, axis=axis), numpy.any(h, axis=axis))
         check(np.all(d, axis=axis), numpy.all(h, axis=axis))
         assert np.count_nonzero(d, axis=axis).get().tolist() == \

@@ -119,7 +119,12 @@ def test_take_staged(mode, dt, rows):
     n = _remap.ROWS_MIN + 3
     lo = -3 * n if mode != "raise" else -n
     hi = 3 * n if mode != "raise" else n
-    for g, h in cases((2, 3, n), dt):
+    # every layout for the (dtype, mode) pairs of one diagonal: each dtype runs every layout in
+    # one mode, each mode in one or two dtypes; the contiguous one for the others (each layout
+    # x dtype x mode is a kernel for CI's PTX check; layouts, word classes and modes are
+    # separate parts of the template)
+    diag = ["b1", "u2", "f4", "i8", "c16"].index(dt) % 3 == ["raise", "wrap", "clip"].index(mode)
+    for g, h in cases((2, 3, n), dt)[:None if diag else 1]:
         for idx in (RNG.integers(lo, hi, 2 * n), RNG.integers(lo, hi, (2, 5)).astype(numpy.int32)):
             assert_same(np.take(g, np.asarray(idx), axis=-1, mode=mode),
                         numpy.take(h, idx, axis=-1, mode=mode))
@@ -178,7 +183,9 @@ def test_tile_leading_repeats_load_once(dt, rows):
     layout, words and scalar rows, odd and even lengths, a partial last block."""
     for shape in [(21,), (4, 10), (3, 2, 9)]:
         h = random_array(shape, dt, RNG)
-        for g, hh in [make_layout(h, lay) for lay in LAYOUTS]:
+        # (int8: the contiguous layout; bool runs every layout of the 1-byte rows, each layout
+        # x dtype a kernel for CI's PTX check)
+        for g, hh in [make_layout(h, lay) for lay in LAYOUTS[:1 if dt == "i1" else None]]:
             for reps in [3, (2,) + (1,) * len(shape), (2, 1, 2, 1)]:
                 assert_same(np.tile(g, reps), numpy.tile(hh, reps))
     # the planner sees the repetition axes: zero stride, not const, before the last axis

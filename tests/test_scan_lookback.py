@@ -49,7 +49,8 @@ def calls(monkeypatch):
 
 @pytest.fixture(params=[1, 3, 10 ** 6], ids=["every", "third", "row_start_only"])
 def publish(request, monkeypatch):
-    """How often tiles publish their inclusive prefix (row starts always do)."""
+    """How often tiles publish their inclusive prefix (row starts always do); on the simulator
+    an argument of the kernel, not a kernel of its own per value."""
     monkeypatch.setattr(lb, "_INCLUSIVE_EVERY", request.param)
     return request.param
 
@@ -190,6 +191,20 @@ def test_state_size_picks_the_status_protocol():
             assert [(p.kind, p.dtype) for p in ks.params[5:]] == (
                 [("array", d("i4")), ("array", d("u8")), ("scalar", d("i8"))] if packed
                 else [("array", d("i4")), ("array", d(dt)), ("array", d(dt))])
+
+
+def test_publish_hook_is_an_argument_on_the_simulator():
+    """The simulator renders the inclusive-publish hook as the kernel's last argument (one kernel,
+    one PTX check, for every value of the ``publish`` fixture); the GPU renders it as a constant,
+    and the default 1 as no test at all."""
+    from npgpu.reductions import ufunc_methods as um
+    spec = um.reduce_spec(UFUNCS["add"], numpy.dtype("f8"))[0]
+    kw = dict(nk=0, in_storage=numpy.dtype("f8"), out_storage=numpy.dtype("f8"))
+    sim = lb.render(spec, block=8, items=2, window=4, sim=True, inclusive_every=None, **kw)
+    assert "if sp % ie == 0:" in sim.source and sim.params[-1].kind == "scalar"
+    gpu = dict(block=256, items=16, window=32, sim=False)
+    assert "if sp % 3 == 0:" in lb.render(spec, inclusive_every=3, **gpu, **kw).source
+    assert "if sp %" not in lb.render(spec, **gpu, **kw).source
 
 
 def test_status_words_are_reused_by_epoch(monkeypatch, calls):

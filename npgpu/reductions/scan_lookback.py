@@ -110,6 +110,8 @@ STATES = frozenset(np.dtype(t) for t in (np.int32, np.int64, np.uint32, np.uint6
 # Test hook: tiles publish their inclusive prefix only when ``tile % _INCLUSIVE_EVERY == 0``
 # (row starts always do), so that later tiles combine aggregates over several windows.  The
 # simulator runs blocks one after another and would otherwise always find a prefix next door.
+# On the simulator it is the kernels' last argument (``inclusive_every=None``: one kernel for
+# every value, one PTX check for all); the GPU renders the constant 1 (no test, no parameter).
 _INCLUSIVE_EVERY = 1
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
@@ -148,6 +150,10 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     of atomics.  ``trace``: one more parameter ``tr`` (int64, 8 per tile) where thread 0 records
     ``%globaltimer`` at the tile's start, aggregate publish, inclusive publish and after its
     stores (slots 0, 1, 2, 4) and the look-back's rounds (slot 3) -- a diagnostic rendering.
+
+    ``inclusive_every``: a tile publishes its inclusive prefix only when ``tile %
+    inclusive_every == 0`` (row starts always do; the test hook ``_INCLUSIVE_EVERY``); None: the
+    divisor is one more parameter ``ie`` (int64, after ``tr``), as the simulator renders it.
 
     ``carry``: the same tile scan without the look-back (phase 3 of a reduce-then-scan):
     block ``t`` scans tile ``t`` and starts from ``cin[t - 1]``, the inclusive scan of the
@@ -197,7 +203,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     L = ["def KERNEL(nrow, m, tpr, out0, in0, cin):" if carry
          else "def KERNEL(nrow, m, tpr, out0, in0, ws, sw, ep%s):" if packed
          else "def KERNEL(nrow, m, tpr, out0, in0, ws, agg, inc%s):"]
-    L[0] = L[0].replace("%s", ", tr" if trace else "")
+    L[0] = L[0].replace("%s", (", tr" if trace else "") + (", ie" if inclusive_every is None
+                                                            and not carry else ""))
     A = L.append
     A(f"{P[1]}tid = int64(cuda.threadIdx.x)")
     A(f"{P[1]}sh = cuda.shared.array({nsh}, {tn})")
@@ -442,7 +449,10 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
     if sim:
         A(f"{p1}cuda.syncthreads()")
     A(f"{look}if tid == 0:")
-    if inclusive_every != 1:
+    if inclusive_every is None:
+        A(f"{p1}if sp % ie == 0:")
+        L.extend(publish(comb("acc", "tot"), 2, p2))
+    elif inclusive_every != 1:
         A(f"{p1}if sp % {inclusive_every} == 0:")
         L.extend(publish(comb("acc", "tot"), 2, p2))
     else:
@@ -499,6 +509,8 @@ def render(spec, *, nk, in_storage, out_storage, block, items, window, sim, incl
         params += [Param("array", st, 1, "C"), Param("array", st, 1, "C")]
     if trace:
         params.append(Param("array", _I64, 1, "C"))
+    if inclusive_every is None:
+        params.append(Param("scalar", _I64))
     return KernelSource(name, text, params, bounds)
 
 
@@ -630,11 +642,13 @@ def run(spec, a, out, nk, nrow, m, in_vals, out_vals, trace=None, plan=None):
     packed = st.itemsize == 4
     mb = MIN_BLOCKS4 if packed else None
     kr, rx = (LANE_READS, RELAXED) if packed else (1, False)
+    # the simulator passes the test hook as an argument (one kernel for its every value)
+    ie, iarg = (None, (int(_INCLUSIVE_EVERY),)) if _SIM else (_INCLUSIVE_EVERY, ())
     key = ("scan_lookback", spec.full_key(), nk, a.dtype.str, out.dtype.str, block, items, WINDOW,
-           _INCLUSIVE_EVERY, SPIN_NS, il, ol, BLOCK_IDS, mb, kr, rx, trace is not None)
+           ie, SPIN_NS, il, ol, BLOCK_IDS, mb, kr, rx, trace is not None)
     k = compiler.get_kernel(key, lambda: render(
         spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, block=block, items=items,
-        window=WINDOW, sim=_SIM, inclusive_every=_INCLUSIVE_EVERY, spin_ns=SPIN_NS,
+        window=WINDOW, sim=_SIM, inclusive_every=ie, spin_ns=SPIN_NS,
         in_layout=il, out_layout=ol, block_ids=BLOCK_IDS, min_blocks=mb, lane_reads=kr,
         relaxed=rx, trace=trace is not None))
     if packed:
@@ -669,9 +683,10 @@ def run(spec, a, out, nk, nrow, m, in_vals, out_vals, trace=None, plan=None):
         if nws:
             ws = _memory.alloc(nws)
             _zero(ws.ptr + zoff, nws - zoff)
-            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(ws.ptr, words, ep), *tr))
+            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(ws.ptr, words, ep), *tr,
+                             *iarg))
         else:
-            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(0, words, ep), *tr))
+            k(ntile, block, (*head, out_ptr, *mid, in_ptr, *tail, *bufs(0, words, ep), *tr, *iarg))
 
     launch(in_vals[4], out_vals[4])
     if plan is not None:
