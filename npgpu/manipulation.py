@@ -174,6 +174,8 @@ def flipud(m):
 
 # ---- joins --------------------------------------------------------------------------------------
 def _check_cast(src_dt, dst_dt, casting):
+    if src_dt == dst_dt:                # every rule casts a dtype to itself (no NumPy call)
+        return
     if not np.can_cast(src_dt, dst_dt, casting=casting):
         raise TypeError(f"Cannot cast array data from {src_dt!r} to {dst_dt!r} according to the "
                         f"rule '{casting}'")
@@ -215,7 +217,9 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
             fail_unless_writeable(out, "assignment destination")
         dt = out.dtype
     else:
-        dt = check_dtype(dtype) if dtype is not None else np.result_type(*(a.dtype for a in arrs))
+        dt = check_dtype(dtype) if dtype is not None else arrs[0].dtype
+        if dtype is None and (not dt.isnative or any(a.dtype != dt for a in arrs)):
+            dt = np.result_type(*(a.dtype for a in arrs))
     for a in arrs:
         _check_cast(a.dtype, dt, casting)
     res = out if out is not None else empty_array(shape, dt)
@@ -349,7 +353,8 @@ def copyto(dst, src, casting="same_kind", where=True):
     else:
         src = asarray(src)
         _check_cast(src.dtype, dst.dtype, casting)
-        np.broadcast_to(_host_dummy(src.shape), dst.shape)     # NumPy's broadcast error
+        if src.shape != dst.shape:
+            np.broadcast_to(_host_dummy(src.shape), dst.shape)     # NumPy's broadcast error
     if where is True:
         _copy.copy_into(dst, src) if isinstance(src, ndarray) else _copy.fill(dst, src)
         return

@@ -119,6 +119,10 @@ def repeat(a, repeats, axis=None):
 
 def roll(a, shift, axis=None):
     a = asarray(a)
+    if type(shift) is int and (axis is None or type(axis) is int) and a._c_contig and a.size:
+        out = _roll_by_copies(a, shift, axis)
+        if out is not None:
+            return out
     key = _remap.call_key("roll", a, shift, axis)
     out = _remap.call_replay(key, a)
     if out is not None:
@@ -137,9 +141,6 @@ def roll(a, shift, axis=None):
             raise ValueError("'shift' and 'axis' should be scalars or 1D sequences")
         for s, ax in pairs:
             shifts[int(ax)] += int(s)      # NumPy's int(): bools and floats (truncated) too
-    out = _roll_by_copies(a, shifts)
-    if out is not None:
-        return out
     maps = [ident(n) if n == 0 or s % n == 0 else AxisMap("rot", n, (-s) % n, n)
             for n, s in zip(a.shape, shifts)]
     out = _remap.remap(a, maps)
@@ -147,20 +148,22 @@ def roll(a, shift, axis=None):
     return out
 
 
-def _roll_by_copies(a, shifts):
-    """A C-contiguous array rolled along one axis with only length-1 axes before it (1-D, the
-    flattened array of ``axis=None``, the first axis) is two contiguous blocks swapped: the
-    driver's two copies, at copy bandwidth whatever the shift's alignment (H200, 2^26 float32
-    shifted by 12345: 144 us against the gather kernel's 165, remap_knobs.py).  None otherwise."""
-    moved = [d for d, (n, s) in enumerate(zip(a.shape, shifts)) if n and s % n]
-    if len(moved) != 1 or not a._c_contig or (_runtime.multi_device[0]
-                                              and a._mem.device_id != _runtime._tls.device):
-        return None
-    d = moved[0]
-    if any(n != 1 for n in a.shape[:d]):
+def _roll_by_copies(a, shift, axis):
+    """A C-contiguous array rolled along its flattened order (``axis=None``, 1-D, or an axis
+    with only length-1 axes before it) is two contiguous blocks swapped: the driver's two
+    copies, at copy bandwidth whatever the shift's alignment (H200, 2^26 float32 shifted by
+    12345: 144 us against the gather kernel's 165, remap_knobs.py).  None for other axes."""
+    if axis is None:
+        n, unit = a.size, a.itemsize
+    else:
+        d = normalize_axis_index(axis, a.ndim)
+        if any(m != 1 for m in a.shape[:d]):
+            return None
+        n, unit = a.shape[d], a.nbytes // a.shape[d]
+    if _runtime.multi_device[0] and a._mem.device_id != _runtime._tls.device:
         return None
     out = empty_array(a.shape, a.dtype)
-    block = shifts[d] % a.shape[d] * (a.nbytes // a.shape[d])    # bytes that wrap to the front
+    block = shift % n * unit                # bytes that wrap to the front
     _transfer.d2d(out._ptr + block, a._ptr, a.nbytes - block)
     _transfer.d2d(out._ptr, a._ptr + a.nbytes - block, block)
     return out

@@ -101,18 +101,18 @@ def test_roll_by_driver_copies(dt):
     from npgpu._codegen import stats
     copies = [((17,), 5, None), ((17,), -40, 0), ((4, 5), 7, None), ((4, 5), -1, 0),
               ((1, 1, 9), 4, 2), ((1, 3, 4), 2, 1), ((6,), 0, None), ((6,), 12, 0),
-              ((3, 1), (1, 1), (0, 0))]
+              ((2, 3), 3, -2)]
     for shape, shift, axis in copies:
         h = rand(shape, dt)
         g = np.asarray(h)
         before = stats["launches"]
         assert_same(np.roll(g, shift, axis), numpy.roll(h, shift, axis))
-        if numpy.roll(h, shift, axis).tobytes() != h.tobytes():
-            assert stats["launches"] == before, (shape, shift, axis)   # no kernel: two copies
+        assert stats["launches"] == before, (shape, shift, axis)   # no kernel: the copies
     h = rand((4, 6), dt)
     g = np.asarray(h)
     for view, hv, shift, axis in [(g[:, ::2], h[:, ::2], 1, 0), (g.T, h.T, 3, None),
-                                  (g[::-1], h[::-1], 2, 0), (g, h, 1, 1), (g, h, (1, 1), (0, 1))]:
+                                  (g[::-1], h[::-1], 2, 0), (g, h, 1, 1), (g, h, (1, 1), (0, 1)),
+                                  (g[:1], h[:1], (1, 1), (1, 1)), (g, h, 2.0, None)]:
         assert_same(np.roll(view, shift, axis), numpy.roll(hv, shift, axis))
 
 
