@@ -47,7 +47,7 @@ def compile_all(d, prefix):
     os.environ["NPGPU_BACKEND"] = "compile-only"
     sys.path.insert(0, ROOT)
     from npgpu._codegen import compiler, ptxcheck
-    from npgpu._codegen.compiler import KernelSource, Param, compile_ptx
+    from npgpu._codegen.compiler import KernelSource, compile_ptx
     ptxcheck._setup(False)
     ptxas, cuobjdump = _tool("ptxas"), _tool("cuobjdump")
     for path in sorted(glob.glob(os.path.join(d, "*.json"))):
@@ -55,8 +55,8 @@ def compile_all(d, prefix):
             meta = json.load(f)
         if not meta["name"].startswith(prefix):
             continue
-        params = [Param(k, dt, n, lay) for k, dt, n, lay in meta["params"]]
-        ks = KernelSource(meta["name"], meta["source"], params, meta.get("launch_bounds"))
+        ks = KernelSource.from_record(meta)
+        params = ks.params
         ptx = compile_ptx(compiler.python_function(ks), params, (9, 0),
                           launch_bounds=ks.launch_bounds)
         line = f"{meta['name']} ({', '.join(p[1] for p in meta['params'] if p[0] == 'array')})"

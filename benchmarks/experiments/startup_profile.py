@@ -134,7 +134,7 @@ def report(tag, res, stderr):
           f"(from the child's first line)")
     prev = {}
     for name, ms, st in res["steps"]:
-        d = {k: st.get(k, 0) - prev.get(k, 0) for k in ("compiles", "disk_hits", "launches")}
+        d = {k: st.get(k, 0) - prev.get(k, 0) for k in ("compiles", "disk_hits", "shipped", "launches")}
         prev = st
         kern = ", ".join(f"{v} {k}" for k, v in d.items() if v)
         print(f"  {name:36s} {ms:9.2f} ms   {kern}")

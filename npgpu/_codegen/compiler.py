@@ -35,6 +35,7 @@ import numpy as np
 from .. import _backend
 from .._version import __version__
 from . import ptx_constants as _ptx_constants
+from . import shipped as _shipped
 from .launcher import Launcher
 
 from .stats import stats
@@ -77,6 +78,19 @@ class KernelSource:
         self.source = source
         self.params = tuple(params)
         self.launch_bounds = tuple(launch_bounds) if launch_bounds else None
+
+    def record(self):
+        """This kernel as a JSON-able dict (``NPGPU_RECORD_KERNELS``'s files)."""
+        return {"name": self.name, "source": self.source,
+                "params": [[p.kind, p.dtype.str, p.ndim, p.layout] for p in self.params],
+                "launch_bounds": self.launch_bounds}
+
+    @classmethod
+    def from_record(cls, meta):
+        """The kernel of a :meth:`record` dict."""
+        return cls(meta["name"], meta["source"],
+                   [Param(k, dt, n, lay) for k, dt, n, lay in meta["params"]],
+                   meta.get("launch_bounds"))
 
     def digest(self):
         h = hashlib.sha256()
@@ -327,12 +341,17 @@ _EXTERN_FUNC = re.compile(r"^\s*\.extern\s+\.func\s+(?:\([^)]*\)\s*)?([\w$]+)", 
 
 def _record(ks):
     os.makedirs(_RECORD, exist_ok=True)
-    meta = {"name": ks.name, "source": ks.source,
-            "params": [[p.kind, p.dtype.str, p.ndim, p.layout] for p in ks.params],
-            "launch_bounds": ks.launch_bounds}
     path = os.path.join(_RECORD, ks.digest() + ".json")
     if not os.path.exists(path):
-        _atomic_write(path, json.dumps(meta).encode())
+        _atomic_write(path, json.dumps(ks.record()).encode())
+
+
+def ptx_entry(ptx):
+    """The name of the kernel entry point of a PTX module."""
+    for line in ptx.splitlines():
+        if ".entry" in line:
+            return line.split(".entry", 1)[1].strip().split("(", 1)[0].strip()
+    return None
 
 
 def _compile_gpu(ks):
@@ -344,17 +363,21 @@ def _compile_gpu(ks):
     cc = (int(cc_str[:-1]), int(cc_str[-1]))
     key = _disk_key(ks, cc_str, _OPTIONS)
     hit = _disk_read(key)
+    shipped_hit = None if hit is not None else _shipped.lookup(ks, _OPTIONS, cc)
     if hit is not None:
         meta, cubin = hit
         stats["disk_hits"] += 1
+    elif shipped_hit is not None:
+        # npgpu's own PTX of a common kernel: the driver assembles it, Numba is not needed
+        ptx, entry = shipped_hit
+        cubin = drv.link_ptx_to_cubin(ptx)
+        meta = {"entry": entry, "name": ks.name}
+        stats["shipped"] += 1
+        _disk_write(key, meta, cubin)
     else:
         fn = python_function(ks)    # only a miss pays for importing Numba's compiler
         ptx = compile_ptx(fn, ks.params, cc, launch_bounds=ks.launch_bounds)
-        entry = None
-        for line in ptx.splitlines():
-            if ".entry" in line:
-                entry = line.split(".entry", 1)[1].strip().split("(", 1)[0].strip()
-                break
+        entry = ptx_entry(ptx)
         cubin = drv.link_ptx_to_cubin(ptx.encode())
         meta = {"entry": entry, "name": ks.name}
         stats["compiles"] += 1

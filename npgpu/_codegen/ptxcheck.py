@@ -168,14 +168,14 @@ def _compile_chunk(paths, profile):
     if not _ready:
         _setup(profile)
         _ready.append(True)
-    from npgpu._codegen.compiler import KernelSource, Param, compile_ptx
+    from npgpu._codegen.compiler import KernelSource, compile_ptx
 
     out = []
     for path in paths:
         with open(path) as f:
             meta = json.load(f)
-        params = [Param(k, d, n, lay) for k, d, n, lay in meta["params"]]
-        ks = KernelSource(meta["name"], meta["source"], params, meta.get("launch_bounds"))
+        ks = KernelSource.from_record(meta)
+        params = ks.params
         before = {s: _times.get(s, 0.0) for s in _STAGES}
         t0 = time.process_time()
         err = None
