@@ -21,7 +21,7 @@ mkdir -p "$ep" && printf 'Metadata-Version: 2.1\nName: npgpu\nVersion: 0.0\n' > 
   && sed -n '/^\[project.entry-points/,/^$/p' pyproject.toml | grep -v '^#' \
   | sed -e 's/^\[project.entry-points."\(.*\)"\]/[\1]/' -e 's/"//g' > "$ep/entry_points.txt"
 tests=${1:-${TESTS:-tests}}
-timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -v -n "${JOBS:-16}" -rs --durations=25 \
+timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -v -n "${JOBS:-16}" -rs --durations=150 \
   -p no:cacheprovider $tests > "$OUT/test.log" 2>&1
 grep -E '(FAILED|ERROR) tests/' "$OUT/test.log" | sort -u | head -40
 grep -v -E '(PASSED|SKIPPED|XFAIL|FAILED|ERROR) tests/' "$OUT/test.log" | tail -"${TAIL:-60}"
