@@ -22,6 +22,7 @@ Two forms of the template:
   it from there and the source is read once, coalesced.
 * ``linear`` (short rows): a thread unravels each element's linear index over every axis.
 """
+import os
 import re
 
 import numpy as np
@@ -48,6 +49,13 @@ _STAGE_EPT = EPT            # source elements a thread loads at once into a shar
 _STAGE_BLOCK = 4 if _ew._SIM else 256
 _GRID_Y = 2 if _ew._SIM else 65535
 
+# Bounds records of the index checks (take's 'raise' map here, advanced indexing's gather /
+# check / scatter): NPGPU_REGISTER_RECORDS=1 keeps a thread's first bad position in a register
+# and records it with one atomic when the thread ends, instead of an atomic in the element
+# path, which the compiler does not move the next element's index loads across (SASS of the
+# take rows form: four table loads in flight instead of one).  Off until measured on a GPU.
+REGISTER_RECORDS = os.environ.get("NPGPU_REGISTER_RECORDS", "0") == "1"
+
 # kind -> (scalar parameter names, source lines computing j from c; W is the index type).
 # Every map keeps its intermediate values non-negative, except the _SIGNED ones (int64);
 # W(..) is the index type (Numba types uint32 - int64 literal as int64, and a mix as float).
@@ -70,10 +78,12 @@ MAPS = {
                           "    j = 0\n    f = HI"),
     "table": ((), "j = T[c]"),                                      # delete, insert
     # take's modes on a table of user indices (any int64): negative ones count from the end;
-    # 'raise' records the first bad position in ERR (one 8-byte read after the launch); 'wrap'
-    # reduces its indices before the launch and reads them as a plain `table`
+    # 'raise' records the first bad position in ERR (one 8-byte read after the launch) --
+    # with REGISTER_RECORDS through the thread's ``bad`` register and one atomic at the end;
+    # 'wrap' reduces its indices before the launch and reads them as a plain `table`
     "take_raise": (("m",), "j = T[c]\nif j < 0:\n    j += m\nif j < 0 or j >= m:\n"
-                           "    cuda.atomic.min(ERR, 0, int64(c))\n    j = 0"),
+                           + ("    bad = min(bad, int64(c))\n    j = 0" if REGISTER_RECORDS
+                              else "    cuda.atomic.min(ERR, 0, int64(c))\n    j = 0")),
     "take_clip": (("m",), "j = min(max(T[c], 0), m - 1)"),
     "search": ((), "lo = 0\nhi = T.shape[0]\nwhile lo < hi:\n    mid = (lo + hi) >> 1\n"
                    "    if T[mid] <= c:\n        lo = mid + 1\n    else:\n        hi = mid\nj = lo"),
@@ -144,6 +154,19 @@ def _value(tag, load, nfill, f):
     return lines
 
 
+_NO_BAD = (1 << 63) - 1     # ``bad``'s start: no bad position (the record's own "none")
+
+
+def _record_lines(kinds, where):
+    """A ``take_raise`` kernel's ``bad`` register: its start (``where`` "start") or its one
+    atomic into the record at the end ("end"); no lines for other kernels."""
+    if "take_raise" not in kinds or not REGISTER_RECORDS:
+        return []
+    if where == "start":
+        return [f"    bad = int64({_NO_BAD})"]
+    return [f"    if bad != {_NO_BAD}:", "        cuda.atomic.min(ERR, 0, bad)"]
+
+
 def _render(dt, kinds, fill_sel, nfill, narrow):
     """The linear form: every element unravels its linear index over all axes."""
     nd = len(kinds)
@@ -151,7 +174,7 @@ def _render(dt, kinds, fill_sel, nfill, narrow):
     margs, mparams = _map_args(kinds, nfill)
     args = ["n", "out", "src"] + [f"s{d}" for d in range(1, nd)] + margs
     args += [f"fv{k}" for k in range(nfill)]
-    lines = [f"def KERNEL({', '.join(args)}):"]
+    lines = [f"def KERNEL({', '.join(args)}):"] + _record_lines(kinds, "start")
     lines += [f"    s{d} = {w}(s{d})" for d in range(1, nd)] + _cast_params(kinds, w)
     # EPT elements a thread, ``bd`` apart, all loads before any store (one element a thread
     # keeps too few bytes in flight to fill the H200's memory pipe), then a guarded tail
@@ -167,6 +190,7 @@ def _render(dt, kinds, fill_sel, nfill, narrow):
               "                idx = base + u * bd", "                if idx < n:"]
     lines += _element("idx", "t", 20, kinds, fill_sel, nfill, w)
     lines += ["                    out[idx] = vt", "        base += step"]
+    lines += _record_lines(kinds, "end")
     text = "\n".join(lines) + "\n"
     name = _ew._kernel_name("remap", text)
     text = text.replace("def KERNEL(", f"def {name}(")
@@ -203,7 +227,7 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
     args += ["base"] + [f"e{d}" for d in range(nd)] + [f"s{d}" for d in range(1, last)]
     args += margs + [f"fv{k}" for k in range(nfill)] + (["M"] if stage else [])
     args += ["Z", "ZS"] if rep else []
-    L = [f"def KERNEL({', '.join(args)}):"]
+    L = [f"def KERNEL({', '.join(args)}):"] + _record_lines(kinds, "start")
     L += [f"    s{d} = {w}(s{d})" for d in range(1, last)] + _cast_params(kinds, w)
     # column and row arithmetic in int64 (Numba types a uint64/int64 mix as float64); the
     # maps take their column as the index type ``w`` (32-bit divisions where they divide)
@@ -297,6 +321,7 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
     if stage:
         L.append(P + "cuda.syncthreads()")
     L.append(P + "r += cuda.gridDim.y")
+    L += _record_lines(kinds, "end")
     text = "\n".join(L) + "\n"
     name = _ew._kernel_name("remap_rows", text)
     text = text.replace("def KERNEL(", f"def {name}(")

@@ -41,6 +41,7 @@ from .._core import copy as _copy
 from .._core import layout as _layout
 from .._core import transfer as _transfer
 from .._core.ndarray import empty_array, ndarray
+from .._remap import REGISTER_RECORDS
 from ..cuda import runtime as _runtime
 
 _I64 = np.dtype(np.int64)
@@ -285,6 +286,9 @@ def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv, narrow=False):
         args += [f"I{j}", f"n{j}", f"t{j}"]
         params += [Param("array", idt, r, "A"), Param("scalar", _I64), Param("scalar", _I64)]
     L = [f"def KERNEL({', '.join(args)}):"]
+    checks = REGISTER_RECORDS and emode in ("raise", "nonneg")
+    if checks:
+        L.append(f"    badpos = int64({_NONE})")
     w = "uint32" if narrow else "int64"
 
     def element(i, tag, pad):
@@ -304,8 +308,10 @@ def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv, narrow=False):
             elif emode in ("raise", "nonneg"):
                 if emode == "raise":
                     E += [f"if v{j} < 0:", f"    v{j} += n{j}"]
-                E += [f"if v{j} < 0 or v{j} >= n{j}:",
-                      f"    cuda.atomic.min(ERR, 0, {j} * n + {i})", f"    bad{tag} = True"]
+                # (_remap.REGISTER_RECORDS: the thread's first bad position in a register)
+                rec = (f"    badpos = min(badpos, {j} * n + {i})" if checks
+                       else f"    cuda.atomic.min(ERR, 0, {j} * n + {i})")
+                E += [f"if v{j} < 0 or v{j} >= n{j}:", rec, f"    bad{tag} = True"]
             if mode != "check":
                 E.append(f"o += v{j} * t{j}")
         return [pad + line for line in E]
@@ -349,6 +355,8 @@ def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv, narrow=False):
             else:
                 L.append(f"{pad}DST[o] = VALS")
         L.append("        i += step")
+    if checks:
+        L += [f"    if badpos != {_NONE}:", "        cuda.atomic.min(ERR, 0, badpos)"]
     text = "\n".join(L) + "\n"
     name = _ew._kernel_name(f"index_{mode}", text)
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
