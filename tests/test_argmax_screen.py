@@ -57,6 +57,7 @@ def test_sizes_run_the_unrolled_trip_and_the_tail():
     assert (ROWS // 2) // (R.UNROLL * ty) == 19 and (ROWS // 2) % (R.UNROLL * ty) >= ty
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", REAL)
 def test_random_ties_axes_layouts(dt):
     rng = numpy.random.default_rng(3)

@@ -20,6 +20,7 @@ def _gauss(x, **kw):
     return gnd.gaussian_filter(npgpu.asarray(x), **kw), snd.gaussian_filter(x, **kw)
 
 
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.int16])
 @pytest.mark.parametrize("shape", [(9, 11), (3, 5, 6), (13,)])
 def test_gaussian_repeat_changed_data(dt, shape):

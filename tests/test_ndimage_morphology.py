@@ -139,6 +139,7 @@ def test_binary_bad_input():
 
 
 # ---- grey morphology ------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dtype", [np.float32, np.float64, np.int32])
 @pytest.mark.parametrize("mode", ["reflect", "mirror", "nearest", "wrap", "constant"])
 def test_grey(dtype, mode):

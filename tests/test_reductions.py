@@ -152,6 +152,7 @@ def test_float16_accumulates_in_float32():
 
 
 # ---- statistics -------------------------------------------------------------------------------------
+@pytest.mark.matrix
 @pytest.mark.parametrize("dt", [numpy.dtype(t) for t in ("i2", "u4", "f2", "f4", "f8", "c8", "c16", "?")],
                          ids=str)
 def test_mean_var_std(dt):
