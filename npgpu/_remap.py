@@ -30,6 +30,7 @@ import numpy as np
 from ._codegen import compiler
 from ._codegen import elementwise as _ew
 from ._codegen.compiler import KernelSource, Param
+from ._core.call_cache import plain_key, store
 from ._core.copy import extent
 from ._core.ndarray import empty_array
 
@@ -443,9 +444,7 @@ def remap(src, maps, out=None, record=None):
         grid, block = _ew._grid(n, EPT)
     kern(grid, block, values)
     if pkey is not None:
-        if len(_PLANS) >= 512:
-            _PLANS.clear()
-        _PLANS[pkey] = (kern, grid, block, values, slots)
+        store(_PLANS, pkey, (kern, grid, block, values, slots), 512)
     return out
 
 
@@ -486,26 +485,10 @@ def replay(plan, src, out, tables, record):
 _CALLS = {}
 
 
-_PLAIN = (int, bool, str, type(None))
-
-
-def _tagged(x):
-    """``x`` with the type of every item beside it (3 and 3.0 and True hash alike, but NumPy
-    answers them differently), or None for anything but Python ints, bools, strings, None and
-    tuples of them: such calls take the full path."""
-    t = type(x)
-    if t in _PLAIN:
-        return (t, x)
-    if t is tuple:
-        items = tuple(_tagged(y) for y in x)
-        return None if None in items else (t, items)
-    return None
-
-
 def call_key(name, src, *args):
     """The key of a whole call of ``name`` on ``src`` with ``args`` (dtype, shape, strides and
     alignment of ``src`` included), or None where an argument is not a plain Python value."""
-    tagged = _tagged(args)
+    tagged = plain_key(args)
     if tagged is None:
         return None
     return (name, src.dtype, src.shape, src._strides, src._ptr & 15, tagged)
@@ -537,9 +520,7 @@ def remember(key, src, maps, out, launched_out=None, launched_src=None):
     plan = stored_plan(lsrc, maps, lout)
     if plan is None:
         return
-    if len(_CALLS) >= 512:
-        _CALLS.clear()
-    _CALLS[key] = (plan, out.shape)
+    store(_CALLS, key, (plan, out.shape), 512)
 
 
 def _plan_key(src, maps, out, record):

@@ -109,3 +109,20 @@ def test_empty_and_zero_d():
         _same(npgpu.tile(npgpu.asarray(z), 3), np.tile(z, 3))
         _same(npgpu.roll(npgpu.asarray(z), 1), np.roll(z, 1))
         _same(npgpu.pad(npgpu.asarray(z), 0), np.pad(z, 0))
+
+
+def test_replayed_calls_from_several_threads():
+    """Four threads store and replay the same and different calls at once (the shared caches
+    and the per-thread stream): every result NumPy's."""
+    from test_threads import _run_threads
+
+    def job(i):
+        ok = True
+        for k in range(3):
+            x = _data((5, 9), np.float32)
+            X = npgpu.asarray(x)
+            ok &= np.array_equal(npgpu.tile(X, 2).get(), np.tile(x, 2))
+            ok &= np.array_equal(npgpu.roll(X, i + k, 1).get(), np.roll(x, i + k, 1))
+            ok &= np.array_equal(npgpu.pad(X, 2, mode="reflect").get(), np.pad(x, 2, mode="reflect"))
+        return ok
+    assert all(_run_threads(job, 4))

@@ -14,6 +14,7 @@ from .. import _remap
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core import layout as _layout
+from .._core.call_cache import store
 from .._core import transfer as _transfer
 from .._core.ndarray import _new, empty_array, fail_unless_writeable, ndarray
 from ..cuda import memory as _memory
@@ -136,11 +137,9 @@ def _take_rows(a, idx, axis, mode, key=None):
     if key is not None and res.size:
         plan = _remap.stored_plan(a, maps, res, rec)
         if plan is not None:
-            if len(_take_calls) >= 256:
-                _take_calls.clear()
-            _take_calls[key] = (plan, n, axis, res._ptr & 15, res.shape, res._strides,
-                                (res._c_contig, res._f_contig), res.size * res.itemsize, shape,
-                                flat is idx)
+            store(_take_calls, key, (plan, n, axis, res._ptr & 15, res.shape, res._strides,
+                                     (res._c_contig, res._f_contig), res.size * res.itemsize,
+                                     shape, flat is idx))
     _check_record(rec, flat, n, axis)
     return res if res.shape == shape else res.reshape(shape)
 

@@ -16,6 +16,7 @@ from collections.abc import Iterable
 import numpy as np
 
 from ..._core import layout as _layout
+from ..._core.call_cache import plain_key
 from ..._core.copy import may_overlap
 from ..._core.ndarray import _new, empty_array, ndarray
 from ...cuda import memory as _memory
@@ -254,7 +255,6 @@ def _nd(op, input, output, footprint, weights, origins, mode, cval, rank=0):
 # table lookups.  Only plain Python arguments key a call (a NumPy scalar sigma computes its
 # weights in its own precision); an entry is stored only after the first call succeeded, so
 # every error still comes from the full path.
-_PLAIN = frozenset((int, float, str, bool, type(None)))
 _calls = {}      # key -> (output dtype, nbytes, C strides, contiguity, run(src, dst))
 
 
@@ -262,16 +262,9 @@ def _call_key(fn, input, output, args):
     """The key of this call, or None when it is not replayable (unusual argument types)."""
     if type(input) is not ndarray:
         return None
-    types = []
-    for v in args:
-        t = type(v)
-        if t is tuple:
-            t = tuple(type(e) for e in v)
-            if not _PLAIN.issuperset(t):
-                return None
-        elif t not in _PLAIN:
-            return None
-        types.append(t)
+    tagged = plain_key(tuple(args))
+    if tagged is None:
+        return None
     if output is None:
         ok = None
     elif type(output) is ndarray:
@@ -282,7 +275,7 @@ def _call_key(fn, input, output, args):
         return None
     # the route is in the key: tests (and benchmarks) switch it to compare the two
     return (fn, _separable2d.ROUTE, _rt.get_device_id(), input.shape, input._strides,
-            input.dtype, ok, args, tuple(types))
+            input.dtype, ok, tagged)
 
 
 def _replay_call(key, input, output):

@@ -4,6 +4,7 @@ small rank filters, binary morphology): threads x along the last axis, y along t
 import numpy as np
 
 from ..._codegen import elementwise as _ew
+from ..._core.call_cache import store
 
 _I64 = np.dtype(np.int64)
 BLOCK = (32, 8) if not _ew._SIM else (4, 2)      # the simulator: several blocks on tiny images
@@ -46,7 +47,4 @@ def replay(cache, key, make):
 def remember(cache, key, value):
     """``cache[key] = value`` in one of ndimage's plan and table caches (a full cache is emptied
     first: 256 entries); returns ``value``."""
-    if len(cache) >= 256:
-        cache.clear()
-    cache[key] = value
-    return value
+    return store(cache, key, value)
