@@ -59,11 +59,14 @@ def _caption(report):
     return f"{dev}, {report.get('date', 'date not recorded')}"
 
 
-def draw(report, out_dir):
-    """One PNG per operation; returns the paths written (None without matplotlib)."""
+def draw(report, out_dir, fmt="png"):
+    """One chart per operation (``fmt``: png, or svg -- text, as the charts kept in the repo
+    are); returns the paths written (None without matplotlib)."""
     try:
         import matplotlib
         matplotlib.use("Agg")
+        matplotlib.rcParams["svg.fonttype"] = "none"      # text stays text: small files
+        matplotlib.rcParams["svg.hashsalt"] = "npgpu"      # the same data, the same file
         import matplotlib.pyplot as plt
     except ImportError:
         print("plot.py: matplotlib is not installed (pip install matplotlib); no charts drawn")
@@ -87,8 +90,8 @@ def draw(report, out_dir):
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         fig.tight_layout()
-        path = os.path.join(out_dir, re.sub(r"[^\w]+", "_", op).strip("_") + ".png")
-        fig.savefig(path, dpi=110)
+        path = os.path.join(out_dir, re.sub(r"[^\w]+", "_", op).strip("_") + "." + fmt)
+        fig.savefig(path, dpi=110, **({"metadata": {"Date": None}} if fmt == "svg" else {}))
         plt.close(fig)
         paths.append(path)
         print(f"plot.py: wrote {path}")
@@ -190,7 +193,9 @@ def main(argv=None):
                     "else benchmarks/last.json)")
     ap.add_argument("--measure", action="store_true", help="time the four charts' cases first")
     ap.add_argument("--smoke", action="store_true", help="with --measure: tiny sizes")
-    ap.add_argument("--out", help="folder for the PNGs (default: $OUT/plots or benchmarks/plots)")
+    ap.add_argument("--out", help="folder for the charts (default: $OUT/plots or benchmarks/plots)")
+    ap.add_argument("--format", choices=("png", "svg"), default="png",
+                    help="png (default), or svg (text; the charts kept in benchmarks/results/)")
     args = ap.parse_args(argv)
     out_env = os.environ.get("OUT")
     out_dir = args.out or os.path.join(out_env or HERE, "plots")
@@ -207,7 +212,7 @@ def main(argv=None):
         if "date" not in report:        # run.py records none: the file's own date
             import time
             report["date"] = time.strftime("%Y-%m-%d", time.localtime(os.path.getmtime(path)))
-    draw(report, out_dir)
+    draw(report, out_dir, args.format)
     return 0
 
 
