@@ -374,10 +374,12 @@ def test_gpu_variants_render():
         assert "ballot_sync" in ks.source and "shfl_up_sync" in ks.source
         compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
         if src != "key" or part is row:
-            ks = _radix.render_count(part, src, bits, i32 if part is not i16 else i64, pdt,
-                                     block=256, items=items, sim=False, detect=bool(cond))
-            assert "ballot_sync" in ks.source
-            compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
+            for mode in ("atomic", "ballot"):      # the GPU's default and the knob's other
+                ks = _radix.render_count(part, src, bits, i32 if part is not i16 else i64, pdt,
+                                         block=256, items=items, sim=False, detect=bool(cond),
+                                         mode=mode)
+                assert ("ballot_sync" in ks.source) == (mode == "ballot")
+                compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
         n += 1
     for ks in _seg.gpu_variants():
         compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)

@@ -2,12 +2,16 @@
 
     python3 benchmarks/experiments/radix_knobs.py [VARIANT ...]
 
-A variant is ``items,minblocks,tileminblocks[,onesweep]`` (``NPGPU_RADIX_ITEMS``,
-``NPGPU_RADIX_MINBLOCKS``, ``NPGPU_TILE_SELECT_MINBLOCKS``, ``NPGPU_RADIX_ONESWEEP``; 0 = the
-default; onesweep 1: one histogram kernel for every pass, then one look-back scatter a pass).
+A variant is ``items,minblocks,tileminblocks[,onesweep[,count[,repl]]]``
+(``NPGPU_RADIX_ITEMS``, ``NPGPU_RADIX_MINBLOCKS``, ``NPGPU_TILE_SELECT_MINBLOCKS``,
+``NPGPU_RADIX_ONESWEEP``, ``NPGPU_RADIX_COUNT``, ``NPGPU_RADIX_REPL``; 0 = the default;
+onesweep 1: one histogram kernel for every pass, then one look-back scatter a pass; count
+``ballot`` or ``atomic``: how the count kernel adds a tile's digits; repl: copies of the count
+and histogram kernels' shared counters).
 The knobs are read at import, so every variant runs in its own process (which compiles its
 kernels first):
-sort float32 2^26, sort int32 2^24, argsort int32 2^24 and ``a[mask]`` of 2^26 float32, each
+sort float32 2^26, sort int32 2^24, argsort int32 2^24, ``a[mask]`` of 2^26 float32, sort and
+argsort of float64 2^24, each
 the median of CUDA-event timings, checked against NumPy.  Nsight Compute found the scatter at
 140 registers and 44 KiB of shared memory a block (one 256-thread block an SM, 12.5%
 occupancy) and the mask select's at 89 registers (25%); these variants trade items a thread
@@ -32,14 +36,18 @@ def worker():
     rng = np.random.default_rng(0)
     f32 = rng.standard_normal((1 << 26) >> SHIFT).astype(np.float32)
     i32 = rng.integers(-2 ** 31, 2 ** 31, (1 << 24) >> SHIFT).astype(np.int32)
+    f64 = rng.standard_normal((1 << 24) >> SHIFT)
     a = rng.random((1 << 26) >> SHIFT, np.float32)
     m = rng.random(a.size) < 0.5
-    gf, gi, ga, gm = (gp.asarray(x) for x in (f32, i32, a, m))
+    gf, gi, ga, gm, gd = (gp.asarray(x) for x in (f32, i32, a, m, f64))
     cases = [("sort f32 2^26", lambda: gp.sort(gf), lambda r: np.array_equal(r.get(), np.sort(f32))),
              ("sort i32 2^24", lambda: gp.sort(gi), lambda r: np.array_equal(r.get(), np.sort(i32))),
              ("argsort i32 2^24", lambda: gp.argsort(gi),
               lambda r: np.array_equal(r.get(), np.argsort(i32, kind="stable"))),
-             ("a[m] f32 2^26", lambda: ga[gm], lambda r: np.array_equal(r.get(), a[m]))]
+             ("a[m] f32 2^26", lambda: ga[gm], lambda r: np.array_equal(r.get(), a[m])),
+             ("sort f64 2^24", lambda: gp.sort(gd), lambda r: np.array_equal(r.get(), np.sort(f64))),
+             ("argsort f64 2^24", lambda: gp.argsort(gd),
+              lambda r: np.array_equal(r.get(), np.argsort(f64, kind="stable")))]
     out = []
     for name, fn, ok in cases:
         good = ok(fn())
@@ -49,13 +57,17 @@ def worker():
 
 def main():
     for v in sys.argv[1:] or DEFAULT:
-        items, mb, tmb, sweep = (v.split(",") + ["0"])[:4]
+        items, mb, tmb, sweep, count, repl = (v.split(",") + ["0", "", ""])[:6]
         env = dict(os.environ, NPGPU_RADIX_ITEMS=items, NPGPU_RADIX_MINBLOCKS=mb,
                    NPGPU_TILE_SELECT_MINBLOCKS=tmb, NPGPU_RADIX_ONESWEEP=sweep)
+        if count:
+            env["NPGPU_RADIX_COUNT"] = count
+        if repl:
+            env["NPGPU_RADIX_REPL"] = repl
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker"], env=env,
                            capture_output=True, text=True, timeout=240)
         lines = [x for x in r.stdout.splitlines() if "|" in x]
-        print(f"{v:10s} {lines[-1] if lines else 'FAILED: ' + r.stderr[-400:]}", flush=True)
+        print(f"{v:18s} {lines[-1] if lines else 'FAILED: ' + r.stderr[-400:]}", flush=True)
 
 
 if __name__ == "__main__":

@@ -60,14 +60,14 @@ _U32 = np.dtype(np.uint32)
 # digits (its cost is per counter scanned: 16 a tile, not 256; the order is the same).
 DIGIT = 4 if _SIM else 8
 # Threads a block and elements a thread (a tile is BLOCK * ITEMS elements).  GPU: 256 threads
-# (8 warps), 8 items (:func:`items_for`).  The simulator: 8 x 2 (several tiles in every test).
+# (8 warps), 12 or 8 items (:func:`items_for`).  The simulator: 8 x 2 (several tiles in every test).
 BLOCK = 8 if _SIM else 256
 SIM_ITEMS = 2
 
 
 # Knobs for benchmarks/experiments/radix_knobs.py (H200 sweeps; unset: the defaults below):
 # NPGPU_RADIX_ITEMS (items a thread, every key width), NPGPU_RADIX_MINBLOCKS (NVVM launch
-# bounds: blocks an SM must fit, which caps registers a thread).
+# bounds: blocks an SM must fit, which caps registers a thread; -1: none).
 _ITEMS = int(os.environ.get("NPGPU_RADIX_ITEMS", "0"))
 MIN_BLOCKS = int(os.environ.get("NPGPU_RADIX_MINBLOCKS", "0"))
 # Pass structure (read at every sort; NPGPU_RADIX_ONESWEEP=1 or set the attribute): False --
@@ -76,6 +76,15 @@ MIN_BLOCKS = int(os.environ.get("NPGPU_RADIX_MINBLOCKS", "0"))
 # decoupled look-back (:func:`render_histogram`, :func:`lookback_lines`).  Below 2^30 elements
 # (a status word holds a 30-bit count).
 ONESWEEP = os.environ.get("NPGPU_RADIX_ONESWEEP", "0") == "1"
+# How the GPU's count kernel counts a tile's digits (read when a kernel is rendered): "atomic"
+# (default) -- one shared atomic add of 1 per element, which ptxas emits as ATOMS.POPC.INC (the
+# lanes of a warp on one counter add in one step); "ballot" -- warp peers from one ballot per
+# digit bit, one atomic per distinct digit of a warp (~2x the instructions).  H200, 2026-12-02
+# (radix_pass_split.py, float32 2^26): a count pass 296 -> 175 us, the sort 3.74 -> 3.36 ms.
+# REPL: copies of the shared histograms in the count and histogram kernels, lane ``l`` adding
+# into copy ``l % REPL`` (measured: no gain with ATOMS.POPC.INC; kept for the sweeps).
+COUNT = os.environ.get("NPGPU_RADIX_COUNT", "atomic")
+REPL = int(os.environ.get("NPGPU_RADIX_REPL", "1"))
 # GPU: blocks of the histogram kernel (each loops over tiles; fewer blocks, fewer global
 # atomics flushing the block's histograms); nanoseconds a look-back thread sleeps between
 # re-reads of a status not yet published
@@ -93,11 +102,22 @@ def items_for(key_w, pay_w, sim=_SIM):
     """Items a thread of the count and scatter kernels."""
     if sim:
         return SIM_ITEMS
-    # 8: the H200 sweep (radix_knobs.py, 2026-12-01) against 16 for keys of <= 8 bytes with
-    # their payload: sort float32 2^26 6.30 -> 4.16 ms, argsort int32 2^24 2.01 -> 1.24 ms,
-    # sort int32 2^24 0.997 -> 0.947 ms (16 items: 140 registers and 44 KiB of shared memory,
-    # one 256-thread block an SM; register caps through launch bounds gained less)
-    return _ITEMS or 8
+    # Keys of <= 4 bytes: 12 items with launch bounds of 3 blocks an SM (min_blocks_for), the
+    # H200 sweep of 2026-12-02 (radix_knobs.py, atomic counts): sort float32 2^26 3358 us at
+    # (8 items, no bounds) -> 2826, sort int32 2^24 762 -> 670, argsort int32 2^24 967 -> 835.
+    # 8-byte keys keep 8 items (the 2026-12-01 sweep against 16: sort float32 2^26 6.30 -> 4.16
+    # ms; 16 items took 140 registers and 44 KiB of shared memory, one block an SM).
+    return _ITEMS or (12 if key_w <= 4 else 8)
+
+
+def min_blocks_for(key_w, sim=_SIM):
+    """NVVM launch bounds (blocks an SM) of the radix kernels of ``key_w``-byte keys, 0 for
+    none (see :func:`items_for`; NPGPU_RADIX_MINBLOCKS overrides, -1 for none)."""
+    if sim:
+        return 0
+    if MIN_BLOCKS:
+        return max(0, MIN_BLOCKS)
+    return 3 if key_w <= 4 else 0
 
 
 def pass_plan(parts, digit=None):
@@ -130,19 +150,19 @@ def _load_lines(part, src, i, pay, pad, ptn="int64", cond=False):
     kt = _keys.uint_name(part.w)
     L = []
     if src == "gather":
-        L.append(f"{pad}pv = P[{i}]")
-        L.append(f"{pad}key = {part.expr('X', 'int64(pv)')}")
+        L.append(f"{pad}pv = P[uint64({i})]")
+        L.append(f"{pad}key = {part.expr('X', 'uint64(pv)')}")
         return L
     if src == "key":
-        L.append(f"{pad}key = K[{i}]")
+        L.append(f"{pad}key = K[uint64({i})]")
     else:
-        L.append(f"{pad}key = {part.expr('X', i)}")
+        L.append(f"{pad}key = {part.expr('X', f'uint64({i})')}")
     if pay == "iota":
         L.append(f"{pad}pv = {ptn}({i})")
     elif pay == "array":
-        L.append(f"{pad}pv = P[{i}]")
+        L.append(f"{pad}pv = P[uint64({i})]")
     elif pay == "values":
-        L.append(f"{pad}pv = X[{i}]")
+        L.append(f"{pad}pv = X[uint64({i})]")
     if cond and pay is not None:          # the payload travels only when the flag says so
         L[-1] = f"{pad}if carry:\n{pad}    " + L[-1].strip()
     del kt
@@ -160,28 +180,35 @@ def _signature(part, src, pay, key_out, pay_out, kdt, pdt, odt):
     return names, params
 
 
-def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
+def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False, mode=None,
+                 repl=None):
     """Per tile: digit counts into ``C[digit * ntile + tile]``.  ``detect``: also set ``F[0]``
-    when a value of the tile has no decodable key (float -0.0 or NaN)."""
+    when a value of the tile has no decodable key (float -0.0 or NaN).  ``mode``/``repl``: how
+    the GPU counts (:data:`COUNT`, :data:`REPL`; the simulator always adds one per element)."""
     kdt = part.dtype
     kt = _keys.uint_name(part.w)
     R = 1 << bits
     tile = block * items
+    mode = "atomic" if sim else (mode or COUNT)
+    repl = 1 if sim else max(1, repl or REPL)
+    ballot = mode == "ballot"
     L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F):",
          "    tid = int64(cuda.threadIdx.x)",
          "    t = int64(cuda.blockIdx.x)",
-         f"    hist = cuda.shared.array({R}, int32)",
+         f"    hist = cuda.shared.array({R * repl}, int32)",
          f"    d = tid",
-         f"    while d < {R}:",
-         "        hist[d] = int32(0)",
+         f"    while d < {R * repl}:",
+         "        hist[uint64(d)] = int32(0)",
          f"        d += {block}",
          "    cuda.syncthreads()",
          f"    base = t * {tile}",
          "    spec = False"]
     if not sim:
-        L += ["    ltm = cuda.lanemask_lt()", f"    dks = cuda.local.array({items}, int32)"]
+        L.append(f"    dks = cuda.local.array({items}, int32)")
+    if ballot:
+        L.append("    ltm = cuda.lanemask_lt()")
     # the items as a loop (typed once; NVVM unrolls the constant trip count).  GPU: every
-    # item's load and digit first, then the warp ballots (the loads all in flight at once)
+    # item's load and digit first, then the counting (the loads all in flight at once)
     L.append(f"    for k in range({items}):")
     L.append(f"        i = base + tid + k * {block}")
     if not sim:
@@ -189,64 +216,93 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False):
     L.append("        if i < n:")
     L += _load_lines(part, src, "i", None if src != "gather" else "array", "            ")
     if sim:
-        L.append(f"            cuda.atomic.add(hist, {_digit('key', kt, 'sh', bits)}, int32(1))")
+        L.append(f"            cuda.atomic.add(hist, uint64({_digit('key', kt, 'sh', bits)}), "
+                 "int32(1))")
     else:
         L.append(f"            dk = {_digit('key', kt, 'sh', bits)}")
     if detect:
         L.append(f"            if {part.special('X', 'i')}:")
         L.append("                spec = True")
-    if not sim:
+    if ballot:
         # lanes with one digit add once (lowest lane: their count): no atomic contention on
         # keys whose digit is (nearly) constant.  Every lane of the warp runs this.
         L += ["        dks[k] = dk", f"    for k in range({items}):", "        dk = dks[k]"]
         L += peer_lines("dk", bits, "        ")
         L.append(f"        if dk < {R} and uint32(peers & ltm) == uint32(0):")
-        L.append("            cuda.atomic.add(hist, dk, int32(cuda.popc(peers)))")
+        L.append(f"            cuda.atomic.add(hist, {_replica('dk', R, repl)}, "
+                 "int32(cuda.popc(peers)))")
+    elif not sim:
+        L += ["        dks[k] = dk", f"    for k in range({items}):", "        dk = dks[k]",
+              f"        if dk < {R}:",
+              f"            cuda.atomic.add(hist, {_replica('dk', R, repl)}, int32(1))"]
     if detect:
         L += ["    if spec:", "        F[0] = int32(1)"]
     L += ["    cuda.syncthreads()",
           "    d = tid",
           f"    while d < {R}:",
-          f"        C[d * ntile + t] = {_ew.type_name(cdt)}(hist[d])",
+          f"        C[uint64(d * ntile + t)] = {_ew.type_name(cdt)}({_replica_sum('d', R, repl)})",
           f"        d += {block}"]
     return _finish("radix_count", part, L, _signature(part, src, None, False, False, kdt, pdt,
                                                        cdt)[1], block)
 
 
-def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False):
+def _replica(d, R, repl):
+    """Shared index of digit ``d`` in this lane's copy of a histogram of ``R`` counters."""
+    if repl == 1:
+        return f"uint64({d})"
+    return f"uint64((cuda.laneid % {repl}) * {R} + {d})"
+
+
+def _replica_sum(d, R, repl):
+    """Expression: the sum of digit ``d``'s counters over the ``repl`` copies."""
+    return " + ".join(f"hist[uint64({k * R} + {d})]" if k else f"hist[uint64({d})]"
+                      for k in range(repl))
+
+
+def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False, repl=None):
     """Onesweep's count: the digit counts of every pass of ``part`` (``shifts``) over all ``n``
     elements, ``C[pass * R + digit]`` (zeroed by the caller), in one read of the values.  Each
     block loops over tiles ``blockIdx.x, + gridDim.x, ...`` into shared histograms (plain shared
-    atomics: one a digit, against the per-pass count's 9 ballots an element) and adds them to
-    ``C`` once.  The digits do not depend on the order, so a later part counts its values
-    directly (its passes read them through the permutation).  ``detect``: as in
-    :func:`render_count`."""
+    atomics: one a digit, against the per-pass count's 9 ballots an element; ``repl`` copies of
+    them, :data:`REPL`) and adds them to ``C`` once.  The digits do not depend on the order, so
+    a later part counts its values directly (its passes read them through the permutation).
+    ``detect``: as in :func:`render_count`."""
     kt = _keys.uint_name(part.w)
     R = 1 << bits
     NH = len(shifts) * R
+    repl = 1 if sim else max(1, repl or REPL)
     tile = block * items
     ct = _ew.type_name(cdt)
     L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F):",
          "    tid = int64(cuda.threadIdx.x)",
-         f"    hist = cuda.shared.array({NH}, int32)",
+         f"    hist = cuda.shared.array({NH * repl}, int32)",
          "    d = tid",
-         f"    while d < {NH}:",
-         "        hist[d] = int32(0)",
+         f"    while d < {NH * repl}:",
+         "        hist[uint64(d)] = int32(0)",
          f"        d += {block}",
          "    cuda.syncthreads()",
          "    spec = False",
+         f"    rb = {_replica('0', NH, repl)}",
+         f"    kys = cuda.local.array({items}, {kt})",
+         f"    ok = cuda.local.array({items}, int32)",
          "    t = int64(cuda.blockIdx.x)",
          "    while t < ntile:",
          f"        base = t * {tile}",
+         # every load of the tile first (in flight together), then the atomics
          f"        for k in range({items}):",
          f"            i = base + tid + k * {block}",
+         "            ok[k] = int32(0)",
          "            if i < n:",
-         f"                key = {part.expr('X', 'i')}"]
-    for p, shift in enumerate(shifts):
-        L.append(f"                cuda.atomic.add(hist, {p * R} + "
-                 f"{_digit('key', kt, shift, bits)}, int32(1))")
+         f"                kys[k] = {part.expr('X', 'uint64(i)')}",
+         "                ok[k] = int32(1)"]
     if detect:
         L += [f"                if {part.special('X', 'i')}:", "                    spec = True"]
+    L += [f"        for k in range({items}):",
+          "            if ok[k] != int32(0):",
+          "                key = kys[k]"]
+    for p, shift in enumerate(shifts):
+        L.append(f"                cuda.atomic.add(hist, uint64(rb + {p * R} + "
+                 f"{_digit('key', kt, shift, bits)}), int32(1))")
     L += ["        t += int64(cuda.gridDim.x)"]
     if detect:
         L += ["    if spec:", "        F[0] = int32(1)"]
@@ -254,7 +310,7 @@ def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False
     L += ["    cuda.syncthreads()",
           "    d = tid",
           f"    while d < {NH}:",
-          "        v = hist[d]",
+          f"        v = {_replica_sum('d', NH, repl)}",
           "        if v != int32(0):",
           f"            cuda.atomic.add(C, d, {ct}(v))",
           f"        d += {block}"]
@@ -305,20 +361,20 @@ def lookback_lines(R, sim, every=1):
 def _store_lines(part, key_out, pay_out, key, pv, g, odt, pad, cond=False):
     L = []
     if key_out == "key":
-        L.append(f"{pad}KO[{g}] = {key}")
+        L.append(f"{pad}KO[uint64({g})] = {key}")
     elif key_out == "decode" and cond:
         # the values' bits where they travelled, else the decoded keys
-        L += [f"{pad}if carry:", f"{pad}    KO[{g}] = {pv}", f"{pad}else:",
-              f"{pad}    KO[{g}] = {part.decode(key)}"]
+        L += [f"{pad}if carry:", f"{pad}    KO[uint64({g})] = {pv}", f"{pad}else:",
+              f"{pad}    KO[uint64({g})] = {part.decode(key)}"]
     elif key_out == "decode":
-        L.append(f"{pad}KO[{g}] = {part.decode(key)}")
+        L.append(f"{pad}KO[uint64({g})] = {part.decode(key)}")
     if pay_out == "mod":
-        L.append(f"{pad}PO[{g}] = {_ew.type_name(odt)}(int64({pv}) % m)")
+        L.append(f"{pad}PO[uint64({g})] = {_ew.type_name(odt)}(int64({pv}) % m)")
     elif pay_out:
         if cond:
             L.append(f"{pad}if carry:")
             pad += "    "
-        L.append(f"{pad}PO[{g}] = {_ew.type_name(odt)}({pv})")
+        L.append(f"{pad}PO[uint64({g})] = {_ew.type_name(odt)}({pv})")
     return L
 
 
@@ -370,7 +426,7 @@ def rank_lines(items, R, block, sim, tile):
     nw = block // 32
     A("    q = tid")
     A(f"    while q < {nw * R}:")
-    A("        wh[q] = int32(0)")
+    A("        wh[uint64(q)] = int32(0)")
     A(f"        q += {block}")
     A("    cuda.syncthreads()")
     # item by item, every lane of the warp (the intrinsics outside per-lane conditions)
@@ -380,10 +436,10 @@ def rank_lines(items, R, block, sim, tile):
     A("        lt = int32(cuda.popc(uint32(peers & ltm)))")
     A("        c = int32(0)")
     A(f"        if dk < {R}:")
-    A(f"            c = wh[wid * {R} + dk]")
+    A(f"            c = wh[uint64(wid * {R} + dk)]")
     A("        cuda.syncwarp()")
     A(f"        if dk < {R} and lt == 0:")
-    A(f"            wh[wid * {R} + dk] = c + int32(cuda.popc(peers))")
+    A(f"            wh[uint64(wid * {R} + dk)] = c + int32(cuda.popc(peers))")
     A("        cuda.syncwarp()")
     A("        rk[k] = c + lt")
     A("    cuda.syncthreads()")
@@ -397,10 +453,10 @@ def rank_lines(items, R, block, sim, tile):
     A(f"        if dd < {R}:")
     A("            acc = int32(0)")
     A(f"            for w in range({nw}):")
-    A(f"                c = wh[w * {R} + dd]")
-    A(f"                wh[w * {R} + dd] = acc")
+    A(f"                c = wh[uint64(w * {R} + dd)]")
+    A(f"                wh[uint64(w * {R} + dd)] = acc")
     A("                acc += c")
-    A("            sdo[dd] = acc")
+    A("            sdo[uint64(dd)] = acc")
     A("            tot += acc")
     A("    x = int32(tot)")
     # inclusive scans of a warp (offsets 1..16; every lane, int32 shuffles)
@@ -428,15 +484,15 @@ def rank_lines(items, R, block, sim, tile):
     A(f"    for u in range({qd}):")
     A(f"        dd = tid * {qd} + u")
     A(f"        if dd < {R}:")
-    A("            c = sdo[dd]")
-    A("            sdo[dd] = e")
+    A("            c = sdo[uint64(dd)]")
+    A("            sdo[uint64(dd)] = e")
     A("            e += c")
     A("    cuda.syncthreads()")
     A(f"    for k in range({items}):")
     A("        dk = dg[k]")
     A("        ps[k] = int32(0)")
     A(f"        if dk < {R}:")
-    A(f"            ps[k] = sdo[dk] + wh[wid * {R} + dk] + rk[k]")
+    A(f"            ps[k] = sdo[uint64(dk)] + wh[uint64(wid * {R} + dk)] + rk[k]")
     return L
 
 
@@ -472,11 +528,11 @@ def stage_lines(items, R, has_pay, cond=False):
     """Lines moving every ranked item (key, payload) to its position ``ps[k]`` in the shared
     tile, then a barrier."""
     L = [f"    for k in range({items}):", f"        if dg[k] < {R}:",
-         "            sk[ps[k]] = ky[k]"]
+         "            sk[uint64(ps[k])] = ky[k]"]
     if has_pay and cond:
-        L += ["            if carry:", "                sp[ps[k]] = pa[k]"]
+        L += ["            if carry:", "                sp[uint64(ps[k])] = pa[k]"]
     elif has_pay:
-        L.append("            sp[ps[k]] = pa[k]")
+        L.append("            sp[uint64(ps[k])] = pa[k]")
     L.append("    cuda.syncthreads()")
     return L
 
@@ -588,25 +644,26 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
             # after the last digit) minus its own; sdo is final since rank_lines' last barrier
             A("        nx = int32(nv)")
             A(f"        if dd + 1 < {R}:")
-            A("            nx = sdo[dd + 1]")
-            A("        cnt = uint32(nx - sdo[dd])")
+            A("            nx = sdo[uint64(dd + 1)]")
+            A("        cnt = uint32(nx - sdo[uint64(dd)])")
             L += lookback_lines(R, sim, every)
             A("        gb = gs + int64(ex)")
         else:
             A("        xg = int64(dd) * ntile + t")
             A("        gb = int64(0)")
             A("        if xg > 0:")
-            A("            gb = int64(C[xg - 1])")
-        A(f"        sgb[dd] = {ct}(gb - int64(sdo[dd]))")
+            A("            gb = int64(C[uint64(xg - 1)])")
+        A(f"        sgb[uint64(dd)] = {ct}(gb - int64(sdo[uint64(dd)]))")
         A(f"        dd += {block}")
         L += stage_lines(items, R, has_pay, cond)
         # the tile in digit order, stored by consecutive threads (runs of a digit coalesce)
         A(f"    for k in range({items}):")
         A(f"        j = tid + k * {block}")
         A("        if j < nv:")
-        A("            key = sk[j]")
-        A(f"            g = sgb[{_digit('key', kt, 'sh', bits)}] + j")
-        L += _store_lines(part, key_out, pay_out, "key", "sp[j]" if has_pay else None, "g",
+        A("            key = sk[uint64(j)]")
+        A(f"            g = sgb[uint64({_digit('key', kt, 'sh', bits)})] + j")
+        L += _store_lines(part, key_out, pay_out, "key", "sp[uint64(j)]" if has_pay else None,
+                          "g",
                           podt, "            ", cond)
     params = _signature(part, src, pay, key_out, pay_out, part.dtype, pdt, cdt)[1]
     params += [Param("array", kodt, 1, "C"), Param("array", podt, 1, "C")]
@@ -618,7 +675,8 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
 def _finish(prefix, part, lines, params, block=None):
     text = part.device_source() + "\n".join(lines) + "\n"
     name = _ew._kernel_name(prefix, text)
-    bounds = (block, MIN_BLOCKS) if block and MIN_BLOCKS and not _SIM else None
+    mb = min_blocks_for(part.w)
+    bounds = (block, mb) if block and mb else None
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params, bounds)
 
 
@@ -638,7 +696,7 @@ def _run_histogram(part, shifts, bits, n, m, F, detect, pw):
     items = items_for(part.w, pw)
     ntile = -(-n // (BLOCK * items))
     R = 1 << bits
-    ck = ("radix_hist", part.cache_key(), tuple(shifts), bits, BLOCK, items, _SIM, detect)
+    ck = ("radix_hist", part.cache_key(), tuple(shifts), bits, BLOCK, items, _SIM, detect, REPL)
     kh = compiler.get_kernel(ck, lambda: render_histogram(part, shifts, bits, _I32, block=BLOCK,
                                                           items=items, sim=_SIM, detect=detect))
     counts = zeros((len(shifts) * R,), _I32)
@@ -674,7 +732,8 @@ def _run_pass(part, src, pay, key_out, pay_out, shift, bits, n, X, P, K, KO, PO,
         ks(ntile, BLOCK, [n, ntile, m, shift] + xv + _vals(P) + _vals(K) + _vals(G)
            + _vals(F) + _vals(KO, n) + _vals(PO, n) + _vals(S) + [gp])
         return
-    ck = ("radix_count", part.cache_key(), src, bits, cdt, pdt, BLOCK, items, _SIM, detect)
+    ck = ("radix_count", part.cache_key(), src, bits, cdt, pdt, BLOCK, items, _SIM, detect,
+          COUNT, REPL)
     kc = compiler.get_kernel(ck, lambda: render_count(part, src, bits, cdt, pdt, block=BLOCK,
                                                       items=items, sim=_SIM, detect=detect))
     counts = empty_array((R * ntile,), cdt)
