@@ -98,10 +98,13 @@ _AGG, _PRE, _CNT = 0x40000000, 0x80000000, 0x3FFFFFFF
 _PREFIX_EVERY = 1
 
 
-def items_for(key_w, pay_w, sim=_SIM):
-    """Items a thread of the count and scatter kernels."""
+def items_for(key_w, pay_w, sim=_SIM, rows=False):
+    """Items a thread of the count and scatter kernels (``rows``: of the one-block row sort,
+    :mod:`.segmented`, which keeps 8: its blocks are sized to the row, and were measured so)."""
     if sim:
         return SIM_ITEMS
+    if rows:
+        return _ITEMS or 8
     # Keys of <= 4 bytes: 12 items with launch bounds of 3 blocks an SM (min_blocks_for), the
     # H200 sweep of 2026-12-02 (radix_knobs.py, atomic counts): sort float32 2^26 3358 us at
     # (8 items, no bounds) -> 2826, sort int32 2^24 762 -> 670, argsort int32 2^24 967 -> 835.
@@ -446,7 +449,7 @@ def rank_lines(items, R, block, sim, tile):
     # per digit: exclusive scan over the warps and the tile total; thread t owns digits
     # [t * qd, (t + 1) * qd) (qd > 1 when a row's block has fewer threads than digits); a
     # block scan of the threads' sums gives each digit's start in the tile (sdo)
-    qd = max(1, R // block)
+    qd = -(-R // block)             # ceil: a block of 3, 5, 6 or 7 warps owns every digit too
     A("    tot = int32(0)")
     A(f"    for u in range({qd}):")
     A(f"        dd = tid * {qd} + u")

@@ -30,12 +30,12 @@ MAX_BLOCK = _radix.BLOCK
 def max_row(key_w, pay_w):
     """Longest row the one-block sort takes for keys of ``key_w`` bytes and payloads of
     ``pay_w``."""
-    return MAX_BLOCK * _radix.items_for(key_w, pay_w)
+    return MAX_BLOCK * _radix.items_for(key_w, pay_w, rows=True)
 
 
 def _shape(m, key_w, pay_w):
     """(threads, items) of a row of ``m``: as few warps as cover the row."""
-    items = _radix.items_for(key_w, pay_w)
+    items = _radix.items_for(key_w, pay_w, rows=True)
     if _SIM:
         return MAX_BLOCK, items
     warps = max(1, -(-m // (32 * items)))
@@ -143,11 +143,12 @@ def gpu_variants():
     import npgpu
     out = []
     for dt, pay, block in ((np.float32, "values", 64), (np.float32, "iota", 256),
+                           (np.float32, "iota", 96),
                            (np.int64, None, 32), (np.bool_, "iota", 32),
                            (np.float16, "values", 256), (np.uint8, None, 128)):
         part = _keys.parts_for(npgpu.zeros(4, dt))[0]
         pw = {None: 0, "values": part.src.dtype.itemsize, "iota": 4}[pay]
-        items = _radix.items_for(part.w, pw, sim=False)
+        items = _radix.items_for(part.w, pw, sim=False, rows=True)
         out_dt = _I64 if pay == "iota" else part.src.dtype
         out.append(render(part, pay, 8, block=block, items=items, sim=False, out_dt=out_dt))
     return out
