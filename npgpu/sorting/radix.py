@@ -109,7 +109,9 @@ def items_for(key_w, pay_w, sim=_SIM, rows=False):
     # H200 sweep of 2026-12-02 (radix_knobs.py, atomic counts): sort float32 2^26 3358 us at
     # (8 items, no bounds) -> 2826, sort int32 2^24 762 -> 670, argsort int32 2^24 967 -> 835.
     # 8-byte keys keep 8 items (the 2026-12-01 sweep against 16: sort float32 2^26 6.30 -> 4.16
-    # ms; 16 items took 140 registers and 44 KiB of shared memory, one block an SM).
+    # ms; 16 items took 140 registers and 44 KiB of shared memory, one block an SM; 12 items
+    # of an 8-byte key and its payload take 59 KiB of shared memory, over the 48 KiB a block
+    # gets without opting in).
     return _ITEMS or (12 if key_w <= 4 else 8)
 
 
@@ -120,7 +122,9 @@ def min_blocks_for(key_w, sim=_SIM):
         return 0
     if MIN_BLOCKS:
         return max(0, MIN_BLOCKS)
-    return 3 if key_w <= 4 else 0
+    # 8-byte keys too: H200 2026-12-02 (radix_knobs.py, one run each) sort float64 2^24 2319 us
+    # without bounds -> 1921 us with them, argsort float64 2^24 2248 -> 2316 (within noise)
+    return 3
 
 
 def pass_plan(parts, digit=None):
