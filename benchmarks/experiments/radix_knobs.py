@@ -2,12 +2,11 @@
 
     python3 benchmarks/experiments/radix_knobs.py [VARIANT ...]
 
-A variant is ``items,minblocks,tileminblocks[,onesweep[,count[,repl]]]``
-(``NPGPU_RADIX_ITEMS``, ``NPGPU_RADIX_MINBLOCKS``, ``NPGPU_TILE_SELECT_MINBLOCKS``,
-``NPGPU_RADIX_ONESWEEP``, ``NPGPU_RADIX_COUNT``, ``NPGPU_RADIX_REPL``; 0 = the default;
-onesweep 1: one histogram kernel for every pass, then one look-back scatter a pass; count
-``ballot`` or ``atomic``: how the count kernel adds a tile's digits; repl: copies of the count
-and histogram kernels' shared counters).
+A variant is ``items,minblocks,tileminblocks[,onesweep[,count]]`` (``NPGPU_RADIX_ITEMS``,
+``NPGPU_RADIX_MINBLOCKS``, ``NPGPU_TILE_SELECT_MINBLOCKS``, ``NPGPU_RADIX_ONESWEEP``,
+``NPGPU_RADIX_COUNT``; 0 = the default, minblocks -1 = no launch bounds; onesweep 1: one
+histogram kernel for every pass, then one look-back scatter a pass; count ``ballot`` or
+``atomic``: how the count kernel adds a tile's digits).
 The knobs are read at import, so every variant runs in its own process (which compiles its
 kernels first):
 sort float32 2^26, sort int32 2^24, argsort int32 2^24, ``a[mask]`` of 2^26 float32, sort and
@@ -57,13 +56,11 @@ def worker():
 
 def main():
     for v in sys.argv[1:] or DEFAULT:
-        items, mb, tmb, sweep, count, repl = (v.split(",") + ["0", "", ""])[:6]
+        items, mb, tmb, sweep, count = (v.split(",") + ["0", ""])[:5]
         env = dict(os.environ, NPGPU_RADIX_ITEMS=items, NPGPU_RADIX_MINBLOCKS=mb,
                    NPGPU_TILE_SELECT_MINBLOCKS=tmb, NPGPU_RADIX_ONESWEEP=sweep)
         if count:
             env["NPGPU_RADIX_COUNT"] = count
-        if repl:
-            env["NPGPU_RADIX_REPL"] = repl
         r = subprocess.run([sys.executable, os.path.abspath(__file__), "--worker"], env=env,
                            capture_output=True, text=True, timeout=240)
         lines = [x for x in r.stdout.splitlines() if "|" in x]

@@ -67,9 +67,12 @@ SIM_ITEMS = 2
 
 # Knobs for benchmarks/experiments/radix_knobs.py (H200 sweeps; unset: the defaults below):
 # NPGPU_RADIX_ITEMS (items a thread, every key width), NPGPU_RADIX_MINBLOCKS (NVVM launch
-# bounds: blocks an SM must fit, which caps registers a thread; -1: none).
+# bounds of the GPU's radix kernels: blocks an SM must fit, which caps registers a thread; -1:
+# none).  Default 3 for every key width, H200 2026-12-02 (radix_knobs.py): with 12 items, sort
+# float32 2^26 3337 -> 2826 us, argsort int32 2^24 889 -> 835; with 8 items (8-byte keys, one
+# run each) sort float64 2^24 2319 -> 1921 us, argsort float64 2^24 2248 -> 2316 (noise).
 _ITEMS = int(os.environ.get("NPGPU_RADIX_ITEMS", "0"))
-MIN_BLOCKS = int(os.environ.get("NPGPU_RADIX_MINBLOCKS", "0"))
+MIN_BLOCKS = int(os.environ.get("NPGPU_RADIX_MINBLOCKS", "0")) or 3
 # Pass structure (read at every sort; NPGPU_RADIX_ONESWEEP=1 or set the attribute): False --
 # count, scan, scatter per pass; True -- one histogram kernel counts every pass's digits of a
 # part up front and each pass is one scatter kernel that finds its tile's bucket starts by a
@@ -81,10 +84,7 @@ ONESWEEP = os.environ.get("NPGPU_RADIX_ONESWEEP", "0") == "1"
 # lanes of a warp on one counter add in one step); "ballot" -- warp peers from one ballot per
 # digit bit, one atomic per distinct digit of a warp (~2x the instructions).  H200, 2026-12-02
 # (radix_pass_split.py, float32 2^26): a count pass 296 -> 175 us, the sort 3.74 -> 3.36 ms.
-# REPL: copies of the shared histograms in the count and histogram kernels, lane ``l`` adding
-# into copy ``l % REPL`` (measured: no gain with ATOMS.POPC.INC; kept for the sweeps).
 COUNT = os.environ.get("NPGPU_RADIX_COUNT", "atomic")
-REPL = int(os.environ.get("NPGPU_RADIX_REPL", "1"))
 # GPU: blocks of the histogram kernel (each loops over tiles; fewer blocks, fewer global
 # atomics flushing the block's histograms); nanoseconds a look-back thread sleeps between
 # re-reads of a status not yet published
@@ -105,7 +105,7 @@ def items_for(key_w, pay_w, sim=_SIM, rows=False):
         return SIM_ITEMS
     if rows:
         return _ITEMS or 8
-    # Keys of <= 4 bytes: 12 items with launch bounds of 3 blocks an SM (min_blocks_for), the
+    # Keys of <= 4 bytes: 12 items with launch bounds of 3 blocks an SM (MIN_BLOCKS), the
     # H200 sweep of 2026-12-02 (radix_knobs.py, atomic counts): sort float32 2^26 3358 us at
     # (8 items, no bounds) -> 2826, sort int32 2^24 762 -> 670, argsort int32 2^24 967 -> 835.
     # 8-byte keys keep 8 items (the 2026-12-01 sweep against 16: sort float32 2^26 6.30 -> 4.16
@@ -113,18 +113,6 @@ def items_for(key_w, pay_w, sim=_SIM, rows=False):
     # of an 8-byte key and its payload take 59 KiB of shared memory, over the 48 KiB a block
     # gets without opting in).
     return _ITEMS or (12 if key_w <= 4 else 8)
-
-
-def min_blocks_for(key_w, sim=_SIM):
-    """NVVM launch bounds (blocks an SM) of the radix kernels of ``key_w``-byte keys, 0 for
-    none (see :func:`items_for`; NPGPU_RADIX_MINBLOCKS overrides, -1 for none)."""
-    if sim:
-        return 0
-    if MIN_BLOCKS:
-        return max(0, MIN_BLOCKS)
-    # 8-byte keys too: H200 2026-12-02 (radix_knobs.py, one run each) sort float64 2^24 2319 us
-    # without bounds -> 1921 us with them, argsort float64 2^24 2248 -> 2316 (within noise)
-    return 3
 
 
 def pass_plan(parts, digit=None):
@@ -187,24 +175,22 @@ def _signature(part, src, pay, key_out, pay_out, kdt, pdt, odt):
     return names, params
 
 
-def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False, mode=None,
-                 repl=None):
+def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False, mode=None):
     """Per tile: digit counts into ``C[digit * ntile + tile]``.  ``detect``: also set ``F[0]``
-    when a value of the tile has no decodable key (float -0.0 or NaN).  ``mode``/``repl``: how
-    the GPU counts (:data:`COUNT`, :data:`REPL`; the simulator always adds one per element)."""
+    when a value of the tile has no decodable key (float -0.0 or NaN).  ``mode``: how the GPU
+    counts (:data:`COUNT`; the simulator always adds one per element)."""
     kdt = part.dtype
     kt = _keys.uint_name(part.w)
     R = 1 << bits
     tile = block * items
     mode = "atomic" if sim else (mode or COUNT)
-    repl = 1 if sim else max(1, repl or REPL)
     ballot = mode == "ballot"
     L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F):",
          "    tid = int64(cuda.threadIdx.x)",
          "    t = int64(cuda.blockIdx.x)",
-         f"    hist = cuda.shared.array({R * repl}, int32)",
+         f"    hist = cuda.shared.array({R}, int32)",
          f"    d = tid",
-         f"    while d < {R * repl}:",
+         f"    while d < {R}:",
          "        hist[uint64(d)] = int32(0)",
          f"        d += {block}",
          "    cuda.syncthreads()",
@@ -236,60 +222,43 @@ def render_count(part, src, bits, cdt, pdt, *, block, items, sim, detect=False, 
         L += ["        dks[k] = dk", f"    for k in range({items}):", "        dk = dks[k]"]
         L += peer_lines("dk", bits, "        ")
         L.append(f"        if dk < {R} and uint32(peers & ltm) == uint32(0):")
-        L.append(f"            cuda.atomic.add(hist, {_replica('dk', R, repl)}, "
-                 "int32(cuda.popc(peers)))")
+        L.append("            cuda.atomic.add(hist, uint64(dk), int32(cuda.popc(peers)))")
     elif not sim:
         L += ["        dks[k] = dk", f"    for k in range({items}):", "        dk = dks[k]",
               f"        if dk < {R}:",
-              f"            cuda.atomic.add(hist, {_replica('dk', R, repl)}, int32(1))"]
+              "            cuda.atomic.add(hist, uint64(dk), int32(1))"]
     if detect:
         L += ["    if spec:", "        F[0] = int32(1)"]
     L += ["    cuda.syncthreads()",
           "    d = tid",
           f"    while d < {R}:",
-          f"        C[uint64(d * ntile + t)] = {_ew.type_name(cdt)}({_replica_sum('d', R, repl)})",
+          f"        C[uint64(d * ntile + t)] = {_ew.type_name(cdt)}(hist[uint64(d)])",
           f"        d += {block}"]
     return _finish("radix_count", part, L, _signature(part, src, None, False, False, kdt, pdt,
                                                        cdt)[1], block)
 
 
-def _replica(d, R, repl):
-    """Shared index of digit ``d`` in this lane's copy of a histogram of ``R`` counters."""
-    if repl == 1:
-        return f"uint64({d})"
-    return f"uint64((cuda.laneid % {repl}) * {R} + {d})"
-
-
-def _replica_sum(d, R, repl):
-    """Expression: the sum of digit ``d``'s counters over the ``repl`` copies."""
-    return " + ".join(f"hist[uint64({k * R} + {d})]" if k else f"hist[uint64({d})]"
-                      for k in range(repl))
-
-
-def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False, repl=None):
+def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False):
     """Onesweep's count: the digit counts of every pass of ``part`` (``shifts``) over all ``n``
     elements, ``C[pass * R + digit]`` (zeroed by the caller), in one read of the values.  Each
     block loops over tiles ``blockIdx.x, + gridDim.x, ...`` into shared histograms (plain shared
-    atomics: one a digit, against the per-pass count's 9 ballots an element; ``repl`` copies of
-    them, :data:`REPL`) and adds them to ``C`` once.  The digits do not depend on the order, so
-    a later part counts its values directly (its passes read them through the permutation).
+    atomics: one a digit) and adds them to ``C`` once.  The digits do not depend on the order,
+    so a later part counts its values directly (its passes read them through the permutation).
     ``detect``: as in :func:`render_count`."""
     kt = _keys.uint_name(part.w)
     R = 1 << bits
     NH = len(shifts) * R
-    repl = 1 if sim else max(1, repl or REPL)
     tile = block * items
     ct = _ew.type_name(cdt)
     L = ["def KERNEL(n, ntile, m, sh, X, P, K, C, F):",
          "    tid = int64(cuda.threadIdx.x)",
-         f"    hist = cuda.shared.array({NH * repl}, int32)",
+         f"    hist = cuda.shared.array({NH}, int32)",
          "    d = tid",
-         f"    while d < {NH * repl}:",
+         f"    while d < {NH}:",
          "        hist[uint64(d)] = int32(0)",
          f"        d += {block}",
          "    cuda.syncthreads()",
          "    spec = False",
-         f"    rb = {_replica('0', NH, repl)}",
          f"    kys = cuda.local.array({items}, {kt})",
          f"    ok = cuda.local.array({items}, int32)",
          "    t = int64(cuda.blockIdx.x)",
@@ -308,7 +277,7 @@ def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False
           "            if ok[k] != int32(0):",
           "                key = kys[k]"]
     for p, shift in enumerate(shifts):
-        L.append(f"                cuda.atomic.add(hist, uint64(rb + {p * R} + "
+        L.append(f"                cuda.atomic.add(hist, uint64({p * R} + "
                  f"{_digit('key', kt, shift, bits)}), int32(1))")
     L += ["        t += int64(cuda.gridDim.x)"]
     if detect:
@@ -317,7 +286,7 @@ def render_histogram(part, shifts, bits, cdt, *, block, items, sim, detect=False
     L += ["    cuda.syncthreads()",
           "    d = tid",
           f"    while d < {NH}:",
-          f"        v = {_replica_sum('d', NH, repl)}",
+          "        v = hist[uint64(d)]",
           "        if v != int32(0):",
           f"            cuda.atomic.add(C, d, {ct}(v))",
           f"        d += {block}"]
@@ -682,8 +651,7 @@ def render_scatter(part, src, pay, key_out, pay_out, bits, cdt, pdt, kodt, podt,
 def _finish(prefix, part, lines, params, block=None):
     text = part.device_source() + "\n".join(lines) + "\n"
     name = _ew._kernel_name(prefix, text)
-    mb = min_blocks_for(part.w)
-    bounds = (block, mb) if block and mb else None
+    bounds = (block, MIN_BLOCKS) if block and MIN_BLOCKS > 0 and not _SIM else None
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params, bounds)
 
 
@@ -703,7 +671,7 @@ def _run_histogram(part, shifts, bits, n, m, F, detect, pw):
     items = items_for(part.w, pw)
     ntile = -(-n // (BLOCK * items))
     R = 1 << bits
-    ck = ("radix_hist", part.cache_key(), tuple(shifts), bits, BLOCK, items, _SIM, detect, REPL)
+    ck = ("radix_hist", part.cache_key(), tuple(shifts), bits, BLOCK, items, _SIM, detect)
     kh = compiler.get_kernel(ck, lambda: render_histogram(part, shifts, bits, _I32, block=BLOCK,
                                                           items=items, sim=_SIM, detect=detect))
     counts = zeros((len(shifts) * R,), _I32)
@@ -740,7 +708,7 @@ def _run_pass(part, src, pay, key_out, pay_out, shift, bits, n, X, P, K, KO, PO,
            + _vals(F) + _vals(KO, n) + _vals(PO, n) + _vals(S) + [gp])
         return
     ck = ("radix_count", part.cache_key(), src, bits, cdt, pdt, BLOCK, items, _SIM, detect,
-          COUNT, REPL)
+          COUNT)
     kc = compiler.get_kernel(ck, lambda: render_count(part, src, bits, cdt, pdt, block=BLOCK,
                                                       items=items, sim=_SIM, detect=detect))
     counts = empty_array((R * ntile,), cdt)
