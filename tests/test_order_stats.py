@@ -144,7 +144,12 @@ def test_out():
 @pytest.mark.parametrize("layout", ["transposed", "strided", "negative", "broadcast", "zero_d",
                                     "empty"])
 def test_layouts(layout):
-    d, h = make_layout(data((5, 6), "f4"), layout)
+    h0 = data((5, 6), "f4")
+    # the broadcast layout repeats the first row: a NaN first in it makes column 0 all NaN, where
+    # NumPy's nanquantile dtype depends on the data (test_nanquantile_all_nan_first_slice_dtype)
+    if numpy.isnan(h0[0, 0]):
+        h0[0, 0] = 1.5
+    d, h = make_layout(h0, layout)
     for axis in ([None] if h.ndim == 0 else [None, 0, -1]):
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -157,6 +162,24 @@ def test_layouts(layout):
                         getattr(np, name)(d, *args, axis=axis)
                     continue
                 same(getattr(np, name)(d, *args, axis=axis), want)
+
+
+def test_nanquantile_all_nan_first_slice_dtype():
+    """NumPy 2.4 gives float32 when the first slice it visits is all NaN, float64 otherwise (its
+    apply_along_axis sizes the output from the first slice); npgpu's dtype does not depend on the
+    data: float64 both ways (docs/order_stats.md, "Differences from NumPy"); the values agree."""
+    h = numpy.broadcast_to(numpy.array([numpy.nan, 1, 2, 7], numpy.float32), (5, 4)).copy()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for name, q in (("nanquantile", [0.5]), ("nanpercentile", [40.0])):
+            want = getattr(numpy, name)(h, q, axis=0)
+            assert want.dtype == numpy.float32                # NumPy's data-dependent dtype
+            assert getattr(numpy, name)(h[:, ::-1], q, axis=0).dtype == numpy.float64
+            got = getattr(np, name)(np.asarray(h), q, axis=0)
+            assert got.dtype == numpy.float64
+            numpy.testing.assert_array_equal(got.get(), want.astype(numpy.float64))
+            same(getattr(np, name)(np.asarray(h[:, ::-1]), q, axis=0),
+                 getattr(numpy, name)(h[:, ::-1], q, axis=0))
 
 
 def test_device_q_and_empty_q():
