@@ -643,3 +643,34 @@ def test_foreign_negative_strides_modulo_2_64():
     np.testing.assert_array_equal(y.get(), host[::-1])
     del y, cap
     gc.collect()
+
+
+@needs_gpu
+def test_torch_import_shortcut_matches_protocol():
+    # a plain CUDA tensor skips PyTorch's Python-level __dlpack__ (npgpu orders the streams
+    # itself); checks, values, zero copy and ordering must be what the protocol gives
+    from npgpu._core import dlpack as dl
+    torch = _torch()
+    t = torch.arange(24, dtype=torch.float32, device="cuda").reshape(4, 6)[:, ::2]
+    calls = []
+    npgpu.from_dlpack(t)                            # fills _torch_fast on first use
+    assert dl._torch_fast["tensor"] is torch.Tensor
+    real = dl._torch_fast["export"]
+    dl._torch_fast["export"] = lambda x: calls.append(1) or real(x)
+    try:
+        g = npgpu.from_dlpack(t)
+        p = npgpu.from_dlpack(torch.nn.Parameter(t.clone(), requires_grad=False))  # subclass
+    finally:
+        dl._torch_fast["export"] = real
+    assert calls == [1]                             # the subclass took the protocol path
+    np.testing.assert_array_equal(npgpu.asnumpy(g), t.cpu().numpy())
+    np.testing.assert_array_equal(npgpu.asnumpy(p), t.cpu().numpy())
+    assert g.__cuda_array_interface__["data"][0] == t.data_ptr()
+    assert g.strides == (24, 8) and g.flags.writeable
+    with pytest.raises(BufferError, match="require gradient"):
+        npgpu.from_dlpack(torch.ones(3, device="cuda", requires_grad=True))
+    with pytest.raises(BufferError, match="conjugate bit"):
+        npgpu.from_dlpack(torch.ones(3, dtype=torch.complex64, device="cuda").conj())
+    # a host tensor still goes through the protocol (and needs copy=True)
+    np.testing.assert_array_equal(npgpu.asnumpy(npgpu.from_dlpack(t.cpu(), copy=True)),
+                                  t.cpu().numpy())

@@ -54,7 +54,12 @@ def tiny_gather():
     return lambda: a[idx]
 
 
-def numba_on_npgpu():
+cuda = None        # numba.cuda once imported (a module global: the simulator swaps it there)
+
+
+def _numba_axpy(on_npgpu):
+    """A hand-written Numba kernel on npgpu arrays or on Numba's own device arrays."""
+    global cuda
     from numba import cuda
 
     @cuda.jit
@@ -62,8 +67,47 @@ def numba_on_npgpu():
         i = cuda.grid(1)
         if i < o.size:
             o[i] = 2 * x[i] + y[i]
-    x, y, o = (gp.arange(16, dtype=np.float32) for _ in range(3))
+    h = np.arange(16, dtype=np.float32)
+    x, y, o = (gp.asarray(h) if on_npgpu else cuda.to_device(h) for _ in range(3))
     return lambda: axpy[1, 32](o, x, y)
+
+
+def numba_on_npgpu():
+    return _numba_axpy(True)
+
+
+def numba_on_numba():
+    """The same kernel on Numba's own device arrays: the reference the issue compares with."""
+    return _numba_axpy(False)
+
+
+def device_array_pool():
+    """``numba.cuda.device_array`` served by npgpu's pool (run it first in its process: the
+    allocator must be installed before Numba's first CUDA call)."""
+    gp.cuda.use_npgpu_allocator_in_numba()
+    from numba import cuda
+    return lambda: cuda.device_array(256, np.float32)
+
+
+def raw_kernel():
+    k = gp.RawKernel(r'''
+extern "C" __global__ void axpy(const float* x, float* y, float a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}''', "axpy")
+    x, y = gp.arange(16, dtype=np.float32), gp.ones(16, dtype=np.float32)
+    args = (x, y, np.float32(2), np.int32(16))
+    return lambda: k((1,), (32,), args)
+
+
+def tiny_add():
+    x = gp.arange(16, dtype=np.float32)
+    return lambda: x + x
+
+
+def tiny_sum():
+    x = gp.arange(16, dtype=np.float32)
+    return lambda: x.sum()
 
 
 def fft2_8192():
@@ -74,7 +118,8 @@ def fft2_8192():
 
 
 CASES = {f.__name__: f for f in (dlpack_round, to_torch, from_torch, tiny_fuse, tiny_gather,
-                                 numba_on_npgpu, fft2_8192)}
+                                 numba_on_npgpu, numba_on_numba, device_array_pool, raw_kernel,
+                                 tiny_add, tiny_sum, fft2_8192)}
 
 
 def main():

@@ -75,7 +75,24 @@ def install():
 
     array._npgpu_locked = True
     FakeCUDAShared.array = array
+    # the cache-hinted loads and stores (``cuda.ldcs(a, i)``, ...) are plain element accesses
+    # to the simulator (Numba's leaves them None there): one kernel source for both
+    fake = kernelapi.FakeCUDAModule
+    for name in ("ldca", "ldcg", "ldcs", "ldlu", "ldcv"):
+        if getattr(fake, name, None) is None:
+            setattr(fake, name, staticmethod(_hinted_load))
+    for name in ("stcg", "stcs", "stwb", "stwt"):
+        if getattr(fake, name, None) is None:
+            setattr(fake, name, staticmethod(_hinted_store))
     _install_launch(kernel, kernelapi)
+
+
+def _hinted_load(a, i):
+    return a[i]
+
+
+def _hinted_store(a, i, v):
+    a[i] = v
 
 
 # --- npgpu's launches -----------------------------------------------------------------------

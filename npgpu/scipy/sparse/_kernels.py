@@ -33,6 +33,10 @@ _SPMV_BLOCK = 256
 # nonzeros a lane a pass of the SpMV kernel (its independent loads in flight); the variable
 # is for timing 1 against 2 on a GPU
 _SPMV_UNROLL = int(os.environ.get("NPGPU_SPARSE_SPMV_UNROLL", "2"))
+# how the SpMV kernel loads the matrix's column indices and values (each read once): "plain"
+# loads, or "cs" (``ld.global.cs``, evict first: the streamed matrix then leaves the L2 to x,
+# which every row gathers from at random); a variable for timing one against the other
+_SPMV_LOADS = os.environ.get("NPGPU_SPARSE_SPMV_LOADS", "plain")
 
 
 def _name(prefix, text):
@@ -90,7 +94,8 @@ def _acc_dtype(dt):
     return {"i": _I64, "u": np.dtype(np.uint64), "b": _I64}.get(dt.kind, dt)
 
 
-def _render_spmv(ix, dt, group, unroll=2, xlay="A", shuffles=not _ew._SIM, block=None):
+def _render_spmv(ix, dt, group, unroll=2, xlay="A", shuffles=not _ew._SIM, block=None,
+                 loads="plain"):
     """``y = A @ x`` (CSR), ``group`` lanes a row (vector CSR), ``unroll`` nonzeros a lane a
     pass.
 
@@ -114,10 +119,14 @@ def _render_spmv(ix, dt, group, unroll=2, xlay="A", shuffles=not _ew._SIM, block
     at = _acc_dtype(dt)
     an = _ew.type_name(at)
     zero = f"{an}(0)"
+    plain = "{0}[{1}]".format
+    ld = "cuda.ldcs({0}, {1})".format if loads == "cs" else plain
+    # (Numba's cache-hinted loads take integer and float arrays only)
+    v, j = (ld if dt.kind in "iuf" else plain)("V", "u{0}"), ld("J", "u{0}")
     if dt.kind in "iub":
-        prod = f"{an}(V[u{{0}}]) * {an}(X[uint64(J[u{{0}}])])"
+        prod = f"{an}({v}) * {an}(X[uint64({j})])"
     else:
-        prod = "V[u{0}] * X[uint64(J[u{0}])]"
+        prod = f"{v} * X[uint64({j})]"
     L = ["def KERNEL(m, P, J, V, X, Y):",
          "    t = cuda.grid(1)",
          f"    lane = t & {group - 1}",
@@ -256,9 +265,10 @@ def spmv(indptr, indices, data, x, y, group=None):
     # the simulator's block must hold a whole group (its exchange is block-wide)
     block = max(_ew._BLOCK, group) if _ew._SIM else _SPMV_BLOCK
     xlay = "C" if x._c_contig else "A"
-    un = _SPMV_UNROLL
-    kern = compiler.get_kernel(("sparse", "spmv", ix, dt, group, un, xlay, block),
-                               lambda: _render_spmv(ix, dt, group, un, xlay, block=block))
+    un, loads = _SPMV_UNROLL, _SPMV_LOADS
+    kern = compiler.get_kernel(("sparse", "spmv", ix, dt, group, un, xlay, block, loads),
+                               lambda: _render_spmv(ix, dt, group, un, xlay, block=block,
+                                                    loads=loads))
     values = [m]
     for a in (indptr, indices, data, x, y):
         values += _vals(a)
