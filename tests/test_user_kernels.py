@@ -270,6 +270,58 @@ def test_reduction_kernel_max_identity_and_reduce_type(rng):
     assert_matches(cnt(npgpu.asarray(hi)), np.int32((hi > 0).sum()))
 
 
+@pytest.mark.parametrize("shape,axis", [((16,), None), ((3000,), None), ((6, 700), 1),
+                                        ((6, 700), 0)])
+def test_reduction_kernel_repeats_replay(rng, monkeypatch, shape, axis):
+    """A repeat call replays the first call's launches (reduce's fast path, as npgpu.sum):
+    no parameter binding or planning, the same launches (both passes of a split row: 3000
+    elements on the simulator), fresh results that follow the data; with two inputs too."""
+    from npgpu._codegen import compiler
+    from npgpu.kernels import params as P, reduction as KR
+    from npgpu.reductions import reduce as R
+    sq = npgpu.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sumsq_rep")
+    dot = npgpu.ReductionKernel("T x, T w", "float64 y", "x * w", "a + b", "y = a / n", "0",
+                                "wmean_rep")
+    hx, hw = random_array(shape, np.float32, rng), random_array(shape, np.float32, rng)
+    x, w = npgpu.asarray(hx), npgpu.asarray(hw)
+    calls = [(sq, (x,), lambda: (hx.astype(np.float64) ** 2).sum(axis=axis)),
+             (dot, (x, w), lambda: (hx * hw).astype(np.float64).mean(axis=axis))]
+    first = [k(*args, axis=axis) for k, args, _ in calls]
+    per_call = []
+    for k, args, _ in calls:
+        before = compiler.stats["launches"]
+        k(*args, axis=axis)
+        per_call.append(compiler.stats["launches"] - before)
+
+    def boom(*a, **kw):
+        raise AssertionError("the slow path ran on what should be a replay")
+    with monkeypatch.context() as m:
+        m.setattr(R, "_plan", boom)
+        m.setattr(P, "resolve", boom)
+        for _ in range(2):
+            hx[...] = random_array(shape, np.float32, rng)
+            hw[...] = random_array(shape, np.float32, rng)
+            x[...], w[...] = npgpu.asarray(hx), npgpu.asarray(hw)
+            for (k, args, want), n, r1 in zip(calls, per_call, first):
+                before = compiler.stats["launches"]
+                r = k(*args, axis=axis)
+                assert compiler.stats["launches"] - before == n
+                assert r is not r1 and r._mem is not r1._mem
+                assert (r.shape, r.dtype, r._strides) == (r1.shape, r1.dtype, r1._strides)
+                assert_matches(r, want().astype(r.dtype), rtol=1e-4)
+        # off: the full path (which the monkeypatched resolve fails)
+        m.setattr(KR, "REPLAY", False)
+        with pytest.raises(AssertionError, match="slow path"):
+            sq(x, axis=axis)
+    # calls that may not replay take the full path: out=, a scalar input
+    out = npgpu.empty(first[0].shape, np.float32)
+    assert sq(x, axis=axis, out=out) is out
+    assert_matches(out, (hx.astype(np.float64) ** 2).sum(axis=axis).astype(np.float32),
+                   rtol=1e-4)
+    assert_matches(dot(x, np.float32(2), axis=axis),
+                   (hx * 2).astype(np.float64).mean(axis=axis), rtol=1e-4)
+
+
 @pytest.mark.parametrize("args,exc,match", [
     (("T x", "T y", "x *", "a + b", "y = a", 0), ValueError, "map_expr does not compile"),
     (("T x", "T y", "x", "a + c", "y = a", 0), ValueError, "unknown name 'c'"),
@@ -391,6 +443,49 @@ def test_numba_type_and_view_are_cached_until_the_array_changes(rng):
     a.resize((20,))                               # new memory: a new view
     v2 = a._strided_memory_view_shim
     assert (v2.ptr, v2.shape, v2.size) == (a.data.ptr, (20,), 20)
+
+
+def test_numba_launch_reads_enter_no_python_after_the_first(monkeypatch):
+    # what Numba reads of an array argument on every launch: _typeof.cpp's _typecode_fallback
+    # (PyObject_HasAttr, then PyObject_GetAttrString "_numba_type_"), then
+    # devicearray._to_strided_memory_view (obj.__cuda_memory__, obj._strided_memory_view_shim):
+    # after the first launch each is a dictionary hit in C, as on Numba's own arrays
+    import sys
+    from npgpu.cuda import numba_interop
+    if not ON_GPU:                  # the simulator has no view classes: stand-ins, same fields
+        class View:
+            def __init__(self, **kw):
+                self.__dict__.update(kw)
+        monkeypatch.setattr(numba_interop, "_shim", [View, View])
+
+    def numba_reads(a):
+        assert hasattr(a, "_numba_type_")
+        t = getattr(a, "_numba_type_")
+        assert a.__cuda_memory__
+        return t, a._strided_memory_view_shim
+
+    def python_calls(f):
+        calls = []
+        sys.setprofile(lambda frame, event, arg: event == "call" and calls.append(
+            frame.f_code.co_name))
+        try:
+            f()
+        finally:
+            sys.setprofile(None)
+        return [c for c in calls if c not in ("<lambda>", "numba_reads")]
+
+    a = npgpu.zeros((3, 4), np.float32)
+    for v in (a, a.T, a[:, ::2]):
+        assert python_calls(lambda: numba_reads(v))          # the first launch makes them
+        t, shim = numba_reads(v)
+        assert python_calls(lambda: numba_reads(v)) == []
+        assert numba_reads(v) == (t, shim) and t is v._numba_type_
+        assert (shim.ptr, shim.shape, shim.size, shim._layout.strides_in_bytes) == (
+            v.data.ptr, v.shape, v.size, v.strides)
+    a.flags.writeable = False       # in-place changes drop them: the next read makes them anew
+    assert python_calls(lambda: numba_reads(a)) and not a._numba_type_.mutable
+    a.resize((12,))
+    assert numba_reads(a)[1].shape == (12,) and a._numba_type_.ndim == 1
 
 
 @pytest.mark.skipif(not ON_GPU, reason="Numba's memory manager is a real-CUDA feature")

@@ -18,7 +18,12 @@ from ..cuda import numba_interop as _numba_interop
 from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
-from .exchange_cache import exchange_cache as _xcache
+from .exchange_cache import MEMOS as _MEMOS
+from .exchange_cache import forget as _forget_memos
+from .exchange_cache import memo as _memo
+
+_MEMOS["_numba_type_"] = _numba_interop.numba_type
+_MEMOS["_strided_memory_view_shim"] = _numba_interop.memory_view_shim
 
 _ops = {}          # name -> callable, filled by npgpu/__init__ (ufuncs, creation helpers)
 
@@ -49,13 +54,16 @@ def set_writeable(a, flag):
     the array that owns its memory is writeable; an owner always may; an import that the
     producer marked read-only never may."""
     if not flag:
-        if a._ro != READONLY_FOREIGN:
+        if a._ro < READONLY:
             a._ro = READONLY
+            _forget_memos(a)
         return
     base = a._base
     if a._ro == READONLY_FOREIGN or (base is not None and base._ro >= READONLY):
         raise ValueError("cannot set WRITEABLE flag to True of this array")
-    a._ro = WRITEABLE
+    if a._ro != WRITEABLE:
+        a._ro = WRITEABLE
+        _forget_memos(a)            # Numba's type of ``a`` has the writeable state in it
 
 
 class Flags:
@@ -171,8 +179,10 @@ def empty_array(shape, dtype, order="C"):
 class ndarray:
     """An N-dimensional array in GPU memory, with NumPy's semantics."""
 
+    # _xc: exchange_cache.py (unset until used); _numba_type_, _strided_memory_view_shim:
+    # Numba's launcher's reads, made on the first (``__getattr__`` below)
     __slots__ = ("_mem", "_ptr", "shape", "_strides", "dtype", "_base", "_c_contig", "_f_contig",
-                 "_ro", "_xc", "__weakref__")      # _xc: exchange_cache.py (unset until used)
+                 "_ro", "_xc", "__weakref__", "_numba_type_", "_strided_memory_view_shim")
     __array_priority__ = 100
     __module__ = "npgpu"           # the public name, as NumPy's TypeErrors print it: npgpu.ndarray
 
@@ -417,6 +427,7 @@ class ndarray:
 
     def resize(self, *new_shape, refcheck=True):
         _ops["resize_inplace"](self, new_shape, refcheck)
+        _forget_memos(self)         # new shape and strides, maybe new memory, in place
 
     # ---- indexing routines (npgpu.indexing) ------------------------------------------------------
     def nonzero(self):
@@ -560,22 +571,10 @@ class ndarray:
     # Numba kernels: typed and passed like Numba's own device arrays (npgpu/cuda/numba_interop.py)
     __cuda_memory__ = True
 
-    # (read on every launch, twice for the type: cached per array like Numba's own arrays)
-    def _xcached(self, slot, make):
-        c = _xcache(self)
-        v = getattr(c, slot)
-        if v is None:
-            v = make(self)
-            setattr(c, slot, v)
-        return v
-
-    @property
-    def _numba_type_(self):
-        return self._xcached("numba_type", _numba_interop.numba_type)
-
-    @property
-    def _strided_memory_view_shim(self):
-        return self._xcached("shim", _numba_interop.memory_view_shim)
+    # read from C on every launch (the type twice, the view once): slots made on the first
+    # read, as Numba caches its own arrays' (exchange_cache.memo); only an unset slot or an
+    # unknown name reaches __getattr__
+    __getattr__ = _memo
 
     @property
     def device_ctypes_pointer(self):

@@ -84,6 +84,7 @@ def as_numba_stream(stream=None):
 
 # --- Numba's allocations from npgpu's pool ----------------------------------------------------
 _plugin = []        # the EMM plugin class, made on first use (needs numba.cuda)
+_new = object.__new__
 
 
 def _plugin_class():
@@ -97,19 +98,27 @@ def _plugin_class():
     class NpgpuMemoryManager(GetIpcHandleMixin, HostOnlyCUDAMemoryManager):
         """Numba's device allocations from npgpu's pool (host allocations stay Numba's)."""
 
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, **kwargs)
+            # what Numba's pointers hold (Numba also makes one manager with no context, to
+            # check the plugin's interface version)
+            ctx = self.context
+            self._ctx_proxy = weakref.proxy(ctx) if ctx is not None else None
+
         def initialize(self):
             # Numba's deferred frees of host allocations flush at a fraction of this capacity
             # (what Numba's own manager sets)
             if self.deallocations.memory_capacity == _SizeNotSet:
                 self.deallocations.memory_capacity = self.get_memory_info().total
-            self._ctx_proxy = weakref.proxy(self.context)
 
         def memalloc(self, size):
-            # one per cuda.device_array: the pool block lives as long as the pointer object
-            proxy = getattr(self, "_ctx_proxy", None)
-            if proxy is None:
-                proxy = self._ctx_proxy = weakref.proxy(self.context)
-            return PoolPointer(proxy, memory.alloc(size), size)
+            # one per cuda.device_array: the pool block lives as long as the pointer object.
+            # PoolPointer.__init__ inlined: three stores, no second Python call
+            p = _new(PoolPointer)
+            p.context = self._ctx_proxy
+            p.size = p._cuda_memsize_ = size
+            p._npgpu_mem = memory.alloc(size)
+            return p
 
         def get_memory_info(self):
             free, total = runtime.Device().mem_info
@@ -123,25 +132,39 @@ def _plugin_class():
         def interface_version(self):
             return 1
 
+    class DevicePointer:
+        """``device_pointer`` and ``handle`` of a :class:`PoolPointer`: the driver's
+        ``CUdeviceptr``, made on the first read and then kept in the pointer's ``__dict__``
+        (``cuda.device_array`` itself reads neither)."""
+
+        def __get__(self, p, cls=None):
+            if p is None:
+                return self
+            d = p.__dict__
+            ptr = d["device_pointer"] = d["handle"] = CUdeviceptr(p._npgpu_mem.ptr)
+            return ptr
+
     class PoolPointer(MemoryPointer):
         """Numba's ``MemoryPointer`` over a pool block, without Numba's ``weakref.finalize``
         (a few us an allocation): the pointer holds the npgpu
         :class:`~npgpu.cuda.memory.Memory`, which returns to the pool when the pointer dies
-        (or at ``free()``), as a finalizer would return it."""
+        (or at ``free()``), as a finalizer would return it.  What is the same for every
+        pointer is a class attribute (``refct``: Numba's views count on the instance)."""
+
+        is_managed = True               # it owns its block (as a pointer with a finalizer)
+        refct = 1
+        _owner = None
+        device_pointer = handle = DevicePointer()
 
         def __init__(self, context, mem, size):
-            ptr = CUdeviceptr(mem.ptr)
             self.context = context
-            self.device_pointer = self.handle = ptr
             self.size = self._cuda_memsize_ = size
-            self.is_managed = True          # it owns its block (as a pointer with a finalizer)
-            self.refct = 1
-            self._owner = None
             self._npgpu_mem = mem
 
         def free(self):
             if self._npgpu_mem is None:
                 raise RuntimeError("Freeing dead memory")
+            self.device_pointer                 # noqa: B018 - the address outlives the block
             self._npgpu_mem = None
 
     _plugin.append(NpgpuMemoryManager)

@@ -339,10 +339,14 @@ def fast_lookup(tag, a, axis, keepdims, extra):
         return None, None
 
 
-def remember(key, spec, a, axes, keepdims, res, post_args=(), seed_first=False):
-    """Store the replay of the call that just reduced ``a`` into the fresh array ``res``."""
+def remember(key, spec, a, axes, keepdims, res, post_args=(), seed_first=False, fmap=None,
+             extra=()):
+    """Store the replay of the call that just reduced ``a`` into the fresh array ``res``
+    (``fmap``/``extra``: the map and its other inputs, as :func:`run` took them; the replay
+    is then called as ``replay(a, *extra)``)."""
     if key is not None:
-        remember_replay(key, _replay(spec, a, axes, keepdims, res, post_args, seed_first))
+        remember_replay(key, _replay(spec, a, axes, keepdims, res, post_args, seed_first, fmap,
+                                     extra))
 
 
 def remember_replay(key, replay):
@@ -365,29 +369,42 @@ def result_factory(res):
     return fresh
 
 
-def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
+def _replay(spec, a, axes, keepdims, res, post_args, seed_first, fmap=None, extra=()):
     dt = res.dtype
     fresh = result_factory(res)
-    p = _get_plan(spec, a, axes, res, keepdims, None, False, seed_first)
+    p = _get_plan(spec, a, axes, res, keepdims, None, False, seed_first, fmap, extra)
     if p is False:
-        return lambda a: fresh()
+        return lambda a, *extra: fresh()
     scal = _scalars(p, spec, post_args, None)
     kern, grid, block = p.kernels[0], p.grid, p.block
     # every argument value but the data pointers (slot 4 of each ``_arr``), built once
     head = tuple(scal) + (0, 0, _prod(p.o_shape), dt.itemsize)
+    mid = (*p.o_shape, *p.o_str)
     in_head = (0, 0, _prod(p.in_shape), a.itemsize)
-    mid = (*p.o_shape, *p.o_str) + in_head
     tail = (*p.in_shape, *p.in_str)
-    if p.words:                          # the uint64 view of the input: its pointer again
-        wv = _word_vals(p, 0)
-        tail += tuple(wv[:4])
-        w_tail = tuple(wv[5:])
+    wv = _word_vals(p, 0)                # the uint64 view of each input: its pointer again
+    w_head, w_tail = tuple(wv[:4]), tuple(wv[5:])
+    if not extra:
+        if p.words:
+            def ins(ptr):
+                return in_head + (ptr,) + tail + w_head + (ptr,) + w_tail
+        else:
+            def ins(ptr):
+                return in_head + (ptr,) + tail
+    else:                                # the map's other inputs: arrays, then word views
+        n_in = _prod(p.in_shape)
+        parts = [(in_head, tail)] + [((0, 0, n_in, x.itemsize), (*p.in_shape, *xs))
+                                     for x, xs in zip(extra, p.x_str)]
+        words = p.words
 
-        def ins(ptr):
-            return (ptr,) + tail + (ptr,) + w_tail
-    else:
-        def ins(ptr):
-            return (ptr,) + tail
+        def ins(*ptrs):
+            v = ()
+            for ptr, (h, t) in zip(ptrs, parts):
+                v += h + (ptr,) + t
+            if words:
+                for ptr in ptrs:
+                    v += w_head + (ptr,) + w_tail
+            return v
     if p.wshape is not None:             # long rows: two passes through a workspace
         # pass 1 is launched before the result is allocated: under the device's timer, only
         # the host work before the first launch adds to the call's time
@@ -400,20 +417,22 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first):
         head2 = (p.nrow, p.nsplit, 1, p.nsplit, p.m, *scal[5:], 0, 0, _prod(p.o_shape),
                  dt.itemsize)
 
-        def two_pass(a):
+        def two_pass(a, *extra):
             ws = [_memory.alloc(n) for n in wn]
             wvals = ()
             for w, v, r in zip(ws, wv, w_rest):
                 wvals += v + (w.ptr,) + r
-            kern(grid, block, tuple(scal) + wvals + in_head + ins(a._ptr))
+            kern(grid, block, tuple(scal) + wvals + (ins(a._ptr, *[x._ptr for x in extra])
+                                                     if extra else ins(a._ptr)))
             out = fresh()
-            kern2(grid2, block, head2 + (out._ptr,) + mid[:-4] + wvals)
+            kern2(grid2, block, head2 + (out._ptr,) + mid + wvals)
             return out
         return two_pass
 
-    def one_pass(a):
+    def one_pass(a, *extra):
         out = fresh()
-        kern(grid, block, head + (out._ptr,) + mid + ins(a._ptr))
+        kern(grid, block, head + (out._ptr,) + mid + (ins(a._ptr, *[x._ptr for x in extra])
+                                                      if extra else ins(a._ptr)))
         return out
     return one_pass
 
