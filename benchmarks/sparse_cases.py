@@ -72,7 +72,7 @@ def cases(cfg, api):
         Case(f"SpMV csr f32 {p2(m)}x16", spmv, nbytes=csr_bytes + 8 * m),
         Case(f"SpMM csr f32 {p2(m)}x16 @ {ncol} cols", spmm,
              nbytes=csr_bytes + 2 * 4 * m * ncol),
-        Case(f"SpMV csr f32 {p2(m)}x16 (cuSPARSE)", other_route(spmv, "spmv", "cusparse"),
+        Case(f"SpMV csr f32 {p2(m)}x16 (generated kernel)", other_route(spmv, "spmv", "kernel"),
              nbytes=csr_bytes + 8 * m, libs=("npgpu",)),
         Case(f"SpMM csr f32 {p2(m)}x16 @ {ncol} cols (cuSPARSE)",
              other_route(spmm, "spmm", "cusparse"),

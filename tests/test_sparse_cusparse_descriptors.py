@@ -52,8 +52,8 @@ def _setup(monkeypatch):
     rec = _Recorder()
     monkeypatch.setattr(C, "module", lambda: rec)
     monkeypatch.setattr(C, "_h", C._Handles())
-    monkeypatch.setattr(C, "_types", lambda indptr, data: (2, 0))
-    monkeypatch.setattr(C, "_scalars", lambda dt: (1, 2))
+    # (index type, value type, host scalars 1 and 0, operation)
+    monkeypatch.setattr(C, "_types", lambda indptr, data: (2, 0, 1, 2, 0))
     return rec
 
 
@@ -107,3 +107,22 @@ def test_each_thread_has_its_own_descriptors(monkeypatch):
     t.start()
     t.join()
     assert rec.calls.count("create_csr") == 2
+
+
+def test_spmv_route_choice(monkeypatch):
+    # "auto": cuSPARSE for float/complex rows of 8+ nonzeros on average, the generated kernel
+    # for shorter rows and other dtypes; the environment's choice forces a route
+    from npgpu import _backend
+    from npgpu.scipy.sparse import _products as P
+    monkeypatch.setattr(_backend, "IS_SIM", False)
+    monkeypatch.setitem(P._ROUTE, "spmv", "auto")
+    f4, i4 = np.dtype(np.float32), np.dtype(np.int32)
+    assert P._use_library(f4, "spmv", 16 * 100, 100)
+    assert P._use_library(np.dtype(np.complex128), "spmv", 8 * 100, 100)
+    assert not P._use_library(f4, "spmv", 5 * 100, 100)          # cg's 5-point rows
+    assert not P._use_library(i4, "spmv", 16 * 100, 100)
+    monkeypatch.setitem(P._ROUTE, "spmv", "kernel")
+    assert not P._use_library(f4, "spmv", 16 * 100, 100)
+    monkeypatch.setitem(P._ROUTE, "spmv", "cusparse")
+    assert P._use_library(f4, "spmv", 5 * 100, 100)
+    assert not P._use_library(f4, "spmm", 16 * 100, 100)          # SpMM: the kernel

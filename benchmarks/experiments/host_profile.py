@@ -110,6 +110,19 @@ def tiny_sum():
     return lambda: x.sum()
 
 
+def spmv_small():
+    """``A @ x`` of a CSR float32 matrix of 2^12 rows, 16 nonzeros a row: host-bound (the
+    benchmark's 2^22 rows spend the same host time before a 500 us kernel)."""
+    rng = np.random.default_rng(0)
+    m = 1 << 12
+    p = np.arange(0, 16 * m + 1, 16, dtype=np.int32)
+    j = rng.integers(0, m, 16 * m).astype(np.int32)
+    a = gp.scipy.sparse.csr_matrix((gp.asarray(rng.random(16 * m, np.float32)), gp.asarray(j),
+                                    gp.asarray(p)), shape=(m, m))
+    x = gp.asarray(rng.random(m, np.float32))
+    return lambda: a @ x
+
+
 def fft2_8192():
     """The fft2 benchmark case's size: any host step that waits on the GPU shows up here."""
     side = 32 if gp.backend() != "cuda" else 8192
@@ -119,7 +132,7 @@ def fft2_8192():
 
 CASES = {f.__name__: f for f in (dlpack_round, to_torch, from_torch, tiny_fuse, tiny_gather,
                                  numba_on_npgpu, numba_on_numba, device_array_pool, raw_kernel,
-                                 tiny_add, tiny_sum, fft2_8192)}
+                                 tiny_add, tiny_sum, spmv_small, fft2_8192)}
 
 
 def main():

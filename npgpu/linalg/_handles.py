@@ -137,5 +137,7 @@ def host_scalar(value, dtype):
     a = _SCALARS.get(key)
     if a is None:
         # setdefault: two threads missing at once keep one array, whose address both pass on
-        a = _SCALARS.setdefault(key, np.array([value], dtype=dtype))
-    return a.ctypes.data
+        # (the array, kept alive here, and its address: ``.ctypes.data`` costs ~1 us a read)
+        arr = np.array([value], dtype=dtype)
+        a = _SCALARS.setdefault(key, (arr, arr.ctypes.data))
+    return a[1]

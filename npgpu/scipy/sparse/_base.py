@@ -230,6 +230,9 @@ class spbase:
 
     def __matmul__(self, other):
         from . import _products
+        y = _products.spmv_fast(self, other)
+        if y is not None:
+            return y
         if np.isscalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
         return _products.matmul(self, other)

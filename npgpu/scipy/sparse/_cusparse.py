@@ -6,8 +6,8 @@ keeps the last ``_DESCR_MAX`` of them keyed by exactly those (and the work sizes
 a repeated product -- every iteration of a solver -- enqueues with no descriptor calls and no
 buffer-size query, as the timed path of a C++ caller does.  A descriptor whose memory was freed
 is never used unless new arrays have the same addresses, sizes and types, which it then
-describes exactly.  Work buffers come from npgpu's pool and are freed stream-ordered after the
-call.  Alpha/beta are host scalars (the default
+describes exactly.  Work buffers come from npgpu's pool, one kept per thread, device and stream
+(calls on one stream run in order, so the next call may reuse it).  Alpha/beta are host scalars (the default
 host pointer mode), kept alive by ``linalg._handles.host_scalar``.
 
 Used on the GPU only, for float32/float64/complex64/complex128 values; the simulator and other
@@ -37,14 +37,20 @@ class _Handles(threading.local):
         self.by_device = {}
         self.descr = collections.OrderedDict()
         self.work = {}
+        self.bufs = {}          # (device, stream) -> this thread's work buffer there
 
 
 _h = _Handles()
 
 
+_cs = []            # nvmath's cusparse module, imported on first use
+
+
 def module():
-    from nvmath.bindings import cusparse
-    return cusparse
+    if not _cs:
+        from nvmath.bindings import cusparse
+        _cs.append(cusparse)
+    return _cs[0]
 
 
 def handle():
@@ -62,11 +68,22 @@ def handle():
     return h[0]
 
 
+_consts = {}        # (index dtype, value dtype) -> (index type, value type, 1, 0, op) as ints
+
+
 def _types(indptr, data):
-    from ...linalg._cuda_types import cuda_data_type
-    cs = module()
-    it = cs.IndexType.INDEX_64I if indptr.dtype.itemsize == 8 else cs.IndexType.INDEX_32I
-    return int(it), cuda_data_type(data.dtype)
+    """cuSPARSE's index and value types of a matrix, host scalars 1 and 0 of its dtype and
+    the non-transpose operation, as the plain ints the bindings take (made once a pair)."""
+    key = (indptr.dtype, data.dtype)
+    c = _consts.get(key)
+    if c is None:
+        from ...linalg._cuda_types import cuda_data_type
+        from ...linalg._handles import host_scalar
+        cs = module()
+        it = cs.IndexType.INDEX_64I if indptr.dtype.itemsize == 8 else cs.IndexType.INDEX_32I
+        c = _consts[key] = (int(it), cuda_data_type(data.dtype), host_scalar(1, data.dtype),
+                            host_scalar(0, data.dtype), int(cs.Operation.NON_TRANSPOSE))
+    return c
 
 
 def _descriptor(key, make, destroy):
@@ -87,7 +104,7 @@ def _descriptor(key, make, destroy):
 
 
 def _csr(cs, shape, indptr, indices, data):
-    it, vt = _types(indptr, data)
+    it, vt = _types(indptr, data)[:2]
     key = ("csr", _rt.get_device_id(), shape, data.shape[0], indptr._ptr, indices._ptr,
            data._ptr, it, vt)
     return _descriptor(key, lambda: cs.create_csr(
@@ -108,46 +125,45 @@ def _dn_mat(cs, rows, cols, x, vt):
 
 
 def _work(key, query):
-    """The work size of ``key`` (a product's descriptors and algorithm), queried once."""
+    """The address of a work buffer for ``key`` (a product's descriptors and algorithm; its
+    size queried once), 0 when it needs none.  One buffer per thread, device and stream is
+    kept and reused (the calls on one stream run in order), grown when a call needs more."""
     size = _h.work.get(key)
     if size is None:
         size = _h.work[key] = query()
-    return size
-
-
-def _scalars(dt):
-    from ...linalg._handles import host_scalar
-    return host_scalar(1, dt), host_scalar(0, dt)
+    if not size:
+        return 0
+    where = (_rt._tls.device, _rt.current_stream_handle())
+    buf = _h.bufs.get(where)
+    if buf is None or buf.size < size:
+        if len(_h.bufs) >= 16:              # streams come and go: keep a few
+            _h.bufs.clear()
+        buf = _h.bufs[where] = _alloc(size)
+    return buf.ptr
 
 
 def spmv(shape, indptr, indices, data, x, y):
     """``y = A @ x`` (CSR ``A``; ``x``, ``y`` contiguous 1-d of data's dtype)."""
     cs = module()
     h = handle()
-    _, vt = _types(indptr, data)
+    _, vt, one, zero, op = _types(indptr, data)
     a = _csr(cs, shape, indptr, indices, data)
     vx = _dn_vec(cs, shape[1], x, vt)
     vy = _dn_vec(cs, shape[0], y, vt)
-    one, zero = _scalars(data.dtype)
-    op = int(cs.Operation.NON_TRANSPOSE)
-    size = _work(("mv", a, vx, vy, SPMV_ALG), lambda: cs.sp_mv_buffer_size(
+    work = _work(("mv", a, vx, vy, SPMV_ALG), lambda: cs.sp_mv_buffer_size(
         h, op, one, a, vx, zero, vy, vt, SPMV_ALG))
-    buf = _alloc(size) if size else None
-    cs.sp_mv(h, op, one, a, vx, zero, vy, vt, SPMV_ALG, buf.ptr if buf else 0)
+    cs.sp_mv(h, op, one, a, vx, zero, vy, vt, SPMV_ALG, work)
 
 
 def spmm(shape, indptr, indices, data, b, c):
     """``c = A @ b`` (CSR ``A``; ``b``, ``c`` C-contiguous 2-d of data's dtype)."""
     cs = module()
     h = handle()
-    _, vt = _types(indptr, data)
+    _, vt, one, zero, op = _types(indptr, data)
     a = _csr(cs, shape, indptr, indices, data)
     k, ncol = b.shape
     mb = _dn_mat(cs, k, ncol, b, vt)
     mc = _dn_mat(cs, shape[0], ncol, c, vt)
-    one, zero = _scalars(data.dtype)
-    op = int(cs.Operation.NON_TRANSPOSE)
-    size = _work(("mm", a, mb, mc, SPMM_ALG), lambda: cs.sp_mm_buffer_size(
+    work = _work(("mm", a, mb, mc, SPMM_ALG), lambda: cs.sp_mm_buffer_size(
         h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG))
-    buf = _alloc(size) if size else None
-    cs.sp_mm(h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG, buf.ptr if buf else 0)
+    cs.sp_mm(h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG, work)

@@ -254,6 +254,9 @@ def indptr_of_sorted(major, nmajor, out):
     return out
 
 
+_spmv_plans = {}     # (m, nnz, dtypes, x's layout, group, knobs) -> (kernel, grid, block)
+
+
 def spmv(indptr, indices, data, x, y, group=None):
     """``y = A @ x`` for CSR ``A`` (data, x, y of one dtype; x any stride); ``group``: lanes a
     row (a power of two 2..32; by default :func:`spmv_group` of the mean row length)."""
@@ -261,17 +264,28 @@ def spmv(indptr, indices, data, x, y, group=None):
     if m == 0:
         return
     ix, dt = indptr.dtype, data.dtype
-    group = group or spmv_group(m, data.shape[0])
-    # the simulator's block must hold a whole group (its exchange is block-wide)
-    block = max(_ew._BLOCK, group) if _ew._SIM else _SPMV_BLOCK
     xlay = "C" if x._c_contig else "A"
     un, loads = _SPMV_UNROLL, _SPMV_LOADS
+    pkey = (m, data.shape[0], ix, dt, xlay, group, un, loads)
+    plan = _spmv_plans.get(pkey)
+    if plan is None:
+        plan = _spmv_plans[pkey] = _spmv_plan(m, data.shape[0], ix, dt, xlay, group, un, loads)
+        if len(_spmv_plans) > 256:
+            _spmv_plans.clear()
+            _spmv_plans[pkey] = plan
+    kern, grid, block = plan
+    kern(grid, block, (m, *_vals(indptr), *_vals(indices), *_vals(data), *_vals(x),
+                       *_vals(y)))
+
+
+def _spmv_plan(m, nnz, ix, dt, xlay, group, un, loads):
+    """The kernel, grid and block of an SpMV (the same for every call of one shape)."""
+    group = group or spmv_group(m, nnz)
+    # the simulator's block must hold a whole group (its exchange is block-wide)
+    block = max(_ew._BLOCK, group) if _ew._SIM else _SPMV_BLOCK
     kern = compiler.get_kernel(("sparse", "spmv", ix, dt, group, un, xlay, block, loads),
                                lambda: _render_spmv(ix, dt, group, un, xlay, block=block,
                                                     loads=loads))
-    values = [m]
-    for a in (indptr, indices, data, x, y):
-        values += _vals(a)
     need = -(-m * group // block)
     if _ew._SIM:
         grid = min(need, _ew.SIM_GRID)
@@ -280,7 +294,7 @@ def spmv(indptr, indices, data, x, y, group=None):
         # row pointers are used (a block a few rows long would never reach its second row)
         from ...reductions.reduce import _sm_count
         grid = max(1, min(need, _sm_count() * (kern.blocks_per_sm(block) or 1)))
-    kern(grid, block, values)
+    return kern, grid, block
 
 
 def spmm(indptr, indices, data, b, c):

@@ -2,9 +2,10 @@
 
 * SpMV / SpMM: cuSPARSE's generic API (``_cusparse.py``) on the GPU for float32/float64/
   complex64/complex128; the generated kernels of ``_kernels.py`` on the simulator, for the other
-  dtypes (integers; bool is computed in int64 and tested ``!= 0``); on the GPU SpMV and SpMM
-  take the generated kernels by default (see ``_ROUTE``), ``NPGPU_SPARSE_SPMV=cusparse`` /
-  ``NPGPU_SPARSE_SPMM=cusparse`` choose cuSPARSE.
+  dtypes (integers; bool is computed in int64 and tested ``!= 0``); on the GPU SpMV takes
+  cuSPARSE for rows of 8 or more nonzeros on average and the generated kernel for shorter
+  ones, SpMM the generated kernel (see ``_ROUTE``; ``NPGPU_SPARSE_SPMV`` /
+  ``NPGPU_SPARSE_SPMM`` = ``kernel`` or ``cusparse`` force a route).
 * SpGEMM: expand-sort-compress everywhere: one generated kernel writes every product
   ``A[i, j] * B[j, k]`` as a COO entry, the COO -> CSR conversion (radix sort, scan) sums them.
   (cuSPARSE's SpGEMM needs an in/out buffer-size argument that nvmath's Python-level binding
@@ -17,19 +18,37 @@ import numpy as np
 from ... import _backend
 from ._base import spbase, xp, is_dense, asdevice
 from . import _kernels
+from ..._core.ndarray import empty_array as _empty_array
+from ..._core.ndarray import ndarray as _ndarray
 
-# "cusparse" or "kernel": which runs float/complex SpMV and SpMM on the GPU.  Measured on the
-# H200 (2026-12-01, CSR f32, 2^22 rows, 16 nonzeros a row): SpMV cuSPARSE 560 us, the former
-# kernel (a thread a row, uncoalesced) 790 us; SpMM with 8 dense columns cuSPARSE 6.15 ms, kernel
-# (a thread per output element, B's rows read as whole sectors) 1.66 ms.  Wider B is unmeasured.
-# SpMV defaults to the vector-CSR kernel (coalesced rows, ~12 PTX instructions a nonzero, the
-# same bytes as cuSPARSE): unmeasured yet; the benchmark times both routes.
-_ROUTE = {"spmv": os.environ.get("NPGPU_SPARSE_SPMV", "kernel"),
+# "cusparse", "kernel" or (SpMV) "auto": which runs float/complex SpMV and SpMM on the GPU.
+# Measured on the H200 (2026-12-02, CSR f32, 2^22 rows; benchmarks/experiments/spmv_routes.py
+# and the sparse_linalg benchmark):
+# * 16 random nonzeros a row: cuSPARSE's kernel 504 us a call back to back (PyTorch's, also
+#   cuSPARSE, 504), the generated vector-CSR kernel 514-517 (its unroll and load variants
+#   514-537);
+# * cg on the 5-point Poisson matrix (5 nonzeros a row, 20 iterations) with cuSPARSE: 9.36 ms
+#   (CuPy 7.30) in the last run, 6.95 ms (CuPy 6.82) in the first (before the descriptor
+#   cache); the cause of the difference is not found yet, and the generated kernel was not
+#   timed on that matrix (benchmarks/results/2026-12-02-h200-*).
+# So "auto" sends SpMV to cuSPARSE when rows hold 8 or more nonzeros on average, where it was
+# measured faster, and keeps shorter rows (cg's) on the generated kernel, the default before
+# (the threshold between 5 and 16 is a choice, not a measurement).  SpMM with 8
+# dense columns: cuSPARSE 5.9 ms, the generated kernel (a thread per output element, B's rows
+# read as whole sectors) 1.5-1.7 ms, so SpMM takes the kernel.
+_ROUTE = {"spmv": os.environ.get("NPGPU_SPARSE_SPMV", "auto"),
           "spmm": os.environ.get("NPGPU_SPARSE_SPMM", "kernel")}
+_SPMV_LIBRARY_ROW = 8       # "auto": cuSPARSE from this mean row length on
 
 
-def _use_library(dt, op):
-    return not _backend.IS_SIM and _ROUTE[op] != "kernel" and dt.char in "fdFD"
+def _use_library(dt, op, nnz=0, m=1):
+    """Whether cuSPARSE runs this product (``nnz``, ``m``: the matrix's nonzeros and rows)."""
+    if _backend.IS_SIM or dt.char not in "fdFD":
+        return False
+    route = _ROUTE[op]
+    if route == "auto":
+        return nnz >= _SPMV_LIBRARY_ROW * m
+    return route == "cusparse"
 
 
 def _compute_dtype(dt):
@@ -49,6 +68,28 @@ def _retype(m, is_array):
     if m.format == "coo":
         return cls._from_parts(m.data, m.row, m.col, m.shape, m.has_canonical_format)
     return cls._from_parts(m.data, m.indices, m.indptr, m.shape, m.has_canonical_format)
+
+
+def spmv_fast(a, x):
+    """``a @ x`` for the everyday SpMV -- CSR ``a`` with nonzeros, ``x`` a contiguous npgpu
+    vector of the same float or integer dtype -- without :func:`matmul`'s general steps (the
+    result dtype is then the operands', nothing is cast or copied); None for anything else.
+    Repeated products (an iterative solver's) spend their host time here, and under a
+    CUDA-event timer the host time before the launch counts."""
+    if x.__class__ is not _ndarray or a.format != "csr":
+        return None
+    dt = a.data.dtype
+    m, k = a.shape
+    if x.dtype != dt or x.shape != (k,) or not x._c_contig or dt.kind == "b" or \
+            not m or not a.data.shape[0]:
+        return None
+    out = _empty_array((m,), dt)
+    if _use_library(dt, "spmv", a.data.shape[0], m):
+        from . import _cusparse
+        _cusparse.spmv(a.shape, a.indptr, a.indices, a.data, x, out)
+    else:
+        _kernels.spmv(a.indptr, a.indices, a.data, x, out)
+    return out
 
 
 def matmul(a, other):
@@ -85,7 +126,7 @@ def csr_dense(shape, indptr, indices, data, x, rdt):
     data = data.astype(ct, copy=False)
     x = x.astype(ct, copy=False)
     out = X.empty(out_shape, dtype=ct)
-    if _use_library(ct, "spmv" if x.ndim == 1 else "spmm"):
+    if _use_library(ct, "spmv" if x.ndim == 1 else "spmm", data.shape[0], m):
         from . import _cusparse
         x = X.ascontiguousarray(x)
         if x.ndim == 1:
