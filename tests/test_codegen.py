@@ -232,3 +232,19 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
         assert "cuda.shared.array((32, 33)" in tiled.source
         for ks in (words, tiled):
             compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
+
+
+def test_disk_entry_is_one_file(tmp_path, monkeypatch):
+    # metadata and image in one file written at once: two processes storing one key can never
+    # pair one's entry name with the other's image (Numba's mangled names differ by process)
+    from npgpu._codegen import compiler
+    monkeypatch.setenv("NPGPU_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(compiler, "_disk_ok", None)
+    image = bytes(range(256)) * 3                       # newlines and NULs inside
+    compiler._disk_write("k1", {"entry": "_Z3fooPf$12", "name": "foo"}, image)
+    assert [p.name for p in tmp_path.iterdir()] == ["k1" + compiler._DISK_SUFFIX]
+    meta, got = compiler._disk_read("k1")
+    assert meta == {"entry": "_Z3fooPf$12", "name": "foo"} and got == image
+    compiler._disk_write("k1", {"entry": "_Z3fooPf$99", "name": "foo"}, b"other")
+    assert compiler._disk_read("k1") == ({"entry": "_Z3fooPf$99", "name": "foo"}, b"other")
+    assert compiler._disk_read("missing") is None

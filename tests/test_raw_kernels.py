@@ -63,7 +63,7 @@ def test_disk_cache(tmp_path, monkeypatch):
     monkeypatch.setenv("NPGPU_CACHE_DIR", str(tmp_path))
     npgpu.RawModule(code=CODE + "\n// cache test\n")
     files = os.listdir(tmp_path)
-    assert any(f.startswith("raw-") and f.endswith(".cubin") for f in files)
+    assert any(f.startswith("raw-") and f.endswith(".kernel") for f in files)
     m = npgpu.RawModule(code=CODE + "\n// cache test\n")      # loaded from the files
     assert m.get_function("axpy")._fn.params[2] == ("f", 4)
 

@@ -17,8 +17,9 @@ CI can compile all of them to PTX for sm_90 in a process without the simulator.
 Threads: a hit is one dict lookup, no lock.  A miss takes ``_compile_lock`` and looks again,
 so threads missing the same key at once compile it once (the others wait and get the same
 launcher); everything below it (the device-function namespaces, NVVM's -fma=0 switch, the
-statistics) runs under that lock.  Disk-cache files are written to a temporary name and
-renamed, so another process never reads half a cubin.
+statistics) runs under that lock.  A disk-cache entry is one file (metadata line, then the
+cubin) written to a temporary name and renamed, so another process never reads half of one,
+nor one process's metadata with another's cubin.
 """
 import hashlib
 import json
@@ -239,16 +240,24 @@ def _disk_warn(err):
                       RuntimeWarning, stacklevel=4)
 
 
+# One file an entry: a JSON line (the metadata, with the entry name) and the image after it,
+# written at once.  (Two files, image then metadata, could pair one process's metadata with
+# another's image when two processes stored the same key together -- seen on the H200 with
+# pytest-xdist workers: Numba's mangled entry names differ from process to process, so the
+# driver then found no such symbol.)
+_DISK_SUFFIX = ".kernel"
+
+
 def _disk_read(key):
     if _disk_ok is False:
         return None
-    base = os.path.join(cache_dir(), key)
     try:
-        with open(base + ".json") as f:
-            meta = json.load(f)
-        with open(base + ".cubin", "rb") as f:
-            cubin = f.read()
-        return meta, cubin
+        with open(os.path.join(cache_dir(), key + _DISK_SUFFIX), "rb") as f:
+            data = f.read()
+        head, sep, image = data.partition(b"\n")
+        if not sep:
+            return None
+        return json.loads(head), image
     except (OSError, ValueError):
         return None
 
@@ -271,11 +280,10 @@ def _atomic_write(path, data):
 def _disk_write(key, meta, cubin):
     if _disk_ok is False:
         return
-    base = os.path.join(cache_dir(), key)
     try:
         os.makedirs(cache_dir(), exist_ok=True)
-        _atomic_write(base + ".cubin", cubin)           # cubin first: json marks completeness
-        _atomic_write(base + ".json", json.dumps(meta).encode())
+        _atomic_write(os.path.join(cache_dir(), key + _DISK_SUFFIX),
+                      json.dumps(meta).encode() + b"\n" + bytes(cubin))
     except OSError as e:
         _disk_warn(e)
 
