@@ -106,15 +106,30 @@ def steps(sync):
     cf = cb.CUfunction(kern._func_vp.value)
     cs = cb.CUstream(0)
     pa = ptrs_addr.value
+    # cuLaunchKernelEx: grid, block, shared memory and stream in a struct built once, so ctypes
+    # converts 4 arguments instead of 11
+
+    class LaunchConfig(ctypes.Structure):
+        _fields_ = [("grid", ctypes.c_uint * 3), ("block", ctypes.c_uint * 3),
+                    ("shared", ctypes.c_uint), ("stream", ctypes.c_void_p),
+                    ("attrs", ctypes.c_void_p), ("nattrs", ctypes.c_uint)]
+    cfg = LaunchConfig((ctypes.c_uint * 3)(*g3), (ctypes.c_uint * 3)(*b3), 0, None, None, 0)
+    cfg_p = ctypes.c_void_p(ctypes.addressof(cfg))
+    launch_ex = drv._lib["cuLaunchKernelEx"]
+    rc = launch_ex(cfg_p, kern._func_vp, ptrs_addr, None)
+    if rc:
+        print(f"cuLaunchKernelEx failed: {drv.error_name(rc) if hasattr(drv, 'error_name') else rc}")
     rows += [("ctypes cuLaunchKernel, no argtypes", lambda: raw_launch(
                 kern._func_vp, *g3, *b3, 0, None, ptrs_addr, None)),
              ("cuda.bindings cuLaunchKernel", lambda: cb.cuLaunchKernel(
-                cf, *g3, *b3, 0, cs, pa, 0))]
+                cf, *g3, *b3, 0, cs, pa, 0)),
+             ("ctypes cuLaunchKernelEx, built config", lambda: launch_ex(
+                cfg_p, kern._func_vp, ptrs_addr, None))]
     for name, f in rows:
         print(f"{name:28s} {bench(f, 20000, 3, sync):7.2f} us", flush=True)
     # host time alone: 200 launches queued (well inside the driver's queue), timed without
     # waiting for the GPU; the GPU's own rate for back-to-back tiny kernels is the row above
-    for name, f in rows[-3:]:
+    for name, f in rows[-4:]:
         best = float("inf")
         for _ in range(30):
             sync()
