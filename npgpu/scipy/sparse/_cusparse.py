@@ -6,9 +6,9 @@ keeps the last ``_DESCR_MAX`` of them keyed by exactly those (and the work sizes
 a repeated product -- every iteration of a solver -- enqueues with no descriptor calls and no
 buffer-size query, as the timed path of a C++ caller does.  A descriptor whose memory was freed
 is never used unless new arrays have the same addresses, sizes and types, which it then
-describes exactly.  Work buffers come from npgpu's pool, one kept per thread, device and stream
-(calls on one stream run in order, so the next call may reuse it).  Alpha/beta are host scalars (the default
-host pointer mode), kept alive by ``linalg._handles.host_scalar``.
+describes exactly.  Work buffers come from npgpu's pool and are freed stream-ordered after the
+call.  Alpha/beta are host scalars (the default host pointer mode), kept alive by
+``linalg._handles.host_scalar``.
 
 Used on the GPU only, for float32/float64/complex64/complex128 values; the simulator and other
 dtypes take the generated kernels of ``_kernels.py`` (``_products.py`` chooses).
@@ -37,7 +37,6 @@ class _Handles(threading.local):
         self.by_device = {}
         self.descr = collections.OrderedDict()
         self.work = {}
-        self.bufs = {}          # (device, stream) -> this thread's work buffer there
 
 
 _h = _Handles()
@@ -125,21 +124,12 @@ def _dn_mat(cs, rows, cols, x, vt):
 
 
 def _work(key, query):
-    """The address of a work buffer for ``key`` (a product's descriptors and algorithm; its
-    size queried once), 0 when it needs none.  One buffer per thread, device and stream is
-    kept and reused (the calls on one stream run in order), grown when a call needs more."""
+    """A pool block for the work of ``key`` (a product's descriptors and algorithm; its size
+    queried once), or None when it needs none."""
     size = _h.work.get(key)
     if size is None:
         size = _h.work[key] = query()
-    if not size:
-        return 0
-    where = (_rt._tls.device, _rt.current_stream_handle())
-    buf = _h.bufs.get(where)
-    if buf is None or buf.size < size:
-        if len(_h.bufs) >= 16:              # streams come and go: keep a few
-            _h.bufs.clear()
-        buf = _h.bufs[where] = _alloc(size)
-    return buf.ptr
+    return _alloc(size) if size else None
 
 
 def spmv(shape, indptr, indices, data, x, y):
@@ -150,9 +140,9 @@ def spmv(shape, indptr, indices, data, x, y):
     a = _csr(cs, shape, indptr, indices, data)
     vx = _dn_vec(cs, shape[1], x, vt)
     vy = _dn_vec(cs, shape[0], y, vt)
-    work = _work(("mv", a, vx, vy, SPMV_ALG), lambda: cs.sp_mv_buffer_size(
+    buf = _work(("mv", a, vx, vy, SPMV_ALG), lambda: cs.sp_mv_buffer_size(
         h, op, one, a, vx, zero, vy, vt, SPMV_ALG))
-    cs.sp_mv(h, op, one, a, vx, zero, vy, vt, SPMV_ALG, work)
+    cs.sp_mv(h, op, one, a, vx, zero, vy, vt, SPMV_ALG, buf.ptr if buf else 0)
 
 
 def spmm(shape, indptr, indices, data, b, c):
@@ -164,6 +154,6 @@ def spmm(shape, indptr, indices, data, b, c):
     k, ncol = b.shape
     mb = _dn_mat(cs, k, ncol, b, vt)
     mc = _dn_mat(cs, shape[0], ncol, c, vt)
-    work = _work(("mm", a, mb, mc, SPMM_ALG), lambda: cs.sp_mm_buffer_size(
+    buf = _work(("mm", a, mb, mc, SPMM_ALG), lambda: cs.sp_mm_buffer_size(
         h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG))
-    cs.sp_mm(h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG, work)
+    cs.sp_mm(h, op, op, one, a, mb, zero, mc, vt, SPMM_ALG, buf.ptr if buf else 0)

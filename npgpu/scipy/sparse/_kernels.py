@@ -26,6 +26,7 @@ import numpy as np
 from ..._codegen import compiler
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
+from ..._core import call_cache as _call_cache
 from ...reductions import template as _t
 
 _I64 = np.dtype(np.int64)
@@ -269,10 +270,8 @@ def spmv(indptr, indices, data, x, y, group=None):
     pkey = (m, data.shape[0], ix, dt, xlay, group, un, loads)
     plan = _spmv_plans.get(pkey)
     if plan is None:
-        plan = _spmv_plans[pkey] = _spmv_plan(m, data.shape[0], ix, dt, xlay, group, un, loads)
-        if len(_spmv_plans) > 256:
-            _spmv_plans.clear()
-            _spmv_plans[pkey] = plan
+        plan = _call_cache.store(_spmv_plans, pkey,
+                                 _spmv_plan(m, data.shape[0], ix, dt, xlay, group, un, loads))
     kern, grid, block = plan
     kern(grid, block, (m, *_vals(indptr), *_vals(indices), *_vals(data), *_vals(x),
                        *_vals(y)))
