@@ -575,6 +575,9 @@ class ndarray:
     # read, as Numba caches its own arrays' (exchange_cache.memo); only an unset slot or an
     # unknown name reaches __getattr__
     __getattr__ = _memo
+    # an npgpu array is never a @npgpu.fuse trace: the ufuncs' and where's per-argument probe
+    # finds this in C (a miss would reach __getattr__ above, ~0.9 us a probe)
+    _fuse_trace = None
 
     @property
     def device_ctypes_pointer(self):
