@@ -84,12 +84,22 @@ def spmv_fast(a, x):
             not m or not a.data.shape[0]:
         return None
     out = _empty_array((m,), dt)
-    if _use_library(dt, "spmv", a.data.shape[0], m):
-        from . import _cusparse
-        _cusparse.spmv(a.shape, a.indptr, a.indices, a.data, x, out)
-    else:
-        _kernels.spmv(a.indptr, a.indices, a.data, x, out)
+    _product(a.shape, a.indptr, a.indices, a.data, x, out)
     return out
+
+
+def _product(shape, indptr, indices, data, x, out):
+    """``out = A @ x`` (CSR; data, x, out of one dtype; ``x`` 1-d and contiguous where
+    cuSPARSE runs it, or 2-d) by the route :func:`_use_library` chooses."""
+    op = "spmv" if x.ndim == 1 else "spmm"
+    if _use_library(data.dtype, op, data.shape[0], shape[0]):
+        from . import _cusparse
+        (_cusparse.spmv if op == "spmv" else _cusparse.spmm)(shape, indptr, indices, data, x,
+                                                             out)
+    elif op == "spmv":
+        _kernels.spmv(indptr, indices, data, x, out)
+    else:
+        _kernels.spmm(indptr, indices, data, x, out)
 
 
 def matmul(a, other):
@@ -127,16 +137,8 @@ def csr_dense(shape, indptr, indices, data, x, rdt):
     x = x.astype(ct, copy=False)
     out = X.empty(out_shape, dtype=ct)
     if _use_library(ct, "spmv" if x.ndim == 1 else "spmm", data.shape[0], m):
-        from . import _cusparse
-        x = X.ascontiguousarray(x)
-        if x.ndim == 1:
-            _cusparse.spmv(shape, indptr, indices, data, x, out)
-        else:
-            _cusparse.spmm(shape, indptr, indices, data, x, out)
-    elif x.ndim == 1:
-        _kernels.spmv(indptr, indices, data, x, out)
-    else:
-        _kernels.spmm(indptr, indices, data, x, out)
+        x = X.ascontiguousarray(x)          # (cuSPARSE's dense operands are contiguous)
+    _product(shape, indptr, indices, data, x, out)
     return out if ct == rdt else (out != 0) if rdt == np.bool_ else out.astype(rdt)
 
 
