@@ -671,6 +671,20 @@ def test_torch_import_shortcut_matches_protocol():
         npgpu.from_dlpack(torch.ones(3, device="cuda", requires_grad=True))
     with pytest.raises(BufferError, match="conjugate bit"):
         npgpu.from_dlpack(torch.ones(3, dtype=torch.complex64, device="cuda").conj())
+    # 0-d, empty and non-contiguous tensors, and another thread (its own stream), the same way
+    for tt in (torch.tensor(2.5, device="cuda"), torch.empty((0, 3), device="cuda"),
+               torch.arange(12, device="cuda").reshape(3, 4).T):
+        np.testing.assert_array_equal(npgpu.asnumpy(npgpu.from_dlpack(tt)), tt.cpu().numpy())
+    got = []
+
+    def other():
+        with npgpu.cuda.Stream(non_blocking=True):
+            got.append(npgpu.asnumpy(npgpu.from_dlpack(t)))
+    import threading
+    th = threading.Thread(target=other)
+    th.start()
+    th.join()
+    np.testing.assert_array_equal(got[0], t.cpu().numpy())
     # a host tensor still goes through the protocol (and needs copy=True)
     np.testing.assert_array_equal(npgpu.asnumpy(npgpu.from_dlpack(t.cpu(), copy=True)),
                                   t.cpu().numpy())
