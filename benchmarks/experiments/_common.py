@@ -90,3 +90,42 @@ def carry_time(t, x):
     vals, ovals = R._arr(x._ptr, [n], [4], 4), R._arr(out._ptr, [n], [4], 4)
     cin = gp.zeros(-(-n // lb.tile_size(spec)), np.float32)
     return t(gl, lambda: lb.run_carry(spec, x, out, 0, 1, n, vals, ovals, cin))
+
+
+def call_and_kernel_times(cases, rounds, reps=20):
+    """``{(name, "call" | "kernels"): [us, ...]}`` for ``cases`` ({name: fn}), rounds
+    interleaved: "call" times a whole call between CUDA events (host work before its first
+    launch counts, as benchmarks/run.py sees it), "kernels" starts the timer at the call's
+    first launch (the device time alone; npgpu's launcher is wrapped for the run)."""
+    from npgpu._codegen import launcher
+    real = launcher.Launcher.__call__
+    pending = []                         # the start event to record at the next launch
+
+    def spy(self, *a, **k):
+        if pending:
+            pending.pop().record()
+        return real(self, *a, **k)
+
+    launcher.Launcher.__call__ = spy
+    sync = gp.cuda.Device().synchronize
+    times = {(name, mode): [] for name in cases for mode in ("call", "kernels")}
+    start, end = gp.cuda.Event(), gp.cuda.Event()
+    try:
+        for _ in range(rounds):
+            for name, fn in cases.items():
+                for mode in ("call", "kernels"):
+                    fn()
+                    sync()
+                    for _ in range(reps):
+                        if mode == "call":
+                            start.record()
+                        else:
+                            pending.append(start)
+                        fn()
+                        end.record()
+                        pending.clear()
+                        end.synchronize()
+                        times[name, mode].append(gp.cuda.get_elapsed_time(start, end) * 1e3)
+    finally:
+        launcher.Launcher.__call__ = real
+    return times

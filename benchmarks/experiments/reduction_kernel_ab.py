@@ -16,8 +16,7 @@ import sys
 
 import numpy as np
 
-import npgpu as gp
-from npgpu._codegen import launcher
+from _common import call_and_kernel_times, gp
 from npgpu.kernels import reduction as KR
 
 LOG2 = int(sys.argv[1]) if len(sys.argv) > 1 else 28
@@ -28,17 +27,6 @@ h = np.random.default_rng(0).random(n, dtype=np.float32)
 x = gp.asarray(h)
 k = gp.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sumsq_bench")
 sync = gp.cuda.Device().synchronize
-real = launcher.Launcher.__call__
-pending = []                   # the start event to record at the next launch (kernels rows)
-
-
-def spy(self, grid, block, values, stream=None):
-    if pending:
-        pending.pop().record()
-    return real(self, grid, block, values, stream)
-
-
-launcher.Launcher.__call__ = spy
 
 
 def variant(replay, fn):
@@ -58,27 +46,10 @@ for name, fn in CASES.items():
     for _ in range(5):
         fn()
     sync()
-times = {(name, mode): [] for name in CASES for mode in ("call", "kernels")}
-start, end = gp.cuda.Event(), gp.cuda.Event()
-for _ in range(ROUNDS):
-    for name, fn in CASES.items():
-        for mode in ("call", "kernels"):
-            fn()
-            sync()
-            for _ in range(REPS):
-                if mode == "call":
-                    start.record()
-                else:
-                    pending.append(start)
-                fn()
-                end.record()
-                pending.clear()
-                end.synchronize()
-                times[name, mode].append(gp.cuda.get_elapsed_time(start, end) * 1e3)
+times = call_and_kernel_times(CASES, ROUNDS, REPS)
 gbs = 4 * n / 1e3
 for (name, mode), ts in times.items():
     med = statistics.median(ts)
     print(f"{name:10s} {mode:8s} median {med:8.1f} us  min {min(ts):8.1f}  "
           f"({gbs / med:.0f} GB/s of one read of x), {len(ts)} calls")
 KR.REPLAY = True
-launcher.Launcher.__call__ = real

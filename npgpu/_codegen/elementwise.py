@@ -524,10 +524,11 @@ def _arr_values(ptr, shape, strides, itemsize):
 
 
 def contig_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
-    """The launcher :func:`launch` uses when every operand is a C-contiguous array of one shape."""
+    """The launcher :func:`launch` uses when every operand is a C-contiguous array of one shape
+    (under :func:`launch`'s own key: one compile serves both)."""
     in_specs = tuple(("a", np.dtype(d)) for d in in_dtypes)
-    out_dtypes = tuple(out_dtypes)
-    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "contig", 1)
+    out_dtypes = tuple(np.dtype(d) for d in out_dtypes)
+    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "contig", 1, ())
     return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes), loop_in,
                                                    loop_out, "contig", 1, name))
 
@@ -573,6 +574,41 @@ def launch_words(wargs, kern, n, arrays, words=None):
         _word_values(values, n, arrays)
     grid, block = _grid(n, wkern)
     wkern(grid, block, values)
+
+
+class ContigPlan:
+    """The launch of a repeat call whose operands are all C-contiguous arrays of one shape (the
+    ufuncs' cached plan): ``plan(n, arrays)`` runs ``op`` over ``arrays`` (outputs, then inputs;
+    ``n`` elements each) with no layout analysis.  ``in_dtypes``: the inputs' storage dtypes;
+    the outputs are of ``loop_out``.  Words-eligible dtypes (:func:`words_dtypes`) take the
+    ``words`` kernel from ``WORDS_MIN`` elements, compiled on first use; the element kernel is
+    compiled now unless words take every size (the simulator: misaligned views make it then)."""
+    __slots__ = ("out_dtypes", "kern", "wargs", "words")
+
+    def __init__(self, op, in_dtypes, loop_in, loop_out, name):
+        in_dtypes, loop_out = tuple(in_dtypes), tuple(loop_out)
+        self.out_dtypes = loop_out
+        self.wargs = ((op, in_dtypes, loop_out, tuple(loop_in), loop_out, name)
+                      if words_dtypes((*in_dtypes, *loop_out)) else None)
+        self.kern = (None if self.wargs is not None and WORDS_MIN <= 1 else
+                     contig_kernel(op, in_dtypes, loop_out, loop_in, loop_out, name))
+        self.words = None
+
+    def __call__(self, n, arrays):
+        wargs = self.wargs
+        if wargs is not None and n >= WORDS_MIN:
+            words = self.words
+            if words is None:           # (two threads may both look it up: the same launcher)
+                words = self.words = words_kernel(*wargs)
+            launch_words(wargs, self.kern, n, arrays, words)
+        elif n:
+            values = [n]
+            for x in arrays:
+                isz = x.dtype.itemsize
+                values += (0, 0, n, isz, x._ptr, n, isz)
+            kern = self.kern
+            grid, block = _grid(n, kern)
+            kern(grid, block, values)
 
 
 def _transposed_inputs(inputs, kinds, in_strides):

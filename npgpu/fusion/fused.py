@@ -48,52 +48,21 @@ class _Program:
         if self.flagged or self.neg or self.writebacks or self.slots != list(range(nargs)) \
                 or any(kind != "k" for kind, _ in self.results):
             return None
-        op, loop_out = self.op, self.out_dtypes
-        dts = loop_in = tuple(self.loop_in)       # (array arguments: their own dtypes)
-        name = f"fused_{self.name}"
-        wargs = ((op, dts, loop_out, loop_in, loop_out, name)
-                 if _ew.words_dtypes((*dts, *loop_out)) else None)
-        kern = (None if wargs is not None and _ew.WORDS_MIN <= 1 else
-                _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, name))
+        loop_in = tuple(self.loop_in)       # (array arguments: their own dtypes)
+        plan = _ew.ContigPlan(self.op, loop_in, loop_in, self.out_dtypes, f"fused_{self.name}")
         picks, is_tuple = [j for _, j in self.results], self.is_tuple
-        words_min = _ew.WORDS_MIN
-        words = [None]          # the words launcher, found on the first call that takes it
-        if len(loop_out) == 1 and picks == [0] and not is_tuple:
-            # one output (the common case): the ufuncs' fast path, argument values in one list
-            odt = loop_out[0]
-            iso = odt.itemsize
-            isz = [d.itemsize for d in dts]
+        if len(plan.out_dtypes) == 1 and picks == [0] and not is_tuple:
+            odt = plan.out_dtypes[0]
 
-            def call1(args, shape):
+            def call1(args, shape):         # one output (the common case)
                 out = empty_array(shape, odt)
-                n = out.size
-                if wargs is not None and n >= words_min:
-                    if words[0] is None:
-                        words[0] = _ew.words_kernel(*wargs)
-                    _ew.launch_words(wargs, kern, n, (out, *args), words[0])
-                elif n:
-                    values = [n, 0, 0, n, iso, out._ptr, n, iso]
-                    for x, i in zip(args, isz):
-                        values += (0, 0, n, i, x._ptr, n, i)
-                    g, blk = _ew._grid(n, kern)
-                    kern(g, blk, values)
+                plan(out.size, (out, *args))
                 return out
             return call1
 
         def call(args, shape):
-            outs = [empty_array(shape, d) for d in loop_out]
-            n = outs[0].size
-            if wargs is not None and n >= words_min:
-                if words[0] is None:
-                    words[0] = _ew.words_kernel(*wargs)
-                _ew.launch_words(wargs, kern, n, (*outs, *args), words[0])
-            elif n:
-                values = [n]
-                for x in (*outs, *args):
-                    isz = x.dtype.itemsize
-                    values += (0, 0, n, isz, x._ptr, n, isz)
-                g, blk = _ew._grid(n, kern)
-                kern(g, blk, values)
+            outs = [empty_array(shape, d) for d in plan.out_dtypes]
+            plan(outs[0].size, (*outs, *args))
             res = [outs[j] for j in picks]
             return tuple(res) if is_tuple else res[0]
         return call
