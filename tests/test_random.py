@@ -67,7 +67,12 @@ def _njit_helpers():
                                           nt.float32(math.cos(math.pi * x))))
     lib.sincospi = numba.njit(lambda x: (math.sin(math.pi * x), math.cos(math.pi * x)))
     ns["libdevice"] = lib
-    src = "\n".join(philox.HELPERS[i] for i in (0, 1, 3, 4))
+    wide = types.ModuleType("ptx")      # npgpu._codegen.ptx.mul_wide_u32 on the CPU
+    wide.mul_wide_u32 = numba.njit(lambda a, b: (
+        nt.uint32(nt.uint64(a) * nt.uint64(b)),
+        nt.uint32((nt.uint64(a) * nt.uint64(b)) >> nt.uint64(32))))
+    ns["ptx"] = wide
+    src = "\n".join(philox.HELPERS[i] for i in (0, 1, 3, 4, 5))
     src = "\n".join(("@numba.njit\ndef " + c) for c in ("\n" + src).split("\ndef ")[1:])
     exec(src, ns)
     return ns

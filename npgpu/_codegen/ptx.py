@@ -10,10 +10,18 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
 * ``store_relaxed(a, i, v)``: ``a[i] = v`` as ``st.relaxed.gpu`` (single-copy atomic 8 bytes).
 * ``globaltimer()``: the GPU's nanosecond clock (``%globaltimer``, one clock for all SMs), for
   tracing kernels.
+* ``mul_wide_u32(a, b)``: ``(lo, hi)`` uint32 halves of the 64-bit product of two uint32, as
+  one ``mul.wide.u32`` (pure, not volatile): ptxas makes it one ``IMAD.WIDE.U32``, where
+  ``umulhi`` plus a 32-bit multiply is an ``IMAD.HI`` and an ``IMAD``, and a 64-bit product of
+  zero-extended words an ``IMAD.WIDE.U32`` plus a redundant ``IMAD`` for the low half.
+* ``rcp_approx(x)``: float32 ``1/x`` as ``rcp.approx.ftz.f32`` (pure): one ``MUFU.RCP``, within
+  1 ulp for normal ``x`` (subnormal ``x`` flushed).  For divisors known to be normal, refined by
+  a Newton step (npgpu/ufuncs/helpers.py's ``h_expit_f32``); libdevice's ``fast_fdividef``
+  wraps the same instruction in subnormal-divisor guards (five more instructions).
 """
 from .. import _backend
 
-__all__ = ["load_relaxed", "store_relaxed", "globaltimer"]
+__all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx"]
 
 if _backend.IS_SIM:
     import time
@@ -26,6 +34,15 @@ if _backend.IS_SIM:
 
     def globaltimer():
         return time.perf_counter_ns()
+
+    def mul_wide_u32(a, b):
+        import numpy as np
+        p = (int(a) & 0xFFFFFFFF) * (int(b) & 0xFFFFFFFF)
+        return np.uint32(p & 0xFFFFFFFF), np.uint32(p >> 32)
+
+    def rcp_approx(x):
+        import numpy as np
+        return np.float32(1.0 / float(x)) if x != 0 else np.float32(np.copysign(np.inf, x))
 
 else:
     from llvmlite import ir
@@ -75,3 +92,30 @@ else:
             asm = ir.InlineAsm(fnty, "mov.u64 $0, %globaltimer;", "=l", side_effect=True)
             return builder.call(asm, [])
         return types.uint64(), codegen
+
+    @intrinsic
+    def mul_wide_u32(typingctx, a, b):
+        if not (a == types.uint32 and b == types.uint32):
+            return None
+        ret = types.UniTuple(types.uint32, 2)
+
+        def codegen(context, builder, sig, args):
+            i32, i64 = ir.IntType(32), ir.IntType(64)
+            asm = ir.InlineAsm(ir.FunctionType(i64, [i32, i32]), "mul.wide.u32 $0, $1, $2;",
+                               "=l,r,r")
+            p = builder.call(asm, list(args))
+            lo = builder.trunc(p, i32)
+            hi = builder.trunc(builder.lshr(p, ir.Constant(i64, 32)), i32)
+            return context.make_tuple(builder, ret, [lo, hi])
+        return ret(a, b), codegen
+
+    @intrinsic
+    def rcp_approx(typingctx, x):
+        if x != types.float32:
+            return None
+
+        def codegen(context, builder, sig, args):
+            f32 = ir.FloatType()
+            asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), "rcp.approx.ftz.f32 $0, $1;", "=f,f")
+            return builder.call(asm, list(args))
+        return types.float32(x), codegen

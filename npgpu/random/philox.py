@@ -22,6 +22,7 @@ least 64 bits wide, ``uint64`` mixed with a signed value becomes ``float64``), s
 next to a ``uint64`` is wrapped in ``uint64(...)``; the simulator computes the same bits with
 NumPy scalars.
 """
+import os
 
 # Random123's Philox4x32 constants: round multipliers and the Weyl key increments
 M0, M1 = 0xD2511F53, 0xCD9E8D57
@@ -30,20 +31,29 @@ ROUNDS = 10
 GROUP = 32          # blocks in a group: one warp's worth (see the module docstring)
 
 
+# Each round's two 32x32->64 products: one ``ptx.mul_wide_u32`` each (one IMAD.WIDE.U32:
+# 20 multiply instructions a block).  NPGPU_RANDOM_MULWIDE=0 takes the former form, libdevice's
+# umulhi plus a 32-bit multiply (IMAD.HI + IMAD: 40), for A/B runs; the words are the same.
+MUL_WIDE = os.environ.get("NPGPU_RANDOM_MULWIDE", "1") != "0"
+
+
 def _philox_source():
     lines = ["def philox(c0, c1, c2, c3, k0, k1):",
-             "    # 10 rounds.  The high half of each product is libdevice's umulhi and the low",
-             "    # half a 32-bit multiply: ptxas fuses the pair into one IMAD.WIDE.U32 (a 64-bit",
-             "    # product split by shifts kept a second, redundant 32-bit multiply per round)"]
+             "    # 10 rounds (a 64-bit product split by shifts compiles to IMAD.WIDE.U32 plus a",
+             "    # redundant IMAD for the low half: hence the PTX instruction)"]
     for r in range(ROUNDS):
         if r:
             lines += [f"    k0 = uint32(k0 + uint32({W0}))",
                       f"    k1 = uint32(k1 + uint32({W1}))"]
-        lines += [f"    h0 = uint32(libdevice.umulhi(c0, uint32({M0})))",
-                  f"    h1 = uint32(libdevice.umulhi(c2, uint32({M1})))",
-                  f"    l0 = uint32(c0 * uint32({M0}))",
-                  f"    l1 = uint32(c2 * uint32({M1}))",
-                  "    c0 = uint32(h1 ^ c1 ^ k0)",
+        if MUL_WIDE:
+            lines += [f"    l0, h0 = ptx.mul_wide_u32(c0, uint32({M0}))",
+                      f"    l1, h1 = ptx.mul_wide_u32(c2, uint32({M1}))"]
+        else:
+            lines += [f"    h0 = uint32(libdevice.umulhi(c0, uint32({M0})))",
+                      f"    h1 = uint32(libdevice.umulhi(c2, uint32({M1})))",
+                      f"    l0 = uint32(c0 * uint32({M0}))",
+                      f"    l1 = uint32(c2 * uint32({M1}))"]
+        lines += ["    c0 = uint32(h1 ^ c1 ^ k0)",
                   "    c1 = l1",
                   "    c2 = uint32(h0 ^ c3 ^ k1)",
                   "    c3 = l0"]
@@ -138,11 +148,6 @@ def open_f64(a, b):
     return (float64(k) + 0.5) * 1.1102230246251565e-16
 
 
-def box_muller_f32(a, b):
-    # sincospi of 2u: exact argument, a cheap exact range reduction (no Payne-Hanek path)
-    r = float32(math.sqrt(float32(-2.0) * float32(math.log(open_f32(a)))))
-    s, c = libdevice.sincospif(float32(2.0) * u01_f32(b))
-    return r * float32(c), r * float32(s)
 
 
 def box_muller_f64(a, b, c, d):
@@ -200,4 +205,73 @@ def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
     return mulhi64(x, m)
 """
 
-HELPERS = (PHILOX, BLOCK, STREAM, LANES, BOUNDED)
+# BOX_MULLER_F32: float32 Box-Muller.  By default libdevice's logf and sincospif written out
+# step for step (constants and order from their PTX for sm_90), less the cases these arguments
+# never reach: u = (k + 0.5) 2**-24 is normal, positive and below 1 (no subnormal scaling, no
+# zero, inf or NaN tests in log) and 2v in [0, 2) needs no huge-argument or integer case in
+# sincospi, whose rint and float-to-int become two adds: on the GPU the same bits as the calls.
+# NPGPU_RANDOM_BOXMULLER=libdevice takes the libdevice calls, for A/B runs.
+BOX_MULLER_F32_LIBDEVICE = """
+def box_muller_f32(a, b):
+    # sincospi of 2u: exact argument, a cheap exact range reduction (no Payne-Hanek path)
+    r = float32(math.sqrt(float32(-2.0) * float32(math.log(open_f32(a)))))
+    s, c = libdevice.sincospif(float32(2.0) * u01_f32(b))
+    return r * float32(c), r * float32(s)
+"""
+
+BOX_MULLER_F32_FAST = """
+def box_muller_f32(a, b):
+    # libdevice's logf and sincospif step for step, less the cases these arguments never reach
+    # (BOX_MULLER_F32 in philox.py); fma: cuda.fma (one rounding on the GPU)
+    # u = (k + 0.5) 2**-24, one rounding as open_f32's
+    u = cuda.fma(float32(a >> uint32(8)), float32(5.9604644775390625e-08),
+                 float32(2.9802322387695312e-08))
+    # logf: u is normal, positive and below 1 (no subnormal scaling, no inf / 0 / NaN paths)
+    iu = libdevice.float_as_int(u)
+    e = int32(int32(iu - int32(1059760811)) & int32(-8388608))
+    f = libdevice.int_as_float(int32(iu - e)) - float32(1.0)
+    p = cuda.fma(float32(-0.13018856942653656), f, float32(0.1408461034297943))
+    p = cuda.fma(p, f, float32(-0.12148627638816833))
+    p = cuda.fma(p, f, float32(0.1398061066865921))
+    p = cuda.fma(p, f, float32(-0.16684235632419586))
+    p = cuda.fma(p, f, float32(0.20012299716472626))
+    p = cuda.fma(p, f, float32(-0.24999669194221497))
+    p = cuda.fma(p, f, float32(0.333331823348999))
+    p = cuda.fma(p, f, float32(-0.5))
+    p = cuda.fma(p * f, f, f)
+    lg = cuda.fma(float32(e) * float32(1.1920928955078125e-07), float32(0.6931471824645996), p)
+    r = float32(math.sqrt(lg * float32(-2.0)))
+    # sincospif of x = 2v in [0, 2): no huge-argument case; rint(2x) by the 1.5 * 2**23 shift
+    # (round half even, as rint; its low bits are the quadrant); the integer case only makes
+    # sin(pi) +0, which adding +0 does
+    x = float32(b >> uint32(8)) * float32(1.1920928955078125e-07)
+    m = (x + x) + float32(12582912.0)
+    i = libdevice.float_as_int(m)
+    t = cuda.fma(m - float32(12582912.0), float32(-0.5), x)
+    t2 = t * t
+    ps = cuda.fma(float32(-0.5924802422523499), t2, float32(2.5501441955566406))
+    ps = cuda.fma(ps, t2, float32(-5.167719841003418))
+    ps = cuda.fma(ps, cuda.fma(t2, t, float32(0.0)), float32(0.0))
+    ps = cuda.fma(float32(3.1415927410125732), t, ps)
+    pc = cuda.fma(float32(0.22686031460762024), t2, float32(-1.3345603942871094))
+    pc = cuda.fma(pc, t2, float32(4.058692455291748))
+    pc = cuda.fma(pc, t2, float32(-4.934802055358887))
+    pc = cuda.fma(pc, t2, float32(1.0))
+    odd = (i & int32(1)) != int32(0)
+    s = pc if odd else ps
+    c = ps if odd else pc
+    if (i & int32(2)) != int32(0):
+        s = -s
+    if ((i + int32(1)) & int32(2)) != int32(0):
+        c = cuda.fma(c, float32(-1.0), float32(0.0))
+    return r * c, r * (s + float32(0.0))
+"""
+
+
+def _box_muller_f32():
+    if os.environ.get("NPGPU_RANDOM_BOXMULLER") == "libdevice":
+        return BOX_MULLER_F32_LIBDEVICE
+    return BOX_MULLER_F32_FAST
+
+
+HELPERS = (PHILOX, BLOCK, STREAM, LANES, _box_muller_f32(), BOUNDED)
