@@ -97,6 +97,31 @@ def test_cache_is_bounded_and_destroys_what_it_drops(monkeypatch):
     assert rec.calls.count("destroy_dn_vec") + rec.calls.count("destroy_sp_mat") == 3
 
 
+def test_remembered_calls_never_use_a_destroyed_descriptor(monkeypatch):
+    # a repeated SpMV replays its whole argument list; when the descriptor cache drops a
+    # descriptor, the remembered calls go too, and the stream is bound again when it changes
+    rec = _setup(monkeypatch)
+    monkeypatch.setattr(C, "_DESCR_MAX", 4)
+    used = []
+    monkeypatch.setattr(rec, "sp_mv", lambda *a: used.append(a), raising=False)
+    bound = []
+    monkeypatch.setattr(rec, "set_stream", lambda h, s: bound.append(s), raising=False)
+    rng = np.random.default_rng(10)
+    shape, ip, ix, d = _csr(rng)
+    y = gp.empty(8, np.float32)
+    xs = [gp.asarray(rng.random(8).astype(np.float32)) for _ in range(4)]
+    for x in xs + xs[:2] + xs:
+        C.spmv(shape, ip, ix, d, x, y)
+        a, vx, vy = used[-1][3], used[-1][4], used[-1][6]
+        assert {a, vx, vy} <= rec.live, "a destroyed descriptor was used"
+    assert len(used) == 10
+    n = len(bound)
+    for s in (77, 77, 0):                  # another stream (on the simulator every one is 0)
+        monkeypatch.setattr(C._rt, "current_stream_handle", lambda s=s: s)
+        C.spmv(shape, ip, ix, d, xs[-1], y)
+    assert bound[n:] == [77, 0] and len(used) == 13
+
+
 def test_each_thread_has_its_own_descriptors(monkeypatch):
     rec = _setup(monkeypatch)
     rng = np.random.default_rng(9)

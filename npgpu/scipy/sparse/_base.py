@@ -16,6 +16,16 @@ _NAMES = ("bool, int8, uint8, int16, uint16, int32, uint32, int64, uint64, longl
           "ulonglong, float32, float64, longdouble, complex64, complex128, clongdouble")
 
 
+_products = None       # ._products, set on the first product (it imports this module)
+
+
+def _load_products():
+    global _products
+    from . import _products as p
+    _products = p
+    return p
+
+
 class SparseEfficiencyWarning(Warning):
     """An operation whose result is dense (SciPy's warning of the same name)."""
 
@@ -229,13 +239,13 @@ class spbase:
         return _ops.divide(self, other)
 
     def __matmul__(self, other):
-        from . import _products
-        y = _products.spmv_fast(self, other)
+        p = _products or _load_products()
+        y = p.spmv_fast(self, other)
         if y is not None:
             return y
         if np.isscalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
-        return _products.matmul(self, other)
+        return p.matmul(self, other)
 
     def __rmatmul__(self, other):
         if np.isscalar(other):

@@ -37,6 +37,7 @@ class _Handles(threading.local):
         self.by_device = {}
         self.descr = collections.OrderedDict()
         self.work = {}
+        self.calls = {}
 
 
 _h = _Handles()
@@ -99,6 +100,7 @@ def _descriptor(key, make, destroy):
         _, (old, kill) = d.popitem(last=False)
         kill(old)
         _h.work.clear()                   # keyed by descriptors: some may be gone
+        _h.calls.clear()
     return v
 
 
@@ -133,16 +135,48 @@ def _work(key, query):
 
 
 def spmv(shape, indptr, indices, data, x, y):
-    """``y = A @ x`` (CSR ``A``; ``x``, ``y`` contiguous 1-d of data's dtype)."""
+    """``y = A @ x`` (CSR ``A``; ``x``, ``y`` contiguous 1-d of data's dtype).
+
+    A repeated product on the same arrays (a solver's iterations, a benchmark loop; the pool
+    hands a freed result's block back, so ``y`` often repeats too) finds its whole argument
+    list in ``_h.calls`` and only binds the stream, takes a work block and enqueues: its host
+    time before the launch is what a CUDA-event timer sees of it (2^12 rows on the H200: 33
+    us a call against PyTorch's 26.5 before this memo)."""
+    s = _rt.current_stream_handle()
+    key = (_rt.get_device_id(), s, indptr._ptr, indices._ptr, data._ptr, x._ptr, y._ptr,
+           shape, data.shape[0], data.dtype, indptr.dtype)
+    call = _h.calls.get(key)
+    if call is None:
+        call = _spmv_call(key, shape, indptr, indices, data, x, y)
+    hl, cs, args, size = call
+    if hl[1] != s:
+        cs.set_stream(hl[0], s)
+        hl[1] = s
+    if size:
+        buf = _alloc(size)
+        cs.sp_mv(*args, buf.ptr)
+    else:
+        cs.sp_mv(*args, 0)
+
+
+def _spmv_call(key, shape, indptr, indices, data, x, y):
+    """The descriptors, handle and work size of one SpMV, remembered under ``key``."""
     cs = module()
     h = handle()
     _, vt, one, zero, op = _types(indptr, data)
     a = _csr(cs, shape, indptr, indices, data)
     vx = _dn_vec(cs, shape[1], x, vt)
     vy = _dn_vec(cs, shape[0], y, vt)
-    buf = _work(("mv", a, vx, vy, SPMV_ALG), lambda: cs.sp_mv_buffer_size(
-        h, op, one, a, vx, zero, vy, vt, SPMV_ALG))
-    cs.sp_mv(h, op, one, a, vx, zero, vy, vt, SPMV_ALG, buf.ptr if buf else 0)
+    size = _h.work.get(("mv", a, vx, vy, SPMV_ALG))
+    if size is None:
+        size = _h.work[("mv", a, vx, vy, SPMV_ALG)] = cs.sp_mv_buffer_size(
+            h, op, one, a, vx, zero, vy, vt, SPMV_ALG)
+    calls = _h.calls
+    if len(calls) >= _DESCR_MAX:
+        calls.clear()
+    call = calls[key] = (_h.by_device[key[0]], cs, (h, op, one, a, vx, zero, vy, vt, SPMV_ALG),
+                         size)
+    return call
 
 
 def spmm(shape, indptr, indices, data, b, c):

@@ -17,7 +17,7 @@ import numpy as np
 
 from ... import _backend
 from ._base import spbase, xp, is_dense, asdevice
-from . import _kernels
+from . import _cusparse, _kernels
 from ..._core.ndarray import empty_array as _empty_array
 from ..._core.ndarray import ndarray as _ndarray
 
@@ -93,7 +93,6 @@ def _product(shape, indptr, indices, data, x, out):
     cuSPARSE runs it, or 2-d) by the route :func:`_use_library` chooses."""
     op = "spmv" if x.ndim == 1 else "spmm"
     if _use_library(data.dtype, op, data.shape[0], shape[0]):
-        from . import _cusparse
         (_cusparse.spmv if op == "spmv" else _cusparse.spmm)(shape, indptr, indices, data, x,
                                                              out)
     elif op == "spmv":
