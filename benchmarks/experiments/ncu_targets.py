@@ -47,6 +47,8 @@ CASES = {
     "standard_normal_f32": lambda: gen.standard_normal(n26, dtype=np.float32),
     "fused_sum_sq": lambda: _sumsq(a26, b26),
     "chain10": lambda: _chain10(a26),
+    "histogram256": lambda: gp.histogram(a26, bins=256),
+    "torch_histc256": lambda: _torch_of("histc").histc(_torch_a26(), bins=256),
     "fft2": lambda: gp.fft.fft2(c2),
     "torch_fft2": lambda: _torch_fft2(),
     "cupy_standard_normal_f32": lambda: _cupy_normal(),
@@ -65,6 +67,13 @@ _SP = {"erf_f64": (n26 * 2, np.float64, -3.0, 3.0), "erf_f32": (n26 * 4, np.floa
        "gammaln_f32": (n26 * 4, np.float32, 0.1, 50.0),
        "expit_f32": (n26 * 4, np.float32, -20.0, 20.0)}
 _sp_cache = {}
+
+
+def _torch_a26():
+    import torch
+    if "torch a26" not in _sp_cache:
+        _sp_cache["torch a26"] = torch.as_tensor(a26.get(), device="cuda")
+    return _sp_cache["torch a26"]
 
 
 def _special():

@@ -312,6 +312,41 @@ def _sincospi(x, dt):
     return t(s), t(c)
 
 
+def _fma(dt):
+    """libdevice's fma(f): a * b + c rounded once, as the GPU's FFMA/DFMA (the simulator's own
+    ``cuda.fma`` rounds the product first, which breaks the exact range reductions of the fast
+    helpers in npgpu/ufuncs/helpers.py).  float32: the product is exact in float64 and TwoSum
+    gives the sum's error, so only a float64 sum on a float32 tie (or a float32 value) needs a
+    step towards the exact value; float64 through fractions.  inf/NaN operands by IEEE."""
+    import math
+    from fractions import Fraction
+    import numpy as np
+    t = np.dtype(dt).type
+
+    def f(a, b, c):
+        a, b, c = float(a), float(b), float(c)
+        if not (math.isfinite(a) and math.isfinite(b) and math.isfinite(c)):
+            with np.errstate(all="ignore"):
+                return t(np.float64(a) * np.float64(b) + np.float64(c))
+        with np.errstate(over="ignore", under="ignore"):
+            if t is np.float32:
+                p = a * b
+                d = p + c
+                z = d - p
+                err = (p - (d - z)) + (c - z)           # TwoSum: d + err == p + c exactly
+                if err != 0.0 and (np.float64(d).view(np.int64) & 0x1FFFFFFF) in (0, 0x10000000):
+                    d = math.nextafter(d, math.inf if err > 0.0 else -math.inf)
+                return t(d)
+            exact = Fraction(a) * Fraction(b) + Fraction(c)
+            if exact == 0:      # the sign of an exact zero: IEEE's (+0 unless both terms are -0)
+                return t(a * b + c)
+            try:
+                return t(float(exact))                  # rounds correctly
+            except OverflowError:
+                return t(math.copysign(math.inf, exact))
+    return staticmethod(f)
+
+
 class _LibdeviceBits:
     """The simulator's ``libdevice``: NumPy views that reinterpret bits, as the GPU's do."""
     int_as_float = staticmethod(_reinterpret("int32", "float32"))
@@ -321,6 +356,8 @@ class _LibdeviceBits:
     umulhi = staticmethod(_umulhi)
     sincospif = staticmethod(lambda x: _sincospi(x, "float32"))
     sincospi = staticmethod(lambda x: _sincospi(x, "float64"))
+    fmaf = _fma("float32")
+    fma = _fma("float64")
 
 
 # libdevice's special functions (npgpu.scipy.special's loops): the simulator computes them with

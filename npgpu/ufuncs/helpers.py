@@ -15,6 +15,7 @@ are NumPy scalars and ``math`` is CPython's, and is typed by Numba for the GPU):
   ``math`` call: CPython's ``math`` raises where IEEE returns NaN/inf, and
   ``math.floor``/``ceil``/``trunc``/``round`` return integers (Python semantics).
 """
+import os
 import re
 
 SOURCES = {}
@@ -127,6 +128,49 @@ def {_name}(x):
     if math.isinf(x):
         return type(x)(math.nan)
     return type(x)({_fn}(x))
+""")
+
+# float32 sin/cos (the "float32" loops of sin and cos; fast("sin")/fast("cos")): libdevice's
+# sinf/cosf inline Payne-Hanek's reduction per element (registers, a branch region each).  Here
+# |x| <= 105615 reduces by Cody-Waite in FMAs (libdevice's three-part pi/2: exact to that bound)
+# with the quadrant rounded by the 1.5 * 2^23 shift (no F2I/I2F), then libdevice's kernel
+# polynomials (coefficients chosen by the quadrant's parity, one evaluation); the rest (larger
+# |x|, inf, NaN) calls the libdevice helper.  <= 1.5 ulp (fma() on the simulator rounds once too).
+# fma(t, s, +0) keeps sin(-0) = -0 (t * s = -0 would turn into +0 below).
+_h("""
+def h_sincos_f32(x, quadrant):
+    if not (abs(x) <= float32(105615.0)):
+        return h_cos(x) if quadrant else h_sin(x)
+    j = libdevice.fmaf(x, float32(0.6366197466850281), float32(12582912.0))
+    q = libdevice.float_as_int(j) + int32(quadrant)
+    k = j - float32(12582912.0)
+    r = libdevice.fmaf(k, float32(-1.570796251296997), x)
+    r = libdevice.fmaf(k, float32(-7.549789415861596e-08), r)
+    r = libdevice.fmaf(k, float32(-5.390302953474238e-15), r)
+    s = r * r
+    odd = (q & int32(1)) != int32(0)
+    z = libdevice.fmaf(s, float32(2.4279579520225525e-05), float32(-0.0013887860113754869)) \
+        if odd else float32(-0.00019574658654164523)
+    z = libdevice.fmaf(s, z, float32(0.041666727513074875) if odd else float32(0.00833270326256752))
+    z = libdevice.fmaf(s, z, float32(-0.4999999701976776) if odd else float32(-0.16666662693023682))
+    t = float32(1.0) if odd else r
+    y = libdevice.fmaf(z, libdevice.fmaf(t, s, float32(0.0)), t)
+    return -y if (q & int32(2)) != int32(0) else y
+""")
+
+# float32 expit (npgpu.scipy.special's expit; fast("expit")): SciPy's loop's branch-free form,
+# e = exp(-|x|) (libdevice's expf, ~10 instructions, subnormal results kept) and (1 or e) / (1 + e),
+# the division as one MUFU.RCP (1 + e is in [1, 2]) and a Newton step from the quotient: within
+# half an ulp of the IEEE quotient, where the IEEE division is ~10 instructions and a branch to a
+# called slow path per element (which also kept the loads of the 4 elements from being hoisted).
+_h("""
+def h_expit_f32(x):
+    e = float32(math.exp(-abs(x)))
+    d = float32(1.0) + e
+    rd = ptx.rcp_approx(d)
+    num = float32(1.0) if x >= float32(0.0) else e
+    y = num * rd
+    return libdevice.fmaf(libdevice.fmaf(-d, y, num), rd, y)
 """)
 
 for _name, _fn in (("h_arcsin", "math.asin"), ("h_arccos", "math.acos")):
@@ -618,6 +662,20 @@ def {_name}(z):
     w = {_hyp}(type(z)(complex(-z.imag, z.real)))
     return {_ret}
 """)
+
+
+# NPGPU_FAST_MATH_HELPERS: which table rows use the cheaper helpers written for them (sin, cos
+# and expit float32) instead of the libdevice-based code: unset or "1" all, "0" none, or a comma
+# list of names ("sin,expit").  Read once, when the tables are built,
+# so an A/B of the two needs two processes (benchmarks/experiments/fast_math_helpers.py).
+_FAST = os.environ.get("NPGPU_FAST_MATH_HELPERS", "1").strip()
+
+
+def fast(name):
+    """Whether the table row of ``name`` takes its fast helper (NPGPU_FAST_MATH_HELPERS)."""
+    if _FAST in ("", "1"):
+        return True
+    return name in {n.strip() for n in _FAST.split(",")}
 
 
 _CALL = re.compile(r"\b(h_\w+)\(")

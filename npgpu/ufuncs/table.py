@@ -24,6 +24,8 @@ What the code may rely on:
   constants are written ``type(x0)(c)`` (see the helpers' module docstring).
 """
 
+from .helpers import fast
+
 # (p mantissa bits, min normal frexp exponent, max finite) per float type, for nextafter/spacing
 _F16 = "11, -13, 65504.0"
 _F32 = "24, -125, 3.4028234663852886e+38"
@@ -86,8 +88,10 @@ TABLE = {
     "logaddexp": {"f": "h_logaddexp(x0, x1)"},
     "logaddexp2": {"f": "h_logaddexp2(x0, x1)"},
     # ---- trigonometric / hyperbolic ----
-    "sin": {"f": "h_sin(x0)", "c": "h_csin(x0)"},
-    "cos": {"f": "h_cos(x0)", "c": "h_ccos(x0)"},
+    "sin": {**({"float32": "h_sincos_f32(x0, 0)"} if fast("sin") else {}),
+            "f": "h_sin(x0)", "c": "h_csin(x0)"},
+    "cos": {**({"float32": "h_sincos_f32(x0, 1)"} if fast("cos") else {}),
+            "f": "h_cos(x0)", "c": "h_ccos(x0)"},
     "tan": {"f": "h_tan(x0)", "c": "h_ctan(x0)"},
     "arcsin": {"f": "h_arcsin(x0)", "c": "h_casin(x0)"},
     "arccos": {"f": "h_arccos(x0)", "c": "h_cacos(x0)"},

@@ -10,6 +10,7 @@ On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 (npgpu/_codegen/simulator_fixes.py).
 """
 
+from ...ufuncs import helpers as _helpers
 from .bessel_i import ROWS
 from .gamma_family import BINARY as _GAMMA_BINARY, ROWS as _GAMMA_ROWS
 
@@ -106,7 +107,8 @@ return libdevice.lgamma$f(x0)""")),
     "y0": ("df", _lib("libdevice.y0$f(x0)")),
     "y1": ("df", _lib("libdevice.y1$f(x0)")),
     # ---- logistic ----
-    "expit": ("df", {"f": _EXPIT}),
+    "expit": ("df", {**({"float32": "h_expit_f32(x0)"} if _helpers.fast("expit") else {}),
+                     "f": _EXPIT}),
     "logit": ("df", {"f": _LOGIT}),
     "log_expit": ("df", {"f": _LOG_EXPIT}),
     # ---- information theory and convex functions ----

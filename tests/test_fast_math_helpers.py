@@ -1,0 +1,66 @@
+"""The fast float32 helpers (npgpu/ufuncs/helpers.py: h_sincos_f32, h_expit_f32) against NumPy /
+SciPy in float64, in float32 ulps, over random data and the range edges; and the simulator's
+once-rounded fma that their range reductions rely on."""
+from fractions import Fraction
+
+import numpy as np
+import pytest
+import scipy.special as sp
+
+import npgpu
+import npgpu.scipy.special as gs
+from npgpu import _backend
+
+F32 = np.float32
+
+
+def _ulps(got, want):
+    want = np.asarray(want, np.float64)
+    return np.abs(got.astype(np.float64) - want) / np.spacing(np.abs(want).astype(F32))
+
+
+@pytest.mark.parametrize("name", ["sin", "cos"])
+def test_sin_cos_f32(name, rng):
+    x = np.concatenate([rng.uniform(-4, 4, 40), rng.uniform(-105615, 105615, 40),
+                        [0.0, -0.0, 1e-45, -1e-30, 105615.0, -105615.0, 105616.0, 1e10, -3e38,
+                         np.inf, -np.inf, np.nan]]).astype(F32)
+    got = getattr(npgpu, name)(npgpu.asarray(x)).get()
+    with np.errstate(invalid="ignore"):
+        want = getattr(np, name)(x.astype(np.float64))
+    assert got.dtype == F32
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    assert _ulps(got[ok], want[ok]).max() <= 2.0
+    zero = x == 0                   # sin keeps the sign of zero, cos(+-0) = +1
+    assert np.signbit(got[zero]).tolist() == (np.signbit(x[zero]).tolist() if name == "sin"
+                                              else [False, False])
+
+
+def test_expit_f32(rng):
+    x = np.concatenate([rng.uniform(-20, 20, 40), rng.uniform(-88, 88, 40),
+                        [0.0, -0.0, 16.6, 17.0, -87.4, -88.5, -103.0, -104.0, 110.0,
+                         np.inf, -np.inf, np.nan]]).astype(F32)
+    got = gs.expit(npgpu.asarray(x)).get()
+    want = sp.expit(x.astype(np.float64))
+    assert got.dtype == F32
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    normal = np.abs(want) >= np.finfo(F32).tiny
+    assert _ulps(got[normal], want[normal]).max() <= 3.0
+    # below the normal range: the subnormal nearest exp(x), where SciPy's float32 gives 0 from
+    # -88.7 on (1 / (1 + inf)); both within one subnormal step of the exact value
+    assert np.all(np.abs(got[~normal & ~np.isnan(want)] - want[~normal & ~np.isnan(want)])
+                  <= 2 * 2.0 ** -149)
+
+
+@pytest.mark.skipif(not _backend.IS_SIM, reason="the simulator's libdevice stand-in")
+def test_simulator_fma_rounds_once(rng):
+    from npgpu._codegen.simulator_fixes import LIBDEVICE_BITS as L
+    a, b, c = (rng.standard_normal(300) * 2.0 ** rng.integers(-30, 30, 300)).astype(F32) \
+        .reshape(3, 100)
+    for x, y, z in zip(a, b, c):
+        g = L.fmaf(x, y, z)
+        exact = Fraction(float(x)) * Fraction(float(y)) + Fraction(float(z))
+        for nb in (np.nextafter(g, F32(-np.inf)), np.nextafter(g, F32(np.inf))):
+            assert abs(Fraction(float(g)) - exact) <= abs(Fraction(float(nb)) - exact)
+    assert L.fma(0.1, 0.2, -0.02) == 1.8041124150158794e-18       # exact: 0.1 * 0.2 - 0.02
+    assert np.signbit(L.fmaf(F32(-0.0), F32(1.0), F32(-0.0)))
