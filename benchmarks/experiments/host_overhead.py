@@ -1,15 +1,22 @@
 """Host (Python) cost of tiny calls, microseconds per call: where a 16-element call's time goes.
 
-Run: ``python3 benchmarks/experiments/host_overhead.py [--stub-launch [--sim-plan]]``.
+Run: ``python3 benchmarks/experiments/host_overhead.py [--stub-launch [--sim-plan] | --stub-driver]``.
 
 * default (GPU): the steps of a tiny add one by one -- pool allocation, ``empty``, the
   launcher with the add's own arguments, argument packing alone, a bare ``cuLaunchKernel`` --
   then whole tiny calls (add, sum, argmax, var, ...), each followed by CuPy's where it is
-  installed.  Back-to-back calls between two synchronizes, the best of 3 batches.
+  installed.  Back-to-back calls between two synchronizes, the best of 3 batches.  The
+  launcher's rows and the whole calls are measured with ``launcher.LAUNCH_EX`` on
+  (``cuLaunchKernelEx``, cached launch configs) and off (``cuLaunchKernel``, what
+  ``NPGPU_LAUNCH_EX=0`` gives): the A/B in one run.
 * ``--stub-launch`` (any backend, the simulator too): every kernel launch is a no-op, so what
   is left is argument handling, planning, allocation and packing.  The reductions are planned
   with the GPU's block/grid constants (one pass for 16 elements); ``--sim-plan`` keeps the
   simulator's (tiny blocks: two passes).  Best of 40 short batches (a shared machine).
+* ``--stub-driver`` (the simulator, with a C compiler): every kernel is a GPU launcher whose
+  driver entry points are C functions that return 0 (compiled with ``cc``), planned with the
+  GPU's elementwise and reduction constants: the whole host path of the GPU, ctypes included,
+  with nothing run.  ``LAUNCH_EX`` on and off in interleaved batches, medians.
 """
 import argparse
 import ast
@@ -24,6 +31,14 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 import npgpu as gp  # noqa: E402
 from npgpu._codegen import launcher  # noqa: E402
+
+
+RAW = r"""
+extern "C" __global__ void axpy(const float* x, float* y, float a, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) y[i] = a * x[i] + y[i];
+}
+"""
 
 
 def bench(f, n, batches, sync):
@@ -92,10 +107,25 @@ def steps(sync):
         *[ctypes.addressof(buf) + 8 * i for i in range(len(vals))])
     ptrs_addr = ctypes.c_void_p(ctypes.addressof(ptrs))
     kern._pack(buf, 0, *vals)
+    def ex(on, f):
+        def run():
+            launcher.LAUNCH_EX = on
+            return f()
+        return run
+    saved_ex = launcher.LAUNCH_EX
+    # the launcher and RawKernel (issue 18: per call no slower than CuPy's), each with
+    # cuLaunchKernelEx and a cached config, then cuLaunchKernel
+    ab_rows = [("launcher, LAUNCH_EX=1", ex(True, lambda: kern(grid, block, vals))),
+               ("launcher, LAUNCH_EX=0", ex(False, lambda: kern(grid, block, vals)))]
+    rk = gp.RawKernel(RAW, "axpy")
+    y = gp.arange(16, dtype=np.float32)
+    rargs = (a, y, np.float32(2), np.int32(16))
+    ab_rows += [("RawKernel axpy, LAUNCH_EX=1", ex(True, lambda: rk((1,), (32,), rargs))),
+                ("RawKernel axpy, LAUNCH_EX=0", ex(False, lambda: rk((1,), (32,), rargs)))]
     rows = [("alloc 64 B", lambda: memory.alloc(64)),
             ("empty_array((16,))", lambda: empty_array((16,), dt)),
             ("gp.empty(16)", lambda: gp.empty(16, np.float32)),
-            ("launcher (add's arguments)", lambda: kern(grid, block, vals)),
+            *ab_rows,
             ("argument packing alone", lambda: kern._pack(buf, 0, *vals)),
             ("bare cuLaunchKernel", lambda: drv.cuLaunchKernel(
                 kern._func_vp, *g3, *b3, 0, None, ptrs_addr, None))]
@@ -129,23 +159,21 @@ def steps(sync):
         print(f"{name:28s} {bench(f, 20000, 3, sync):7.2f} us", flush=True)
     # host time alone: 200 launches queued (well inside the driver's queue), timed without
     # waiting for the GPU; the GPU's own rate for back-to-back tiny kernels is the row above
-    for name, f in rows[-4:]:
-        best = float("inf")
-        for _ in range(30):
-            sync()
-            t = time.perf_counter()
-            for _ in range(200):
-                f()
-            best = min(best, (time.perf_counter() - t) / 200)
-        print(f"{name + ', host only':28s} {best * 1e6:7.2f} us", flush=True)
+    for name, f in ab_rows + rows[-4:]:
+        print(f"{name + ', host only':28s} {host_only(f, sync):7.2f} us", flush=True)
+    launcher.LAUNCH_EX = saved_ex
     sync()
     try:
         import cupy as cp
     except ImportError:
         return
     ca = cp.arange(16, dtype=cp.float32)
+    cy = cp.arange(16, dtype=cp.float32)
+    ck = cp.RawKernel(RAW, "axpy")
+    cargs = (ca, cy, np.float32(2), np.int32(16))
     for name, f in [("cupy a + b", lambda: ca + ca),
-                    ("cupy empty(16)", lambda: cp.empty(16, cp.float32))]:
+                    ("cupy empty(16)", lambda: cp.empty(16, cp.float32)),
+                    ("cupy RawKernel axpy", lambda: ck((1,), (32,), cargs))]:
         print(f"{name:28s} {bench(f, 20000, 3, cp.cuda.Device().synchronize):7.2f} us")
     try:
         import torch
@@ -156,25 +184,96 @@ def steps(sync):
         print(f"{name:28s} {bench(f, 20000, 3, torch.cuda.synchronize):7.2f} us")
 
 
+def host_only(f, sync):
+    """Host time alone: 200 calls queued, no wait; the best of 30."""
+    best = float("inf")
+    for _ in range(30):
+        sync()
+        t = time.perf_counter()
+        for _ in range(200):
+            f()
+        best = min(best, (time.perf_counter() - t) / 200)
+    sync()
+    return best * 1e6
+
+
+_STUB_C = """
+int cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                   unsigned bz, unsigned shared, void *stream, void **params, void **extra)
+{ return 0; }
+int cuLaunchKernelEx(const void *config, void *f, void **params, void **extra) { return 0; }
+"""
+
+
+def stub_driver():
+    """Every kernel a GPU-path Launcher (no compile) whose driver entry points are C stubs;
+    GPU constants in the elementwise and reduction planners."""
+    import subprocess
+    import tempfile
+    import types
+    from npgpu._codegen import compiler
+    from npgpu._codegen import elementwise as ew
+    from npgpu.reductions import reduce as red
+    d = tempfile.mkdtemp()
+    with open(os.path.join(d, "stub.c"), "w") as f:
+        f.write(_STUB_C)
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", os.path.join(d, "stub.so"),
+                    os.path.join(d, "stub.c")], check=True)
+    lib = ctypes.CDLL(os.path.join(d, "stub.so"))
+
+    def max_threads(ref, attr, func):
+        ref._obj.value = 1024
+        return 0
+    launcher.drv = types.SimpleNamespace(cuFuncGetAttribute=max_threads,
+                                         check=lambda rc, what: None)
+    launcher._cuLaunchKernel = lib["cuLaunchKernel"]
+    launcher._cuLaunchKernelEx = lib["cuLaunchKernelEx"]
+    compiler._load = lambda render: launcher.Launcher(render(), func=0x7F0000001000)
+    compiler._memory.clear()
+    for mod in (ew, red):       # ``X = a if _SIM else b`` and ``if _SIM: ... else: ...``
+        for node in ast.parse(inspect.getsource(mod)).body:
+            if isinstance(node, ast.If) and getattr(node.test, "id", None) == "_SIM":
+                exec(compile(ast.Module(node.orelse, []), "<gpu constants>", "exec"), vars(mod))
+            elif (isinstance(node, ast.Assign) and isinstance(node.value, ast.IfExp)
+                  and getattr(node.value.test, "id", None) == "_SIM"):
+                exec(" = ".join(map(ast.unparse, (*node.targets, node.value.orelse))),
+                     vars(mod))
+        mod._SIM = False
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--stub-launch", action="store_true")
     ap.add_argument("--sim-plan", action="store_true")
+    ap.add_argument("--stub-driver", action="store_true")
     args = ap.parse_args()
     sync = gp.cuda.Device().synchronize
+    saved_ex = launcher.LAUNCH_EX
+    if args.stub_driver:
+        stub_driver()
+        for name, f in cases():
+            f()
+            times = {True: [], False: []}
+            for _ in range(40):             # interleaved batches: a shared machine drifts
+                for on in (True, False):
+                    launcher.LAUNCH_EX = on
+                    t = time.perf_counter()
+                    for _ in range(1000):
+                        f()
+                    times[on].append((time.perf_counter() - t) * 1e3)
+            print(f"{name:28s} LAUNCH_EX=1 {np.median(times[True]):6.2f} us   "
+                  f"LAUNCH_EX=0 {np.median(times[False]):6.2f} us", flush=True)
+        launcher.LAUNCH_EX = saved_ex
+        return
     if not args.stub_launch:
         steps(sync)
         for name, f in cases():
-            best = float("inf")
-            for _ in range(30):             # host time alone: 200 calls queued, no wait
-                sync()
-                t = time.perf_counter()
-                for _ in range(200):
-                    f()
-                best = min(best, (time.perf_counter() - t) / 200)
-            sync()
-            print(f"{name:28s} {bench(f, 20000, 3, sync):7.2f} us   host only "
-                  f"{best * 1e6:6.2f} us", flush=True)
+            for on in (True, False):
+                launcher.LAUNCH_EX = on
+                f()
+                print(f"{name:28s} LAUNCH_EX={int(on)} {bench(f, 20000, 3, sync):7.2f} us   "
+                      f"host only {host_only(f, sync):6.2f} us", flush=True)
+        launcher.LAUNCH_EX = saved_ex
         return
     if not args.sim_plan:
         gpu_reduce_constants()

@@ -8,13 +8,21 @@ Arguments are given as a flat list of *values* in Numba's kernel ABI, which
 * a scalar parameter is one value of its dtype (complex: two values).
 
 On the GPU the values are packed with one ``struct.pack_into`` into a buffer
-of the calling thread, and ``cuLaunchKernel`` is called through ctypes with a
+of the calling thread, and ``cuLaunchKernelEx`` is called through ctypes with a
 pre-built ``void*[]`` that points into it: no Numba dispatch on the hot path.
+Grid, block, dynamic shared memory and stream go in a ``CUlaunchConfig`` built once per
+distinct (grid, block, shared bytes, stream) and kept in ``_configs`` (``launch_config``):
+ctypes then converts 4 arguments, not ``cuLaunchKernel``'s 11 (H200, host time of a launch:
+3.60 against 3.96 us).  A config is an immutable ``bytes`` object (ctypes passes bytes as a
+pointer to their data; the driver only reads it), so threads share the cache and no struct
+is ever written while the driver may be reading it.  ``NPGPU_LAUNCH_EX=0`` (or
+``LAUNCH_EX = False`` at run time) launches with ``cuLaunchKernel`` instead: the A/B of
+``benchmarks/experiments/host_overhead.py``.
 Every value takes one 8-byte slot, so one buffer and one pointer array per
 thread serve every kernel; per thread because ctypes releases the GIL during
-``cuLaunchKernel``, and a buffer of the kernel's own would be repacked by
+the launch, and a buffer of the kernel's own would be repacked by
 another thread launching the same kernel before the driver had read it.  (The
-driver copies the parameters before ``cuLaunchKernel`` returns, so the
+driver copies the parameters before the launch returns, so the
 thread's next launch may reuse the buffer.)  A thread's first launch makes
 the context current on it.
 A module loads into one context, so a kernel's handle serves one device: the launcher keeps
@@ -26,6 +34,8 @@ in a process (its threads find ``blockIdx`` on the Python thread object and
 ``cuda`` swapped into the kernel's globals), so launches take ``_sim_lock``.
 """
 import ctypes
+import operator
+import os
 import struct
 import threading
 import warnings
@@ -33,6 +43,8 @@ import warnings
 import numpy as np
 
 from .. import _backend
+from ..cuda import runtime as _runtime
+from ..cuda.runtime import _tls
 from .stats import stats as _stats
 
 _SCALAR_FMT = {
@@ -57,13 +69,42 @@ def _param_format(params):
     return fmt, count
 
 
+# the driver's entry points, without ctypes argtypes: converting 11 arguments through argtypes
+# costs ~1.8 us a call; plain ints, bytes and prebuilt c_void_p objects take ctypes' fast path.
+# (Module globals: tests/test_launch_config.py stands Python stubs in for them on the CPU.)
+drv = _cuLaunchKernel = _cuLaunchKernelEx = None
+LAUNCH_EX = os.environ.get("NPGPU_LAUNCH_EX", "1") != "0"
 if _backend.IS_CUDA:
     from ..cuda import _driver as drv
-    from ..cuda import runtime as _runtime
-    from ..cuda.runtime import _tls
-    # cuLaunchKernel without ctypes argtypes: converting 11 arguments through argtypes costs
-    # ~1.8 us a call; plain ints and prebuilt c_void_p objects pass through ctypes' fast path.
     _cuLaunchKernel = drv._lib["cuLaunchKernel"]
+    try:
+        _cuLaunchKernelEx = drv._lib["cuLaunchKernelEx"]
+    except AttributeError:      # pragma: no cover - a driver older than CUDA 12.0
+        LAUNCH_EX = False
+
+# CUlaunchConfig: gridDim xyz, blockDim xyz, sharedMemBytes (uint32 each), 4 bytes of padding,
+# hStream, then zeros: attrs (NULL), numAttrs (0) and padding; 56 bytes
+_CONFIG = struct.Struct("<7I4xQ16x")
+# (grid, block, shared bytes, stream handle) -> CUlaunchConfig bytes, shared by every launcher
+# and RawKernel; a program launches with few distinct configs, but grids follow sizes: bounded
+_configs = {}
+_CONFIGS_MAX = 1024
+
+
+def launch_config(grid, block, shared, stream, key=None):
+    """The ``CUlaunchConfig`` (bytes) of a launch, remembered in ``_configs`` under ``key``
+    (default ``(grid, block, shared, stream)``).  ``grid``/``block``: an int or a 3-tuple;
+    ``stream``: a handle (0: the legacy default stream).  Values wrap to 32 bits as ctypes
+    passes an int to ``cuLaunchKernel``'s ``unsigned int`` parameters, so the driver sees what
+    it saw there (a bad value is its error to report)."""
+    g = tuple(grid) if isinstance(grid, tuple) else (grid, 1, 1)
+    b = tuple(block) if isinstance(block, tuple) else (block, 1, 1)
+    cfg = _CONFIG.pack(*[operator.index(v) & 0xFFFFFFFF for v in (*g, *b, shared)], stream)
+    if len(_configs) >= _CONFIGS_MAX:
+        _configs.clear()
+    _configs[(grid, block, shared, stream) if key is None else key] = cfg
+    return cfg
+
 
 # lists that each launched Launcher is appended to while they are here (``@npgpu.fuse``'s
 # ``launches()`` and ``kernel_sources()``: which kernels one call runs)
@@ -79,11 +120,12 @@ SLOTS = 4096
 
 
 def _slots(count):
-    """A packing buffer of ``count`` 8-byte slots and the ``void*[]`` pointing at each slot."""
+    """A packing buffer of ``count`` 8-byte slots and the ``void*[]`` pointing at each slot, as
+    bytes: ctypes passes a bytes object as the address of its data, with no conversion object
+    to allocate (a c_void_p argument makes one), and the array never changes."""
     buf = ctypes.create_string_buffer(8 * max(count, 1))
     addr = ctypes.addressof(buf)
-    ptrs = (ctypes.c_void_p * max(count, 1))(*[addr + 8 * i for i in range(count)])
-    return buf, ctypes.c_void_p(ctypes.addressof(ptrs)), ptrs
+    return buf, struct.pack(f"<{max(count, 1)}Q", *[addr + 8 * i for i in range(max(count, 1))])
 
 
 def _thread_slots():
@@ -112,7 +154,6 @@ class Launcher:
         if func is not None:
             # registers per thread bound the block size (a wide reduction state, unrolled
             # loads): launching more fails with CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
-            from ..cuda import _driver as drv
             v = ctypes.c_int(0)
             drv.check(drv.cuFuncGetAttribute(ctypes.byref(v), 0, func), "cuFuncGetAttribute")
             self.max_threads = v.value
@@ -135,7 +176,6 @@ class Launcher:
         # (the first device's handle: the devices of one process are alike in npgpu's use)
         cached = self._occupancy.get(block)
         if cached is None:
-            from ..cuda import _driver as drv
             _runtime.ensure_context()
             v = ctypes.c_int(0)
             drv.check(drv.cuOccupancyMaxActiveBlocksPerMultiprocessor(
@@ -159,20 +199,30 @@ class Launcher:
             if slots is None:
                 slots = _thread_slots()
             self._pack(slots[0], 0, *values)
-            if stream is None:
-                st = t.stream
-                sv = st._vp if st is not None else None
+            if LAUNCH_EX:
+                if stream is None:
+                    st = t.stream
+                    stream = st.ptr if st is not None else 0
+                cfg = _configs.get((grid, block, self.shared_bytes, stream))
+                if cfg is None:
+                    cfg = launch_config(grid, block, self.shared_bytes, stream)
+                rc = _cuLaunchKernelEx(cfg, fvp, slots[1], None)
             else:
-                sv = ctypes.c_void_p(stream) if stream else None
-            if grid.__class__ is tuple:
-                gx, gy, gz = grid
-                bx, by, bz = block
-            else:
-                gx, gy, gz, bx, by, bz = grid, 1, 1, block, 1, 1
-            rc = _cuLaunchKernel(fvp, gx, gy, gz, bx, by, bz, self.shared_bytes, sv,
-                                 slots[1], None)
+                if stream is None:
+                    st = t.stream
+                    sv = st._vp if st is not None else None
+                else:
+                    sv = ctypes.c_void_p(stream) if stream else None
+                if grid.__class__ is tuple:
+                    gx, gy, gz = grid
+                    bx, by, bz = block
+                else:
+                    gx, gy, gz, bx, by, bz = grid, 1, 1, block, 1, 1
+                rc = _cuLaunchKernel(fvp, gx, gy, gz, bx, by, bz, self.shared_bytes, sv,
+                                     slots[1], None)
             if rc:
-                drv.check(rc, f"cuLaunchKernel({self.name}, grid={grid}, block={block})")
+                drv.check(rc, f"{'cuLaunchKernelEx' if LAUNCH_EX else 'cuLaunchKernel'}"
+                              f"({self.name}, grid={grid}, block={block})")
         else:
             args = _sim_args(self.params, values)
             # The simulator computes with NumPy scalars: silence their overflow/invalid warnings

@@ -10,7 +10,9 @@
   so a wrong argument count or type is a ``TypeError`` before anything launches, on any
   machine.  npgpu arrays pass their data pointer; NumPy scalars must have the parameter's
   size (and be floating for ``.f32``/``.f64``); Python numbers are converted.
-* launch: ``cuModuleLoadData`` / ``cuLaunchKernel`` of ``cuda.bindings.driver`` on npgpu's
+* launch: ``cuModuleLoadData`` / ``cuModuleGetFunction`` of ``cuda.bindings.driver``, then
+  npgpu's launcher's ctypes ``cuLaunchKernelEx`` and cached launch configs
+  (``npgpu._codegen.launcher``; ``NPGPU_LAUNCH_EX=0``: ``cuLaunchKernel``) on npgpu's
   current stream (or ``stream=``).  The simulator cannot run CUDA C++: a launch there raises
   ``RuntimeError`` saying it needs a GPU.
 """
@@ -269,7 +271,7 @@ class _Function:
 
     def pack(self, args, name):
         """Check ``args`` against the parameters and write them into this thread's parameter
-        buffer (the driver copies it before cuLaunchKernel returns); returns the address of
+        buffer (the driver copies it before the launch returns); returns the address of
         its ``void*[]``.  A repeat of the last call's argument classes takes one generated
         ``struct.pack_into`` (``_fast_packer``)."""
         t = self._tls
@@ -317,7 +319,7 @@ class _Function:
         base = ctypes.addressof(t.buf)
         t.ptrs = (ctypes.c_void_p * n)(*[base + slot * k for k in range(n)])
         t.addr = ctypes.addressof(t.ptrs)
-        t.vaddr = ctypes.c_void_p(t.addr)
+        t.params = bytes(t.ptrs)     # the launch's argument: ctypes passes bytes as their address
         t.mv = memoryview(t.buf).cast("B")
         return t.mv
 
@@ -329,8 +331,6 @@ class _Function:
                                "GPU; npgpu runs on Numba's CUDA simulator here, which cannot "
                                "run them (use ElementwiseKernel, ReductionKernel, vectorize or "
                                "a numba.cuda.jit kernel instead)")
-        gx, gy, gz = _dims(grid, "grid")
-        bx, by, bz = _dims(block, "block")
         tls = _runtime._tls
         dev = tls.device
         if tls.ctx_dev != dev:
@@ -338,18 +338,41 @@ class _Function:
         func = self._funcs.get(dev)
         if func is None:
             func = self._funcs[dev] = ctypes.c_void_p(int(self.module._function(self.entry)))
-        if stream is None:
-            st = tls.stream
-            sv = st._vp if st is not None else None
+        # npgpu's launcher's ctypes entry points and launch configs (plain ints, bytes and
+        # prebuilt c_void_p: no argtypes); NPGPU_LAUNCH_EX=0: cuLaunchKernel, as there
+        L = _launcher
+        if L.LAUNCH_EX:
+            if stream is None:
+                st = tls.stream
+                s = st.ptr if st is not None else 0
+            else:
+                s = stream.ptr if hasattr(stream, "ptr") else int(stream)
+            # the config under grid and block as given: a repeat call skips _dims too (a
+            # value _dims refuses never gets into the cache)
+            key = (grid, block, shared_mem, s)
+            try:
+                cfg = L._configs.get(key)
+            except TypeError:           # a list: _dims' error (or its conversion) below
+                cfg = key = None
+            if cfg is None:
+                cfg = L.launch_config(_dims(grid, "grid"), _dims(block, "block"), shared_mem,
+                                      s, key)
+            err = L._cuLaunchKernelEx(cfg, func, self._tls.params, None)
         else:
-            s = stream.ptr if hasattr(stream, "ptr") else int(stream)
-            sv = ctypes.c_void_p(s) if s else None
-        # npgpu's launcher's ctypes entry point (plain ints and prebuilt c_void_p: no argtypes)
-        err = _launcher._cuLaunchKernel(func, gx, gy, gz, bx, by, bz, shared_mem, sv,
-                                        self._tls.vaddr, None)
+            if stream is None:
+                st = tls.stream
+                sv = st._vp if st is not None else None
+            else:
+                s = stream.ptr if hasattr(stream, "ptr") else int(stream)
+                sv = ctypes.c_void_p(s) if s else None
+            gx, gy, gz = _dims(grid, "grid")
+            bx, by, bz = _dims(block, "block")
+            err = L._cuLaunchKernel(func, gx, gy, gz, bx, by, bz, shared_mem, sv,
+                                    self._tls.params, None)
         if err:
+            what = "cuLaunchKernelEx" if L.LAUNCH_EX else "cuLaunchKernel"
             d = _driver()
-            raise RuntimeError(f"cuLaunchKernel({name}, grid={grid}, block={block}) failed: "
+            raise RuntimeError(f"{what}({name}, grid={grid}, block={block}) failed: "
                                f"{d.cuGetErrorName(d.CUresult(err))[1].decode()}")
 
 

@@ -3,6 +3,7 @@
 Each ufunc is built from one row of :mod:`npgpu.ufuncs.table`; this module is
 the only code path from a call to the elementwise generator.
 """
+import math
 import operator
 
 import numpy as np
@@ -17,6 +18,8 @@ from ..cuda import runtime as _runtime
 _multi_device = _runtime.multi_device
 
 _PY_WEAK = {int: int, float: float, complex: complex}
+_prod = math.prod           # an array's size from its shape (the ``size`` property loops in Python)
+_grids = _ew.GRIDS          # (elements, launcher) -> (blocks, threads), read before _ew._grid
 _BOOL = np.dtype(np.bool_)
 
 # NEP 50: a comparison of an integer array with a Python int outside its dtype's range has one
@@ -139,12 +142,12 @@ class ufunc:
                     if plan is not None:
                         kern, odt, wargs = plan
                         out = empty_array(a.shape, odt)
-                        n = a.size
+                        n = _prod(a.shape)
                         if wargs is not None and n >= _ew.WORDS_MIN:
                             _ew.launch_words(wargs, kern, n, (out, a, b))
                         elif n:
                             iso, isa, isb = odt.itemsize, a.dtype.itemsize, b.dtype.itemsize
-                            g, blk = _ew._grid(n, kern)
+                            g, blk = _grids.get((n, kern)) or _ew._grid(n, kern)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
                                           n, isa, 0, 0, n, isb, b._ptr, n, isb))
                         return out
@@ -155,12 +158,12 @@ class ufunc:
                     if plan is not None:
                         kern, odt, wargs = plan
                         out = empty_array(a.shape, odt)
-                        n = a.size
+                        n = _prod(a.shape)
                         if wargs is not None and n >= _ew.WORDS_MIN:
                             _ew.launch_words(wargs, kern, n, (out, a))
                         elif n:
                             iso, isa = odt.itemsize, a.dtype.itemsize
-                            g, blk = _ew._grid(n, kern)
+                            g, blk = _grids.get((n, kern)) or _ew._grid(n, kern)
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
                                           n, isa))
                         return out
