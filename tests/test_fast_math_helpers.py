@@ -64,3 +64,58 @@ def test_simulator_fma_rounds_once(rng):
             assert abs(Fraction(float(g)) - exact) <= abs(Fraction(float(nb)) - exact)
     assert L.fma(0.1, 0.2, -0.02) == 1.8041124150158794e-18       # exact: 0.1 * 0.2 - 0.02
     assert np.signbit(L.fmaf(F32(-0.0), F32(1.0), F32(-0.0)))
+
+
+def _erf_inputs(rng, n):
+    edges = [0.0, -0.0, 5e-324, -5e-324, 1e-300, 1e-20, -1e-8, 0.5, -0.84375, 1.0, 2.0, 5.9215,
+             -5.9216, 6.0, 26.5, 27.3, -28.0, 1e300, np.inf, -np.inf, np.nan]
+    x = np.concatenate([rng.uniform(-3, 3, n), rng.uniform(-30, 30, n // 4),
+                        rng.standard_normal(n // 4) * 1e-5, edges])
+    return rng.permutation(x)
+
+
+@pytest.mark.parametrize("name", ["erf", "erfc"])
+@pytest.mark.parametrize("n", [1, 31, 64, 300])
+def test_erf_f64_heavy_layout(name, n, rng):
+    """float64 erf/erfc in the elementwise heavy form (8 elements a thread, uint64 indices, the
+    tail a loop): every size, the tail and the grid-stride loop included, against SciPy."""
+    x = _erf_inputs(rng, 300)[:n]
+    got = getattr(gs, name)(npgpu.asarray(x)).get()
+    want = getattr(sp, name)(x)
+    assert got.dtype == np.float64
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    ok = ~np.isnan(want)
+    ulp = np.abs(got[ok] - want[ok]) / np.spacing(np.abs(want[ok]))
+    assert ulp.max() <= (2.0 if name == "erf" else 4.0)     # CUDA's documented bounds
+    if name == "erf":
+        assert np.signbit(got[x == 0]).tolist() == np.signbit(x[x == 0]).tolist()
+
+
+def test_erf_f64_heavy_views_and_out(rng):
+    """A strided view takes the strided layout, out= a contiguous slice the heavy one."""
+    x = _erf_inputs(rng, 200)
+    a = npgpu.asarray(x)
+    np.testing.assert_allclose(gs.erf(a[::3]).get(), sp.erf(x[::3]), rtol=1e-15, atol=0)
+    out = npgpu.zeros(len(x) + 5)
+    gs.erf(a, out=out[5:])
+    np.testing.assert_allclose(out.get()[5:], sp.erf(x), rtol=1e-15, atol=0)
+    assert out.get()[:5].tolist() == [0.0] * 5
+
+
+def test_erf_heavy_rendering():
+    """The table marks float64 erf/erfc heavy (NPGPU_FAST_MATH_HELPERS); the contiguous kernel
+    then caps registers by launch bounds and runs HEAVY_EPT elements a thread."""
+    from npgpu._codegen import elementwise as ew
+    from npgpu.scipy.special.table import HEAVY
+    from npgpu.ufuncs.helpers import fast
+    f8 = np.dtype(np.float64)
+    for name in ("erf", "erfc"):
+        assert getattr(gs, name)._loops["float64"].heavy == (name in HEAVY) == fast(name)
+        assert not getattr(gs, name)._loops["float32"].heavy
+    op = ew.ScalarOp.from_expr(("test", "heavy"), 1, "libdevice.erf(x0)", heavy=True)
+    ks = ew.render(op, [("a", f8)], [f8], [f8], [f8], "contig", 1, sim=False)
+    assert ks.launch_bounds == (128, 8) and ks.elements_per_thread == ew.HEAVY_EPT
+    assert "uint64(cuda.blockIdx.x)" in ks.source
+    plain = ew.render(ew.ScalarOp.from_expr(("test", "plain"), 1, "libdevice.erf(x0)"),
+                      [("a", f8)], [f8], [f8], [f8], "contig", 1, sim=False)
+    assert plain.launch_bounds is None and plain.elements_per_thread == 4

@@ -9,7 +9,8 @@ Layouts (chosen per call by :func:`launch`):
 
 * ``contig``: every array operand is contiguous in the same order after
   dimensions are collapsed; 1-D kernel, each thread handles 4 elements
-  strided by ``blockDim`` with all loads issued before the stores.
+  strided by ``blockDim`` with all loads issued before the stores; ops marked ``heavy``
+  (compute-bound float64 loops) take its heavy form (:data:`HEAVY_EPT`).
 * ``words``: ``contig`` for 4-byte operands (float32, int32, uint32), 8-byte
   aligned: each thread moves 2 uint64 words per array (4 elements), unpacked
   by bit reinterpretation -- half the memory instructions, which the H200
@@ -82,25 +83,27 @@ class ScalarOp:
     """A device function ``op(x0..x{nin-1})`` returning ``nout`` values; ``key`` identifies it.
 
     ``helpers``: sources of other device functions ``op`` calls (each a ``def``),
-    rendered before it, in order.
+    rendered before it, in order.  ``heavy``: a compute-bound loop (libdevice's float64 erf),
+    rendered in the contiguous layout's heavy form (:data:`HEAVY_EPT`).
     """
 
-    def __init__(self, key, nin, nout, source, helpers=()):
+    def __init__(self, key, nin, nout, source, helpers=(), heavy=False):
         self.key = key
         self.nin = nin
         self.nout = nout
         self.source = source      # "def op(x0, x1):\n    return ...\n"
         self.helpers = tuple(helpers)
+        self.heavy = heavy
 
     @classmethod
-    def from_expr(cls, key, nin, expr, nout=1, helpers=()):
+    def from_expr(cls, key, nin, expr, nout=1, helpers=(), heavy=False):
         """``expr``: one expression, or a function body (lines containing ``return``)."""
         args = ", ".join(f"x{i}" for i in range(nin))
         if "return" in expr:
             body = "\n".join("    " + line for line in expr.strip("\n").splitlines())
         else:
             body = f"    return {expr}"
-        return cls(key, nin, nout, f"def op({args}):\n{body}\n", helpers)
+        return cls(key, nin, nout, f"def op({args}):\n{body}\n", helpers, heavy)
 
     def device_source(self):
         """Helpers and ``op``, each decorated as a Numba device function."""
@@ -120,6 +123,17 @@ def elements_per_thread(in_specs):
 
 
 _EPT = int(os.environ.get("NPGPU_EW_EPT", "4"))
+# The heavy form of the contiguous layout, for ops marked ``heavy`` (table rows of compute-bound
+# float64 loops): 8 elements a thread with launch bounds of 1024 threads an SM (<= 64 registers),
+# uint64 indices, and the partial tail one element at a time.  Why (issue 25, erf float64, ptxas
+# 13 for sm_90, SASS of the 4-element part): ptxas builds each float64 constant with two UMOVs;
+# the elements of a thread share them only where the registers allow (the launch bounds: 68
+# UMOVs serve all 8 elements), Numba's negative-index wrap of int64 indices costs ~14
+# instructions an element (unsigned: none), and the 4-times unrolled tail inside the grid-stride
+# loop made ptxas hoist constants into 66 registers.  erf float64: 107 -> 67 instructions an
+# element, 66 -> 62 registers at 2x the elements a thread.
+HEAVY_EPT = 8
+HEAVY_THREADS_PER_SM = 1024
 _THREADS = int(os.environ.get("NPGPU_EW_THREADS", "0"))     # 0: the measured choice below
 
 
@@ -212,8 +226,33 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             st.append(f"{pad}{store(j, val, index)}")
         return ld, comp, st
 
-    ept = elements_per_thread(in_specs) if layout == "contig" else 1
-    if layout == "contig":
+    heavy = layout == "contig" and getattr(op, "heavy", False)
+    ept = (HEAVY_EPT if heavy else elements_per_thread(in_specs)) if layout == "contig" else 1
+    if heavy:
+        # uint64 indices: no negative-index wrap; the tail a loop of one element (one op copy)
+        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
+        lines += hoisted
+        lines += [
+            "    bd = uint64(cuda.blockDim.x)",
+            "    un = uint64(n)",
+            f"    base = uint64(cuda.blockIdx.x) * (bd * uint64({ept})) + uint64(cuda.threadIdx.x)",
+            f"    step = uint64(cuda.gridDim.x) * (bd * uint64({ept}))",
+            "    while base < un:",
+            f"        if base + uint64({ept - 1}) * bd < un:",
+        ]
+        lds, comps, sts = [], [], []
+        for u in range(ept):
+            idx = "base" if u == 0 else f"base + uint64({u}) * bd"
+            ld, comp, st = element(idx, u, 12)
+            lds += ld
+            comps.append(comp)
+            sts += st
+        lines += lds + comps + sts           # all loads before any store
+        lines += ["        else:", "            i = base", "            while i < un:"]
+        ld, comp, st = element("i", "t", 16)
+        lines += ld + [comp] + st
+        lines += ["                i += bd", "        base += step"]
+    elif layout == "contig":
         lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
         lines += hoisted
         lines += [
@@ -379,10 +418,13 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         params += [Param("array", WORD_DTYPE[np.dtype(d).itemsize], 1, "C") for d in out_dtypes]
         params += [Param("array", WORD_DTYPE[st.itemsize], 1, "C")
                    for kind, st in in_specs if kind == "a"]
-    ks = KernelSource(kname, text, params)
-    ks.elements_per_thread = 4 if layout == "words" else ept
-    ks.threads = ((_THREADS or 128) if layout == "words" else threads_per_block(in_specs)) \
+    threads = ((_THREADS or 128) if layout == "words" else threads_per_block(in_specs)) \
         if flat else _BLOCK
+    # (the simulator ignores launch bounds; recorded kernels keep them for ptxcheck/sass_counts)
+    bounds = (threads, max(1, HEAVY_THREADS_PER_SM // threads)) if heavy else None
+    ks = KernelSource(kname, text, params, bounds)
+    ks.elements_per_thread = 4 if layout == "words" else ept
+    ks.threads = threads
     ks.covers = layout == "words" and not sim     # launched with a grid that covers every element
     return ks
 

@@ -665,8 +665,9 @@ def {_name}(z):
 
 
 # NPGPU_FAST_MATH_HELPERS: which table rows use the cheaper helpers written for them (sin, cos
-# and expit float32) instead of the libdevice-based code: unset or "1" all, "0" none, or a comma
-# list of names ("sin,expit").  Read once, when the tables are built,
+# and expit float32) instead of the libdevice-based code, and which float64 rows run in the
+# elementwise template's heavy form (erf, erfc: npgpu/scipy/special/table.py HEAVY): unset or
+# "1" all, "0" none, or a comma list of names ("sin,expit,erf").  Read once, when the tables are built,
 # so an A/B of the two needs two processes (benchmarks/experiments/fast_math_helpers.py).
 _FAST = os.environ.get("NPGPU_FAST_MATH_HELPERS", "1").strip()
 

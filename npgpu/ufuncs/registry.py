@@ -11,13 +11,14 @@ from .ufunc import ufunc
 _KINDS = set("biufc")
 
 
-def build_ufunc(name, npuf, row):
-    """An npgpu.ufunc for NumPy ufunc ``npuf`` from a table row ``{loop key: code}``."""
+def build_ufunc(name, npuf, row, heavy=()):
+    """An npgpu.ufunc for NumPy ufunc ``npuf`` from a table row ``{loop key: code}``; the loops
+    keyed in ``heavy`` are compute-bound (ScalarOp's ``heavy``: their own contiguous layout)."""
     loops = {}
     for key, code in row.items():
         helper_src = [_helpers.SOURCES[h] for h in _helpers.needed(code)]
         op = ScalarOp.from_expr(("ufunc", name, key), npuf.nin, code, nout=npuf.nout,
-                                helpers=helper_src)
+                                helpers=helper_src, heavy=key in heavy)
         if key and not set(key) <= _KINDS:
             loops[key] = op              # a dtype signature ("int64,uint64", "float16")
         elif key == "":

@@ -127,6 +127,12 @@ return libdevice.lgamma$f(x0)""")),
 TABLE.update(ROWS)
 TABLE.update(_GAMMA_ROWS)
 
+# compute-bound loops, by row: rendered in the elementwise template's heavy contiguous form (8
+# elements a thread, <= 64 registers: npgpu/_codegen/elementwise.py HEAVY_EPT).  libdevice's
+# float64 erf is ~37 DFMAs over 34 float64 constants an element, each constant two UMOVs per
+# use unless the thread's elements share it; fast("erf") (NPGPU_FAST_MATH_HELPERS) decides.
+HEAVY = {name: {"float64"} for name in ("erf", "erfc") if _helpers.fast(name)}
+
 # the number of inputs of the binary rows (the rest take one)
 BINARY = ({"xlogy", "xlog1py", "rel_entr", "kl_div", "huber", "boxcox", "inv_boxcox"}
           | _GAMMA_BINARY)

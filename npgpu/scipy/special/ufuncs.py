@@ -8,7 +8,7 @@ installed SciPy's loop order (read on a function's first call).
 import numpy as np
 
 from ...ufuncs.registry import build_ufunc
-from .table import BINARY, TABLE
+from .table import BINARY, HEAVY, TABLE
 
 _WEAK = (int, float)        # Python scalars (NEP 50): they take the loop of the arrays
 
@@ -87,5 +87,6 @@ class LoopSpec:
         return _scipy_ufunc(self.__name__)(*args, **kwargs)
 
 
-UFUNCS = {name: build_ufunc(name, LoopSpec(name, 2 if name in BINARY else 1, order), row)
+UFUNCS = {name: build_ufunc(name, LoopSpec(name, 2 if name in BINARY else 1, order), row,
+                           HEAVY.get(name, ()))
           for name, (order, row) in TABLE.items()}
