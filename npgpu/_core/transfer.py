@@ -22,6 +22,20 @@ def _stream_handle(stream):
     return stream.ptr if hasattr(stream, "ptr") else int(stream)
 
 
+def _copy_stream(stream):
+    """The handle a copy runs on; a ``stream`` other than the current one first waits (an
+    event, no host wait) for the work queued so far on the current stream, where npgpu made
+    and last wrote the array: ``x.get(stream=s)`` on a non-blocking ``s`` must not read ``x``
+    before the upload or the kernel that filled it (seen on the H200: a 30-byte upload still
+    in flight when ``get(out=pinned, stream=s)`` read its block)."""
+    cur = _runtime.current_stream_handle()
+    if stream is None:
+        return cur
+    s = _stream_handle(stream)
+    _runtime.stream_wait(s, cur)
+    return s
+
+
 _STAGE_MIN = 16 << 20          # pageable copies from this size go through our staging buffers
 _CHUNK = 32 << 20
 _stage = None                  # (two pinned buffers, two events, thread pool), made on first use
@@ -78,7 +92,7 @@ def _h2d(dst_ptr, host, nbytes, stream=None):
         return
     if _backend.IS_CUDA:
         _runtime.ensure_context()      # a thread's first driver call may be a copy
-        s = _stream_handle(stream)
+        s = _copy_stream(stream)
         if nbytes >= _STAGE_MIN and not _page_locked(host.ctypes.data):
             _staged_h2d(dst_ptr, host.ctypes.data, nbytes, s)
             return
@@ -98,7 +112,7 @@ def _d2h(host, src_ptr, nbytes, stream=None):
         return
     if _backend.IS_CUDA:
         _runtime.ensure_context()
-        s = _stream_handle(stream)
+        s = _copy_stream(stream)
         drv.check(drv.cuMemcpyDtoHAsync(host.ctypes.data, src_ptr, nbytes, s), "cuMemcpyDtoHAsync")
         # pageable copies are synchronous already; pinned ones must finish before we return
         drv.check(drv.cuStreamSynchronize(s), "cuStreamSynchronize")
