@@ -16,7 +16,7 @@ W4 = [np.float32, np.int32, np.uint32]
 
 def _words_sources(prefix):
     return [s for n, s in npgpu.kernel_sources().items()
-            if n.startswith(prefix + "_") and "nw = n >> 1" in s]
+            if n.startswith(prefix + "_") and "    nw = " in s]
 
 
 def _sizes():
