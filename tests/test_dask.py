@@ -188,3 +188,51 @@ def test_distributed_in_process_client():
         assert_matches(got, ((h - h.mean(axis=0)) ** 2).sum(), rtol=1e-4)
         persisted = client.persist(d * 2)
         assert_matches(persisted.sum(axis=1).compute(), (h * 2).sum(axis=1), rtol=1e-5)
+
+
+def test_threaded_compute_waits_for_nothing(monkeypatch):
+    """The benchmark expression (benchmarks/dask_cases.py) under the threaded scheduler: no
+    device-to-host read, host-to-device copy, synchronisation or cross-stream wait until the
+    result is read, and every worker thread's launch on one stream, so Dask's host work can
+    run ahead of the GPU's (issue 22).  On the GPU the driver's synchronising calls are counted
+    too."""
+    from npgpu._codegen import launcher
+    from npgpu._core import transfer
+    from npgpu.cuda import runtime
+    waits, streams = [], set()
+
+    def counted(owner, name):
+        real = getattr(owner, name)
+
+        def wrapper(*args, **kwargs):
+            waits.append(name)
+            return real(*args, **kwargs)
+        monkeypatch.setattr(owner, name, wrapper)
+
+    with dask.config.set({"array.backend": "npgpu"}):
+        x = da.random.default_rng(22).standard_normal((64, 16), chunks=(8, 16), dtype="float32")
+    x = x.persist(scheduler="threads")
+    expr = ((x - x.mean(axis=0)) ** 2).sum()
+    expr.compute(scheduler="threads")                   # compiles outside the count
+    for owner, name in [(transfer, "_d2h"), (transfer, "_h2d"), (runtime, "stream_wait"),
+                        (runtime.Stream, "synchronize"), (runtime.Event, "synchronize"),
+                        (runtime.Device, "synchronize"), (runtime.Stream, "wait_event")]:
+        counted(owner, name)
+    if npgpu.backend() == "cuda":
+        from npgpu.cuda import _driver
+        for name in ("cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
+                     "cuStreamWaitEvent"):
+            counted(_driver, name)
+    real_launch = launcher.Launcher.__call__
+
+    def launch(self, grid, block, values, stream=None):
+        streams.add(runtime.current_stream_handle() if stream is None else stream)
+        return real_launch(self, grid, block, values, stream)
+    monkeypatch.setattr(launcher.Launcher, "__call__", launch)
+    got = expr.compute(scheduler="threads")
+    assert waits == [] and streams == {0}
+    monkeypatch.setattr(launcher.Launcher, "__call__", real_launch)
+    host = x.compute(scheduler="sync").get()
+    waits.clear()
+    assert_matches(got, ((host - host.mean(axis=0)) ** 2).sum(), rtol=1e-4)
+    assert waits.count("_d2h") == 1
