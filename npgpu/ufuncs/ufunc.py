@@ -230,7 +230,9 @@ class ufunc:
             return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
         fresh = outs is None
         if (fresh and dtype is None and casting == "same_kind" and self.nout == 1
-                and len(arrays) == nin and self.nin <= 2 and not checked):
+                and len(arrays) == nin and self.nin <= 2 and not checked
+                and (arrays[0].dtype if nin == 1 else tuple(a.dtype for a in arrays))
+                not in self._plans):
             self._make_plan(inputs, loop_in, loop_out, op)
         outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
         if not fresh:   # a new output cannot overlap the inputs
