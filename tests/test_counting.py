@@ -101,6 +101,95 @@ def test_histogram_count_bins(dt, bins):
     assert_same(e, E)
 
 
+def near_edges(edges, dt, lo, hi, ulps=2):
+    """Every edge and its neighbours up to ``ulps`` steps each way, in ``dt``, kept in
+    [lo, hi] (so an autodetected range stays the same)."""
+    if dt.kind in "iu":
+        v = numpy.floor(edges)[:, None] + numpy.arange(-ulps, ulps + 2)
+        v = v[(v >= lo) & (v <= hi)]
+        return v.astype(dt)
+    e = edges.astype(dt)
+    out = [e]
+    up, down = e.copy(), e.copy()
+    for _ in range(ulps):
+        up = numpy.nextafter(up, dt.type(numpy.inf))
+        down = numpy.nextafter(down, dt.type(-numpy.inf))
+        out += [up, down]
+    v = numpy.concatenate(out)
+    return v[(v >= lo) & (v <= hi)]
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8", "i2", "u1"])
+def test_histogram_values_on_edges(dt):
+    """Equal-width bins: values on and next to every edge land in NumPy's bins (the
+    reciprocal form of counting._reciprocal and its skipped fix-ups; NumPy's division where
+    it is not proven), range autodetected and given, both forms of the kernel."""
+    from npgpu.sorting import counting
+    gen = numpy.random.default_rng(14)   # (the module's RNG left to the other tests)
+    dt = numpy.dtype(dt)
+    if dt.kind == "f":
+        lo, hi = dt.type(-2.75), dt.type(3.5)
+        cases = [(None, 2), (None, 7), (None, 256), ((0, 1), 256), ((0.1, 0.9), 50),
+                 ((-3, 5), 1000), ((numpy.float32(-1), numpy.float32(2)), 33), ((1000, 1001), 16)]
+    else:
+        lo, hi = dt.type(0), dt.type(120)
+        cases = [(None, 120), (None, 7), ((0, 256), 256), ((0.5, 99.5), 30)]
+    for rng, bins in cases:
+        base = numpy.concatenate([[lo, hi], gen.uniform(lo, hi, 40).astype(dt)])
+        try:
+            e = numpy.histogram_bin_edges(base, bins, range=rng)
+        except ValueError:          # float16: too many bins for the range
+            continue
+        a = numpy.concatenate([base, near_edges(e, dt, *(rng or (lo, hi)))]).astype(dt)
+        if dt.kind == "f":
+            a = numpy.concatenate([a, numpy.array([-7, 9, 0.0, -0.0], dt)])
+        a = gen.permutation(a)
+        H, E = numpy.histogram(a, bins, range=rng)
+        for reciprocal in (True, False):
+            saved, counting.RECIPROCAL = counting.RECIPROCAL, reciprocal
+            try:
+                h, g = histogram(np.asarray(a), bins, range=rng)
+            finally:
+                counting.RECIPROCAL = saved
+            assert_same(h, H)
+            assert_same(g, E)
+
+
+def test_histogram_constant_and_infinite():
+    """first == last (NumPy widens the range by 0.5 each way); +-inf outside a given range is
+    dropped, in an autodetected one it is NumPy's error."""
+    for dt in ("f4", "f8", "i4"):
+        a = numpy.full(9, 3, dt)
+        for bins in (1, 4, 256):
+            h, e = histogram(np.asarray(a), bins)
+            H, E = numpy.histogram(a, bins)
+            assert_same(h, H)
+            assert_same(e, E)
+    a = numpy.array([numpy.inf, -numpy.inf, 0.25, 0.5, 1.0, 0.0], numpy.float32)
+    h, e = histogram(np.asarray(a), 4, range=(0, 1))
+    assert_same(h, numpy.histogram(a, 4, range=(0, 1))[0])
+    raises_like(lambda: numpy.histogram(a, 4), lambda: histogram(np.asarray(a), 4))
+
+
+def test_histogram_reciprocal_gate(monkeypatch):
+    """Where the reciprocal form is proven (and so used): float32 256 bins on [0, 1); where
+    not: float16 precision, a range far from zero for its width, huge bin counts."""
+    from npgpu.sorting import counting
+    from npgpu.sorting.counting import _reciprocal, _uniform_types
+    monkeypatch.setattr(counting, "RECIPROCAL", True)
+
+    def gate(bt, first, last, nbins):
+        precision = _uniform_types(numpy.dtype(bt), first, last)[2]
+        return _reciprocal(precision, first, last, nbins) is not None
+    f2, f4 = numpy.float16, numpy.float32
+    assert gate("f4", f4(0), f4(1), 256) and gate("f4", 0, 1, 256)
+    assert gate("f8", 0, 1, 10 ** 6) and gate("f8", 0.1, 0.9, 1000)
+    assert not gate("f2", f2(0), f2(1), 256)
+    assert not gate("f4", f4(1e6), f4(1e6 + 64), 8)
+    assert not gate("f4", f4(0), f4(1), 1 << 20)
+    assert not gate("f4", f4(0), f4(1e-37), 4)         # subnormal edges
+
+
 @pytest.mark.parametrize("dt", ["f4", "f8", "i4"])
 def test_histogram_range_forms(dt):
     a = data(80, dt)

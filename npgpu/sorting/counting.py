@@ -4,8 +4,12 @@ Every count is one launch of one template (:func:`_render_hist`), a mode per way
 element's bin:
 
 * ``int``: the value is the bin (``bincount``);
-* ``uniform``: NumPy's equal-width formula ``(x - first) / (last - first) * nbins`` in NumPy's
-  dtypes, corrected against the edges as NumPy corrects it (``histogram`` with a bin count);
+* ``uniform`` (``histogram`` with a bin count): where :func:`_reciprocal` proves it gives
+  NumPy's bins (float32/float64 edges, all but huge bin counts), ``trunc(fma(x, rr, cc))`` in
+  int32, with NumPy's one-step fix-ups against the edges (global memory) only for values within
+  a proven distance of an edge; otherwise NumPy's ``(x - first) / (last - first) * nbins`` in
+  NumPy's dtypes, fixed up against a shared copy of the edges for every element
+  (``NPGPU_HIST_RECIPROCAL=0``: always this form);
 * ``edges``: a right-side binary search per dimension (``histogram`` with edges,
   ``histogramdd``, ``histogram2d``), the edges in shared memory when they fit
   (:mod:`.searching`'s search lines), combined into a C-order flat bin.
@@ -24,6 +28,7 @@ and one read of two values), NumPy's monotonic check of device edges.
 """
 import math
 import operator
+import os
 import warnings
 
 import numpy as np
@@ -46,6 +51,9 @@ UNROLL = 2 if _SIM else 4          # loads a thread issues before its atomics
 WARP_SHIFT = 1 if _SIM else 5      # thread -> replica group (a warp; pairs on the simulator)
 HIST_BYTES = 64 if _SIM else 16384  # shared accumulator of a block
 MAX_REPLICAS = 8
+# NPGPU_HIST_RECIPROCAL=0: equal-width bins by NumPy's division and both edge fix-ups for every
+# element (the kernel before issue 14) instead of :func:`_reciprocal`'s form
+RECIPROCAL = os.environ.get("NPGPU_HIST_RECIPROCAL", "1") != "0"
 
 
 def _acc_cap(acc):
@@ -113,6 +121,12 @@ def _render_minmax(x_dt, x_lay, ct, final):
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
+def _vec(buf, off, n):
+    """Kernel values of ``buf[off:off + n]`` (1-d C-contiguous ``buf``) without a view."""
+    isz = buf.itemsize
+    return _ew._arr_values(buf._ptr + off * isz, (n,), (isz,), isz)
+
+
 def minmax(x):
     """``(x.min(), x.max())`` of a non-empty 1-d device array, as NumPy scalars of its dtype
     (both NaN when a NaN is present, as NumPy's).  Two launches, one read."""
@@ -121,15 +135,14 @@ def minmax(x):
     key = ("minmax", x.dtype, _s.layout_of(x), ct, False)
     k1 = compiler.get_kernel(key, lambda: _render_minmax(x.dtype, key[2], ct, False))
     g = _s.resident_grid(k1, n)
-    part = empty_array((2, g), ct)
-    k1(g, BLOCK, [n] + _s.arr_values(x) + _s.arr_values(part[0]) + _s.arr_values(part[1]))
-    res = empty_array((2,), ct)
+    buf = empty_array((2 * g + 2,), ct)     # block minima, block maxima, min, max
+    lo, hi = _vec(buf, 0, g), _vec(buf, g, g)
+    k1(g, BLOCK, [n] + _s.arr_values(x) + lo + hi)
     k2 = compiler.get_kernel(("minmax", ct, "C", ct, True),
                              lambda: _render_minmax(ct, "C", ct, True))
-    k2(1, BLOCK, [g] + _s.arr_values(part[0]) + _s.arr_values(part[1]) +
-       _s.arr_values(res[0:1]) + _s.arr_values(res[1:2]))
+    k2(1, BLOCK, [g] + lo + hi + _vec(buf, 2 * g, 1) + _vec(buf, 2 * g + 1, 1))
     host = np.empty(2, ct)
-    _transfer._d2h(host, res._ptr, 2 * ct.itemsize)
+    _transfer._d2h(host, buf._ptr + 2 * g * ct.itemsize, 2 * ct.itemsize)
     return x.dtype.type(host[0]), x.dtype.type(host[1])
 
 
@@ -151,11 +164,16 @@ def _render_hist(mode, x_dt, x_lay, w_dt, w_lay, acc, shared, u):
         params.append(Param("array", _F64, 1, "C"))
     head = []
     if mode == "uniform":
-        kt, bt, dt2, etab = u
+        kt, bt, dt2, etab, fast = u
         kc, bc, dc = (_ew.compute_dtype(d) for d in (kt, bt, dt2))
-        args += ["lo_k", "hi_k", "fe", "den", "num", "ne", "E"]
-        params += [Param("scalar", kc)] * 2 + [Param("scalar", bc)] + \
-            [Param("scalar", dc)] * 2 + [Param("scalar", _I64), Param("array", bt, 1, "C")]
+        if fast:    # see _reciprocal: bin = trunc(t * rr + cc), the edges read only near one
+            args += ["lo_k", "hi_k", "rr", "cc", "wlo", "whi", "ne", "E"]
+            params += [Param("scalar", kc)] * 2 + [Param("scalar", bc)] * 4 + \
+                [Param("scalar", _I64), Param("array", bt, 1, "C")]
+        else:
+            args += ["lo_k", "hi_k", "fe", "den", "num", "ne", "E"]
+            params += [Param("scalar", kc)] * 2 + [Param("scalar", bc)] + \
+                [Param("scalar", dc)] * 2 + [Param("scalar", _I64), Param("array", bt, 1, "C")]
         table_ct = bc
     elif mode == "edges":
         ct, D, etab = u
@@ -175,6 +193,11 @@ def _render_hist(mode, x_dt, x_lay, w_dt, w_lay, acc, shared, u):
         L += _s.load_table_lines("    ", lambda j: [f"e = E[{j}]"], table="ES", count="ne",
                                  n="ne")
     EE = "ES" if etab else "E"
+    # int32 bins where the reciprocal form proves them small (no 64-bit index arithmetic)
+    small = mode == "uniform" and u[4]
+    bi = "uint32" if small else "int64"
+    if small:
+        L.append("    nb32 = int32(nb)")
     if shared:
         at = "uint32" if acc == "count" else "float64"
         cap = _acc_cap(acc)
@@ -188,16 +211,19 @@ def _render_hist(mode, x_dt, x_lay, w_dt, w_lay, acc, shared, u):
             L += ["        H2[k] = 0"]
         L += ["        k += cuda.blockDim.x",
               "    cuda.syncthreads()",
-              f"    base = ((cuda.threadIdx.x >> {WARP_SHIFT}) % R) * nb"]
-    L += ["    i = cuda.grid(1)",
-          "    step = cuda.gridsize(1)",
-          "    while i < n:"]
+              f"    base = {bi}(((cuda.threadIdx.x >> {WARP_SHIFT}) % R) * nb)"]
+    # unsigned element indices: no negative-index wraparound code around each load
+    L += ["    nn = uint64(n)",
+          "    i = uint64(cuda.grid(1))",
+          "    step = uint64(cuda.gridsize(1))",
+          f"    stride = step * uint64({UNROLL})",
+          "    while i < nn:"]
     P = "        "
     # loads first: UNROLL elements in flight
     u_count = UNROLL
     for q in range(u_count):
-        L += [f"{P}j{q} = i + {q} * step",
-              f"{P}ok{q} = j{q} < n",
+        L += [f"{P}j{q} = {'i' if q == 0 else f'j{q - 1} + step'}",
+              f"{P}ok{q} = j{q} < nn",
               f"{P}if not ok{q}:",
               f"{P}    j{q} = i"]
         if mode == "edges":
@@ -211,8 +237,29 @@ def _render_hist(mode, x_dt, x_lay, w_dt, w_lay, acc, shared, u):
         Q = P + "    "
         if mode == "int":
             L += [f"{Q}b = int64(x{q})", f"{Q}valid = b < nb"]
+        elif mode == "uniform" and u[4]:
+            kt, bt, _, _, _ = u
+            bc = _ew.compute_dtype(bt)
+            tb = _ew.cast_expr(_ew.cast_expr(f"x{q}", x_dt, bt), bt, bc)
+            eb = lambda j: _ew.cast_expr(f"E[uint32({j})]", bt, bc)  # noqa: E731
+            L += [f"{Q}kx = {_ew.cast_expr(f'x{q}', x_dt, _ew.compute_dtype(kt))}",
+                  f"{Q}b = int32(-1)",
+                  f"{Q}if kx >= lo_k and kx <= hi_k:",
+                  f"{Q}    t = {tb}",
+                  f"{Q}    f = cuda.fma(t, rr, cc)",
+                  f"{Q}    b = int32(f)",
+                  f"{Q}    fr = f - {_ew.type_name(bc)}(b)",
+                  # near an edge: NumPy's fix-ups against the edges (global, cached: rare)
+                  f"{Q}    if fr < wlo or fr > whi:",
+                  f"{Q}        if b == nb32:",
+                  f"{Q}            b = int32(b - 1)",
+                  f"{Q}        if t < {eb('b')}:",
+                  f"{Q}            b = int32(b - 1)",
+                  f"{Q}        if b != nb32 - 1 and t >= {eb('b + 1')}:",
+                  f"{Q}            b = int32(b + 1)",
+                  f"{Q}valid = uint32(b) < uint32(nb32)"]
         elif mode == "uniform":
-            kt, bt, dt2, _ = u
+            kt, bt, dt2, _, _ = u
             r16 = (lambda e: f"float32(float16({e}))") if bt.itemsize == 2 else (lambda e: e)
             q16 = (lambda e: f"float32(float16({e}))") if dt2.itemsize == 2 else (lambda e: e)
             tb = _ew.cast_expr(f"x{q}", x_dt, bt)
@@ -252,6 +299,8 @@ def _render_hist(mode, x_dt, x_lay, w_dt, w_lay, acc, shared, u):
         L.append(f"{Q}if valid:")
         A = Q + "    "
         tgt, idx = ("H", "base + b") if shared else ("OUT", "b")
+        if small:
+            idx = "base + uint32(b)" if shared else "uint32(b)"
         if acc == "count":
             L.append(f"{A}cuda.atomic.add({tgt}, {idx}, {'uint32(1)' if shared else 'int64(1)'})")
         elif acc == "real":
@@ -261,7 +310,7 @@ def _render_hist(mode, x_dt, x_lay, w_dt, w_lay, acc, shared, u):
             L += [f"{A}wc = {_ew.cast_expr(f'w{q}', w_dt, _C128)}",
                   f"{A}cuda.atomic.add({tgt}, {idx}, wc.real)",
                   f"{A}cuda.atomic.add({tgt2}, {idx}, wc.imag)"]
-    L.append(f"{P}i += {u_count} * step")
+    L.append(f"{P}i += stride")
     if shared:
         L += ["    cuda.syncthreads()",
               "    k = cuda.threadIdx.x",
@@ -290,10 +339,13 @@ def _count(mode, x, w, nb, u=(), extra=()):
     """Run the histogram kernel: ``nb`` bins of ``x`` (1-d, or (N, D) for ``edges``),
     weighted by ``w`` (1-d or None).  Returns the int64 counts or float64 sums (complex
     weights: a complex128 array)."""
-    from ..creation import zeros
+    from ..reductions.scan_lookback import _zero
     acc = "count" if w is None else "complex" if w.dtype.kind == "c" else "real"
-    out = zeros((nb,), _I64 if acc == "count" else _F64)
-    out2 = zeros((nb,), _F64) if acc == "complex" else None
+    out = empty_array((nb,), _I64 if acc == "count" else _F64)
+    out2 = empty_array((nb,), _F64) if acc == "complex" else None
+    for o in (out, out2):
+        if o is not None and o.nbytes:
+            _zero(o._ptr, o.nbytes)         # a memset, not a fill kernel
     n = x.shape[0]
     if n and nb:
         shared = nb <= _acc_cap(acc)
@@ -390,8 +442,8 @@ def _ravel(a, weights):
         weights = _as_device(weights)
         if weights.shape != a.shape:
             raise ValueError("weights should have the same shape as a.")
-        weights = weights.reshape(-1)
-    return a.reshape(-1), weights
+        weights = weights if weights.ndim == 1 else weights.reshape(-1)
+    return (a if a.ndim == 1 else a.reshape(-1)), weights
 
 
 def _unsigned_subtract(a, b):
@@ -547,7 +599,7 @@ def _bin_edges(a, bins, range, weights):
     else:
         raise ValueError("`bins` must be 1d, when an array")
     bin_type = np.result_type(first, last, a.dtype)
-    if np.issubdtype(bin_type, np.integer):
+    if bin_type.kind in "iu":
         bin_type = np.result_type(bin_type, float)
     host = np.linspace(first, last, nbins + 1, endpoint=True, dtype=bin_type)
     if np.any(host[:-1] >= host[1:]):
@@ -571,27 +623,94 @@ def _edges_array(bins, message):
     return asarray(host)
 
 
+def _reciprocal(precision, first, last, nbins):
+    """``(rr, cc, wlo, whi)`` of the reciprocal form of the uniform bins (``precision``: see
+    :func:`_uniform_types`), or None where it is not proven to give NumPy's bins
+    (:data:`RECIPROCAL` off, float16 precision, huge bin counts, a range far from zero for its
+    width, subnormal bin widths).
+
+    NumPy computes ``f = (t - first) / (last - first) * nbins``, truncates it to ``b`` and fixes
+    ``b`` up by at most one step each way against the edges (``t < e[b]``: ``b - 1``;
+    ``t >= e[b + 1]``: ``b + 1``).  Write ``G(t) = (t - first) * nbins / (last - first)``
+    (exact), ``U`` for the largest machine epsilon of the dtypes involved (the edges, NumPy's
+    quotient, linspace's, ours: twice their unit roundoff, room for float16's double rounding),
+    ``M = max(|first|, |last|)`` and ``D = last - first``.  NumPy's ``f`` is within
+    ``nbins U (4.1 + M/D)`` of ``G``; ours (``fma(t, rr, cc)``, ``rr = nbins / D``,
+    ``cc = -first rr``) within ``nbins U (1.1 + 4 M/D)``; each linspace edge has
+    ``|G(e[k]) - k| <= nbins U (3.1 + 2.1 M/D)``.  With ``delta = nbins U (8 + 8 M/D) <= 1/16``
+    both estimates are within one bin of the true one (``e[b] <= t < e[b + 1]``), so both
+    fix-ups land on it: the same bins whatever the last bits.  More: where ``frac(f)`` lies in
+    ``[2 delta, 1 - 2 delta]``, ``trunc(f)`` is the true bin already and the kernel skips the two
+    edge reads (all but a ``4 delta`` fraction of values; 256 float32 bins on [0, 1): 0.15%)."""
+    if not RECIPROCAL or nbins >= 2 ** 31 - 1:
+        return None
+    c, eps, tiny = precision
+    lo, hi = float(first), float(last)
+    m, d = max(abs(lo), abs(hi)), hi - lo
+    # (bins wider than tiny / eps: subnormal edges would break the relative-error model)
+    if not (math.isfinite(d) and d / nbins >= tiny / eps):
+        return None
+    delta = nbins * (eps + 2.0 ** -52) * (8 + 8 * m / d)
+    if not delta <= 1 / 16:
+        return None
+    rr = nbins / d
+    return (c.type(rr), c.type(-lo * rr), c.type(2 * delta), c.type(1 - 2 * delta))
+
+
+_UNIFORM_TYPES = {}
+
+
+def _uniform_types(bt, first, last):
+    """``(dt2, den, precision)``: NumPy's dtype of ``(x - first) / (last - first) * nbins``
+    (found by running its expression on a one-element stand-in), its ``last - first`` and, for
+    :func:`_reciprocal`, ``(compute dtype, largest epsilon, largest tiny)`` over the edges',
+    quotient's, linspace's and our dtypes.  The dtypes follow from the operands' types; cached
+    per types (Python ints past int64 are not: NumPy may raise for them)."""
+    key = (bt, type(first), type(last))
+    hit = _UNIFORM_TYPES.get(key)
+    den = _unsigned_subtract(last, first)
+    if hit is not None:
+        return hit[0], den, hit[1]
+    s = _unsigned_subtract(np.zeros(1, bt), first)
+    dt2 = (s / den * 1).dtype          # (nbins, a Python int, is weak: any value gives this)
+    c = _ew.compute_dtype(bt)
+    lin = np.result_type(first, last, 1.0)          # linspace's working dtype
+    fl = [np.finfo(d) for d in (bt, dt2, np.dtype(type(den)), c, lin) if d.kind == "f"]
+    precision = (c, max(f.eps for f in fl), max(f.tiny for f in fl))
+    if all(type(v) is not int or -2 ** 63 <= v < 2 ** 63 for v in (first, last)):
+        _UNIFORM_TYPES[key] = (dt2, precision)
+    return dt2, den, precision
+
+
+def _fits(dt, v):
+    """Whether integer dtype ``dt`` holds ``v`` (a Python int past its range: no)."""
+    try:
+        return dt.type(v) == v
+    except OverflowError:
+        return False
+
+
 def _uniform_counts(a, w, first, last, nbins, edges):
     bt = edges.dtype
-    # NumPy's dtypes for (x - first) / (last - first) * nbins, found by running its expression
-    # on a one-element stand-in; the keep test compares a's values with first/last as NumPy does
-    den = _unsigned_subtract(last, first)
-    s = _unsigned_subtract(np.zeros(1, bt), first)
-    dt2 = (s / den * nbins).dtype
+    dt2, den, precision = _uniform_types(bt, first, last)
+    # the keep test compares a's values with first/last as NumPy does
     if a.dtype.kind == "f":
         kt = np.result_type(a.dtype, first, last)
     else:
         kt = np.result_type(a.dtype, first, last) if all(
             isinstance(v, (int, np.integer)) for v in (first, last)) else _F64
-        if kt.kind not in "iu" or any(kt.type(v) != v for v in (first, last)):
+        if kt.kind not in "iu" or not all(_fits(kt, v) for v in (first, last)):
             kt = _F64
-    etab = edges.size <= _s.table_size(_ew.compute_dtype(bt))
     kc, bc, dc = (_ew.compute_dtype(d) for d in (kt, bt, dt2))
-    extra = [kc.type(kt.type(first)), kc.type(kt.type(last)), bc.type(bt.type(first)),
-             dc.type(dt2.type(den)), dc.type(dt2.type(nbins)), edges.size] + \
-        _s.arr_values(edges if edges._c_contig else edges.copy())
+    ev = [edges.size] + _s.arr_values(edges if edges._c_contig else edges.copy())
     x = a if a.ndim == 1 else a.reshape(-1)
-    return _count("uniform", x, w, nbins, (kt, bt, dt2, etab), extra)
+    keep = [kc.type(kt.type(first)), kc.type(kt.type(last))]
+    fast = _reciprocal(precision, first, last, nbins)
+    if fast is not None:
+        return _count("uniform", x, w, nbins, (kt, bt, dt2, False, True), keep + list(fast) + ev)
+    etab = edges.size <= _s.table_size(bc)
+    extra = keep + [bc.type(bt.type(first)), dc.type(dt2.type(den)), dc.type(dt2.type(nbins))] + ev
+    return _count("uniform", x, w, nbins, (kt, bt, dt2, etab, False), extra)
 
 
 def _edge_counts(sample, w, edges):
