@@ -431,5 +431,17 @@ def kernel_sources():
     return dict(_sources)
 
 
+_dependent_caches = []     # dicts holding launchers beside _memory (the elementwise replays)
+
+
+def clears_with_memory_cache(cache):
+    """Register ``cache`` (a dict whose values hold launchers) to be emptied with the kernel
+    cache, so a knob changed between :func:`clear_memory_cache` calls takes effect."""
+    _dependent_caches.append(cache)
+    return cache
+
+
 def clear_memory_cache():
     _memory.clear()
+    for cache in _dependent_caches:
+        cache.clear()

@@ -537,10 +537,10 @@ class Raw:
         return self.array.dtype
 
 
-_fast = {}     # fast-path key -> launcher, for all-contiguous calls
+_fast = compiler.clears_with_memory_cache({})   # fast-path key -> launcher (all-contiguous)
 # layout key (op, dtypes, shapes and strides of every operand) -> (launcher, grid, block,
 # argument list, where the addresses and scalars go): :func:`launch`'s other layouts replayed
-_layouts = {}
+_layouts = compiler.clears_with_memory_cache({})
 _LAYOUTS_MAX = 1024
 _SIM = _backend.IS_SIM
 # The simulator runs blocks one after another and pays per block, per thread and per barrier
