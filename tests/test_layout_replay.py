@@ -71,3 +71,36 @@ def test_layout_store_is_bounded(rng, monkeypatch):
     for k in range(1, 9):
         np.testing.assert_array_equal((a[:, ::k] + a[:, ::k]).get(), h[:, ::k] * 2)
     assert len(ew._layouts) <= 4
+
+
+@pytest.mark.parametrize("dt", [np.uint8, np.int16, np.int64, np.float16, np.float32,
+                                np.complex64, np.bool_])
+def test_array_with_python_scalar_repeated(dt, rng):
+    # (array, Python scalar) remembers NumPy's resolution per (dtype, scalar type, position):
+    # later calls still convert each value (NEP 50's errors) and follow the array's layout
+    h = _data(rng, (4, 6), dt)
+    a = npgpu.asarray(h)
+    kind = np.dtype(dt).kind
+    scalars = {"u": [3, 7, 200], "i": [3, -7, 100], "f": [1.5, -2.25, 100.0],
+               "c": [1.5, 2 - 1j, 1j], "b": [True, False, True]}[kind]
+    for v in scalars:
+        for got, want in ((a + v, h + v), (v * a, v * h), (a.T - v if kind != "b" else a.T & v,
+                                                          h.T - v if kind != "b" else h.T & v),
+                          (a[:, ::2] < v, h[:, ::2] < v) if kind != "c" else (a == v, h == v)):
+            assert got.dtype == want.dtype
+            np.testing.assert_allclose(got.get(), want, rtol=1e-3 if dt == np.float16 else 1e-6)
+    if kind in "iu":
+        big = int(np.iinfo(dt).max) + 1
+        with pytest.raises(OverflowError):
+            a + big                         # NumPy 2: out of range for the array's dtype
+        np.testing.assert_array_equal((a < big).get(), h < big)     # comparisons: NumPy's answer
+        np.testing.assert_array_equal((a + 1).get(), h + 1)          # the plan still serves
+
+
+def test_python_scalar_with_fortran_array(rng):
+    h = np.asfortranarray(rng.standard_normal((5, 7)))
+    a = npgpu.asarray(h)
+    for v in (2.0, 3.0):
+        r = a * v
+        assert r._f_contig and not r._c_contig
+        np.testing.assert_array_equal(r.get(), h * v)

@@ -18,6 +18,7 @@ from ..cuda import runtime as _runtime
 _multi_device = _runtime.multi_device
 
 _PY_WEAK = {int: int, float: float, complex: complex}
+_PY_SCALAR = frozenset((int, float, complex, bool))
 _prod = math.prod           # an array's size from its shape (the ``size`` property loops in Python)
 _grids = _ew.GRIDS          # (elements, launcher) -> (blocks, threads), read before _ew._grid
 _BOOL = np.dtype(np.bool_)
@@ -75,6 +76,7 @@ class ufunc:
         self._loops = loops          # type-class key -> ScalarOp
         self._resolved = {}          # (arg keys, dtype, casting) -> (loop_in, loop_out, op)
         self._plans = {}             # input dtypes -> (launcher, out dtype, words args): fast path
+        self._splans = {}            # (array dtype, scalar type, its position) -> resolution
         self._nin1 = np_ufunc.nin == 1 and np_ufunc.nout == 1
         self._nin2 = np_ufunc.nin == 2 and np_ufunc.nout == 1
         self._compare = _COMPARISONS.get(name)
@@ -151,6 +153,16 @@ class ufunc:
                             kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr,
                                           n, isa, 0, 0, n, isb, b._ptr, n, isb))
                         return out
+                # one array and a Python scalar (x * 2, 1.0 - x): the resolution is the
+                # scalar's type's (NEP 50), remembered per (array dtype, type, position)
+                if a.__class__ is ndarray and b.__class__ in _PY_SCALAR:
+                    plan = self._splans.get((a.dtype, b.__class__, 1))
+                    if plan is not None:
+                        return self._scalar_call(plan, args, a, 1)
+                elif b.__class__ is ndarray and a.__class__ in _PY_SCALAR:
+                    plan = self._splans.get((b.dtype, a.__class__, 0))
+                    if plan is not None:
+                        return self._scalar_call(plan, args, b, 0)
             elif self._nin1 and len(args) == 1:
                 a = args[0]
                 if a.__class__ is ndarray and a._c_contig:
@@ -168,6 +180,20 @@ class ufunc:
                                           n, isa))
                         return out
         return self._call(*args, **kwargs)
+
+    def _scalar_call(self, plan, args, a, pos):
+        """The remembered resolution of (array, Python scalar) applied: the scalar converted to
+        its loop dtype (an out-of-range int takes the full path: NumPy's error or constant)."""
+        loop_in, loop_out, op = plan
+        try:
+            sc = _scalar(args[pos], loop_in[pos])
+        except OverflowError:
+            return self._call(*args)
+        out = empty_array(a.shape, loop_out[0],
+                          "F" if a._f_contig and not a._c_contig else "C")
+        _ew.launch(op, [a, sc] if pos else [sc, a], loop_in, [out], loop_out,
+                   name=self.__name__)
+        return out
 
     def _make_plan(self, inputs, loop_in, loop_out, op):
         """Remember the launcher of the all-contiguous-arrays case for these input dtypes."""
@@ -212,6 +238,7 @@ class ufunc:
         if _multi_device[0]:
             _check_devices(inputs, outs)
         # scalars become NumPy scalars of the loop's input dtype (NumPy's overflow errors included)
+        op0 = op
         arrays = []
         for i, x in enumerate(inputs):
             if isinstance(x, ndarray):
@@ -229,6 +256,13 @@ class ufunc:
         if where is not True:
             return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
         fresh = outs is None
+        if (fresh and dtype is None and casting == "same_kind" and nin == 2 and self.nout == 1
+                and len(arrays) == 1 and op is op0 and self._value_check is None
+                and order == "K" and signature is None):
+            pos = 0 if args[1] is arrays[0] else 1
+            if args[pos].__class__ in _PY_SCALAR and args[1 - pos].__class__ is ndarray:
+                self._splans[(arrays[0].dtype, args[pos].__class__, pos)] = \
+                    (loop_in, loop_out, op)
         if (fresh and dtype is None and casting == "same_kind" and self.nout == 1
                 and len(arrays) == nin and self.nin <= 2 and not checked
                 and (arrays[0].dtype if nin == 1 else tuple(a.dtype for a in arrays))
@@ -392,6 +426,10 @@ def _scalar(x, dt):
         return x
     if dt.kind in "iu" and isinstance(x, int) and not isinstance(x, bool):
         return dt.type(x)      # OverflowError for out-of-range Python ints, as NumPy
+    if x.__class__ is float and dt.kind in "fc" or x.__class__ is complex and dt.kind == "c":
+        return dt.type(x)      # what astype gives (rounding, inf, nan), without an array
+    if x.__class__ is bool and dt.kind == "b":
+        return dt.type(x)
     return np.asarray(x).astype(dt)[()]
 
 
