@@ -20,6 +20,12 @@ Two forms of the template:
   last-axis lookup (``table`` kinds: take, delete, insert) with a source row of at most
   :data:`STAGE_MAX` bytes stages the row in shared memory (a block a row), so the gather reads
   it from there and the source is read once, coalesced.
+* ``indexed`` (:data:`INDEXED`, NPGPU_REMAP_INDEXED=1; those staged lookups): a block maps its
+  chunk of output columns once into a shared uint16 index beside the staged row and keeps it
+  for every row it takes (a resident grid, each block every ``gridDim.y``-th row); rows are
+  staged with 16-byte loads, the next row's in flight during the gather, and written in
+  16-byte units.  Instead of an element's int64 index read from L2 on every row, behind the
+  bounds record's atomic.
 * ``linear`` (short rows): a thread unravels each element's linear index over every axis.
 """
 import os
@@ -49,6 +55,16 @@ _ROWS_PER_BLOCK = 4
 _STAGE_EPT = EPT            # source elements a thread loads at once into a shared-memory stage
 _STAGE_BLOCK = 4 if _ew._SIM else 256
 _GRID_Y = 2 if _ew._SIM else 65535
+# The indexed form of the staged lookups (take, delete, insert, repeat's search):
+# NPGPU_REMAP_INDEXED=1 maps a block's columns once into a shared uint16 index and stages each
+# row with 16-byte loads, the next row's loads in flight during the gather, 16-byte stores
+# (_render_indexed); 0: the rows form's stage (each element re-reads its int64 index from L2,
+# 4-byte loads).  Off until measured on a GPU (issue 13: take(8192^2 f32, perm, axis=1)).
+INDEXED = os.environ.get("NPGPU_REMAP_INDEXED", "0") == "1"
+_IDX_BLOCK = 4 if _ew._SIM else 512     # threads a block
+_IDX_PREFETCH = 4       # stage units (16 bytes or an element) of the next row a thread holds
+_IDX_PER = 2            # output units a thread gathers a round
+_IDX_MIN = 4 if _ew._SIM else 1024      # least columns of index a block's chunk must hold
 
 # Bounds records of the index checks (take's 'raise' map here, advanced indexing's gather /
 # check / scatter): NPGPU_REGISTER_RECORDS=1 keeps a thread's first bad position in a register
@@ -83,8 +99,7 @@ MAPS = {
     # with REGISTER_RECORDS through the thread's ``bad`` register and one atomic at the end;
     # 'wrap' reduces its indices before the launch and reads them as a plain `table`
     "take_raise": (("m",), "j = T[c]\nif j < 0:\n    j += m\nif j < 0 or j >= m:\n"
-                           + ("    bad = min(bad, int64(c))\n    j = 0" if REGISTER_RECORDS
-                              else "    cuda.atomic.min(ERR, 0, int64(c))\n    j = 0")),
+                           "    RECORD\n    j = 0"),
     "take_clip": (("m",), "j = min(max(T[c], 0), m - 1)"),
     "search": ((), "lo = 0\nhi = T.shape[0]\nwhile lo < hi:\n    mid = (lo + hi) >> 1\n"
                    "    if T[mid] <= c:\n        lo = mid + 1\n    else:\n        hi = mid\nj = lo"),
@@ -132,10 +147,13 @@ def _cast_params(kinds, w, axes=None):
             if kind not in _SIGNED and (axes is None or d in axes) for p in MAPS[kind][0]]
 
 
-def _map_lines(kind, d, w, fill_sel, c=None, j=None, f="f"):
+def _map_lines(kind, d, w, fill_sel, c=None, j=None, f="f", reg=None):
     """The map of axis ``d``: its source with c, j (default c<d>, j<d>), the fill selector f,
-    the parameters and T suffixed by d."""
-    body = MAPS[kind][1].replace("W(", f"{w}(")
+    the parameters and T suffixed by d; ``reg``: a bad take index goes to the ``bad`` register
+    (default :data:`REGISTER_RECORDS`), else straight to the record by an atomic."""
+    reg = REGISTER_RECORDS if reg is None else reg
+    body = MAPS[kind][1].replace("W(", f"{w}(").replace(
+        "RECORD", "bad = min(bad, int64(c))" if reg else "cuda.atomic.min(ERR, 0, int64(c))")
     if kind == "const":
         body = body.replace("LO", str(fill_sel[d][0])).replace("HI", str(fill_sel[d][1]))
     names = {n: f"{n}{d}" for n in MAPS[kind][0]}
@@ -158,10 +176,11 @@ def _value(tag, load, nfill, f):
 _NO_BAD = (1 << 63) - 1     # ``bad``'s start: no bad position (the record's own "none")
 
 
-def _record_lines(kinds, where):
-    """A ``take_raise`` kernel's ``bad`` register: its start (``where`` "start") or its one
-    atomic into the record at the end ("end"); no lines for other kernels."""
-    if "take_raise" not in kinds or not REGISTER_RECORDS:
+def _record_lines(kinds, where, reg=None):
+    """A ``take_raise`` kernel's ``bad`` register (``reg``, default :data:`REGISTER_RECORDS`):
+    its start (``where`` "start") or its one atomic into the record at the end ("end"); no
+    lines for other kernels."""
+    if "take_raise" not in kinds or not (REGISTER_RECORDS if reg is None else reg):
         return []
     if where == "start":
         return [f"    bad = int64({_NO_BAD})"]
@@ -212,6 +231,20 @@ def _element(idx, tag, indent, kinds, fill_sel, nfill, w):
     return [" " * indent + line for line in lines]
 
 
+def _row_offset(kinds, w, fill_sel, nfill, r, rb):
+    """Lines of output row ``r``'s source offset ``rb`` (elements from ``base``) and, under a
+    ``const`` outer axis, its fill selector ``fr``: the row index unravelled over the outer
+    axes and mapped (the rows forms map a row once, not once an element)."""
+    last = len(kinds) - 1
+    row = ["fr = -1"] if nfill else []
+    if last:
+        row += _ew.unravel_lines(r, last, coord="c{d}", cast=w)
+        for d in range(last):
+            row += _map_lines(kinds[d], d, w, fill_sel, f="fr")
+    return row + [f"{rb} = " + " + ".join(["base"] + [f"int64(j{d}) * e{d}"
+                                                      for d in range(last)])]
+
+
 def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, sim, rep=False):
     """The rows form (module docstring).  ``words``: stores two elements a word (the row length
     even, ``out`` aligned); ``wload``: loads a word where the source allows; ``unit``: the last
@@ -237,13 +270,7 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
         L.append(f"    sm = cuda.shared.array({stage}, {_ew.type_name(dt)})")
     L += ["    r = cuda.blockIdx.y", "    while r < R:"]
     P = "        "
-    # the row: its source offset ``rb`` and, under a ``const`` outer axis, its fill selector
-    row = ["fr = -1"] if nfill else []
-    if last:
-        row += _ew.unravel_lines("r", last, coord="c{d}", cast=w)
-        for d in range(last):
-            row += _map_lines(kinds[d], d, w, fill_sel, f="fr")
-    row.append("rb = " + " + ".join(["base"] + [f"int64(j{d}) * e{d}" for d in range(last)]))
+    row = _row_offset(kinds, w, fill_sel, nfill, "r", "rb")
     row.append("ro = r * (L >> 1)" if words else "ro = r * L")
     L += [P + x for x in row]
     # (source offsets in int64: Numba types int64 + uint64 as float64)
@@ -335,6 +362,172 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
     params += mparams + [Param("scalar", dt)] * nfill + ([Param("scalar", _I64)] if stage else [])
     params += [Param("scalar", _I64)] * 2 if rep else []
     return KernelSource(name, text, params)
+
+
+_UINT = {1: "uint8", 2: "uint16", 4: "uint32", 8: "uint64"}
+
+
+def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nbytes):
+    """The indexed form of a staged last-axis lookup (module docstring).  One shared array of
+    ``nbytes`` holds the source row (from byte 0) and, from uint16 ``JO`` on, the block's chunk
+    of ``CH`` output columns mapped once (uint16 source columns, in column order); each row of
+    the block is staged whole and gathered through that index.  Elements move as their bits
+    (``E``: unsigned of the element's width, two uint64 halves for 16-byte ones), so the kernel
+    depends on the item size, not the dtype, and on no size (CI compiles few variants).
+    ``vstage``: the row staged in 16-byte loads (rows 16-byte aligned and whole 16-byte units),
+    else element by element through the last axis's stride (``unit``: stride 1); ``KP`` stage
+    units of the next row a thread loads into registers before it gathers the current one (in
+    flight during the gather); ``U``-byte output units of ``VEC`` elements (16: one 16-byte
+    store), their ``VEC`` indices one shared load (2 * VEC bytes), ``PER`` units a thread a
+    round.  Launch bounds: ``block`` threads, 1024 a SM at least (64 registers)."""
+    nd = len(kinds)
+    last = nd - 1
+    w = "uint32" if narrow else "int64"
+    esz = min(isz, 8)
+    S = isz // esz                      # E words an element
+    E = _UINT[esz]
+    LV = VEC.bit_length() - 1
+    margs, mparams = _map_args(kinds, 0)
+    args = ["R", "L", "M", "CH", "JO", "outu", "srcx", "base"] + [f"e{d}" for d in range(nd)]
+    args += [f"s{d}" for d in range(1, last)] + margs
+    L = [f"def KERNEL({', '.join(args)}):"] + _record_lines(kinds, "start", True)
+    L += [f"    s{d} = {w}(s{d})" for d in range(1, last)] + _cast_params(kinds, w)
+    L += ["    bd = cuda.blockDim.x", "    tid = cuda.threadIdx.x",
+          f"    sm = cuda.shared.array({nbytes // 8}, uint64, alignment=16)",
+          f"    sv = sm.view(np.{E})" if esz < 8 else "    sv = sm",
+          "    sj = sm.view(np.uint16)"]
+    if VEC == 2:
+        L.append("    sj2 = sm.view(np.uint32)")
+    L += ["    cs = int64(cuda.blockIdx.x) * CH",            # the chunk's first column
+          "    nc = min(L - cs, CH)",
+          f"    nu = nc >> {LV}",                              # its output units
+          f"    lu = L >> {LV}",
+          # stage units of a row: 16-byte units, or E words
+          f"    ns = (M * {isz}) >> 4" if vstage else f"    ns = M * {S}"]
+
+    def load(k, dst):
+        """Stage unit ``k`` of the row at ``rb`` into register(s) ``dst``."""
+        if vstage:
+            return [f"{dst}a, {dst}b = ptx.load16(srcx, ((rb * {isz}) >> 4) + {k})"]
+        el = f"({k})" if S == 1 else f"(({k}) >> 1)"
+        at = f"rb + {el}" if unit else f"rb + {el} * e{last}"
+        return [f"{dst} = srcx[{at}]" if S == 1 else f"{dst} = srcx[2 * ({at}) + (({k}) & 1)]"]
+
+    def store(k, src):
+        if vstage:
+            return [f"ptx.store16(sm, {k}, {src}a, {src}b)"]
+        return [f"sv[{k}] = {src}"]
+
+    P = "    "
+
+    def prefetch(pad):
+        out = []
+        for q in range(KP):
+            k = f"tid + {q} * bd"
+            out += [f"if {k} < ns:"] + ["    " + x for x in load(k, f"p{q}")]
+        return [pad + x for x in out]
+
+    # the first row's stage units in flight while the block maps its columns
+    for q in range(KP):
+        L += [P + x for x in ([f"p{q}a = uint64(0)", f"p{q}b = uint64(0)"] if vstage
+                              else [f"p{q} = {E}(0)"])]
+    L += [P + "r = int64(cuda.blockIdx.y)"]
+    if KP:
+        L += [P + "if r < R:"] + [P + "    " + x for x in _row_offset(kinds, w, {}, 0, "r", "rb")]
+        L += prefetch(P + "    ")
+
+    # the chunk's columns mapped once (bad take indices kept in the ``bad`` register), 4
+    # columns a thread a round: their table loads in flight together
+    def mapped(c, t):
+        return _map_lines(kinds[last], last, w, {}, c=f"{w}(cs + {c})", j=f"jm{t}", reg=True)
+
+    def put(c, t):
+        return [f"sj[JO + {c}] = uint16(jm{t})"]
+
+    L += [P + "c = tid", P + "while c < nc:", P + "    if c + 3 * bd < nc:"]
+    for t in range(4):
+        L += [P + "        " + x for x in mapped(f"c + {t} * bd", t)]
+    for t in range(4):
+        L += [P + "        " + x for x in put(f"c + {t} * bd", t)]
+    L += [P + "    else:", P + "        for t in range(4):", P + "            ct = c + t * bd",
+          P + "            if ct < nc:"]
+    L += [P + "                " + x for x in mapped("ct", "t") + put("ct", "t")]
+    L += [P + "    c += 4 * bd"]
+    L += [P + "while r < R:"]
+    Q = P + "    "
+    if not KP:
+        L += [Q + x for x in _row_offset(kinds, w, {}, 0, "r", "rb")]
+    # stage row r: the units held in registers, then (rows longer than KP units a thread) the
+    # rest, 4 loads a thread in flight
+    for q in range(KP):
+        k = f"tid + {q} * bd"
+        L += [Q + f"if {k} < ns:"] + [Q + "    " + x for x in store(k, f"p{q}")]
+    L += [Q + f"k = tid + {KP} * bd", Q + "while k < ns:", Q + "    if k + 3 * bd < ns:"]
+    for u in range(4):
+        L += [Q + "        " + x for x in load(f"k + {u} * bd", f"g{u}")]
+    for u in range(4):
+        L += [Q + "        " + x for x in store(f"k + {u} * bd", f"g{u}")]
+    L += [Q + "    else:", Q + "        for u in range(4):", Q + "            if k + u * bd < ns:"]
+    L += [Q + "                " + x for x in load("k + u * bd", "gt") + store("k + u * bd", "gt")]
+    L += [Q + "    k += 4 * bd", Q + "cuda.syncthreads()"]
+    L += [Q + f"ro = r * lu + (cs >> {LV})", Q + "rn = r + cuda.gridDim.y"]
+    if KP:
+        L += [Q + "if rn < R:"] + [Q + "    " + x for x in _row_offset(kinds, w, {}, 0, "rn", "rb")]
+        L += prefetch(Q + "    ")
+
+    def indices(uq, t):
+        """Lines of unit ``uq``'s VEC source columns ``j<t>_<v>`` (one shared load of 2 VEC
+        bytes: a warp's loads are contiguous, no bank conflict)."""
+        if VEC == 1:
+            return [f"j{t}_0 = int32(sj[JO + {uq}])"]
+        if VEC == 2:
+            return [f"q{t} = sj2[(JO >> 1) + {uq}]", f"j{t}_0 = int32(q{t} & uint32(0xFFFF))",
+                    f"j{t}_1 = int32(q{t} >> uint32(16))"]
+        if VEC == 4:
+            words = [f"q{t}_0 = sm[(JO >> 2) + {uq}]"]
+        else:
+            words = [f"q{t}_{2 * i}, q{t}_{2 * i + 1} = ptx.load16(sm, (JO >> 3) + "
+                     f"{VEC // 8} * {uq}" + (f" + {i})" if i else ")") for i in range(VEC // 8)]
+        return words + [f"j{t}_{v} = int32((q{t}_{v // 4} >> uint64({16 * (v % 4)})) "
+                        "& uint64(0xFFFF))" for v in range(VEC)]
+
+    def unit_lines(uq, t):
+        """Output unit ``uq``'s bits gathered and stored."""
+        out, vals = indices(uq, t), []
+        for v in range(VEC):
+            for s_ in range(S):
+                at = f"j{t}_{v}" if S == 1 else f"2 * j{t}_{v} + {s_}"
+                out.append(f"x{t}_{v}_{s_} = sv[{at}]")
+                vals.append(f"x{t}_{v}_{s_}")
+        if U < 8:
+            return out + [f"outu[ro + {uq}] = {vals[0]}"]
+        per = 8 // esz
+        words = []
+        for i in range(U // 8):
+            parts = [f"(uint64({x}) << uint64({8 * esz * b}))" if b else f"uint64({x})"
+                     for b, x in enumerate(vals[i * per:(i + 1) * per])]
+            words.append(" | ".join(parts))
+        if U == 16:
+            return out + [f"ptx.store16(outu, ro + {uq}, {words[0]}, {words[1]})"]
+        return out + [f"outu[ro + {uq}] = {words[0]}"]
+
+    L += [Q + "u = tid", Q + "while u < nu:", Q + f"    if u + {PER - 1} * bd < nu:"]
+    for q in range(PER):
+        L += [Q + "        " + x for x in unit_lines(f"(u + {q} * bd)" if q else "u", str(q))]
+    L += [Q + "    else:", Q + f"        for q in range({PER}):", Q + "            ut = u + q * bd",
+          Q + "            if ut < nu:"]
+    L += [Q + "                " + x for x in unit_lines("ut", "t")]
+    L += [Q + f"    u += {PER} * bd", Q + "cuda.syncthreads()", Q + "r = rn"]
+    L += _record_lines(kinds, "end", True)
+    text = "\n".join(L) + "\n"
+    name = _ew._kernel_name("remap_indexed", text)
+    text = text.replace("def KERNEL(", f"def {name}(")
+    wdt = np.dtype(np.uint64) if U >= 8 else np.dtype(_UINT[esz])
+    sdt = np.dtype(np.uint64) if vstage else np.dtype(_UINT[esz])
+    params = [Param("scalar", _I64)] * 5 + [Param("array", wdt, 1, "C"),
+                                            Param("array", sdt, 1, "C")]
+    params += [Param("scalar", _I64)] * (1 + nd + max(last - 1, 0)) + mparams
+    return KernelSource(name, text, params, launch_bounds=(block, max(1, 1024 // block)))
 
 
 # --- planning and launch -----------------------------------------------------------------------
@@ -561,6 +754,10 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
     """(kernel, grid, block, values) of the rows form; ``slots`` receives (index in values,
     True for out / False for src, byte offset from that array's pointer) of every pointer."""
     dt, isz = src.dtype, src.itemsize
+    if INDEXED and kinds[-1] in _LOOKUPS and not fills:
+        got = _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots)
+        if got is not None:
+            return got
     L = maps[-1].size
     # leading repetitions: each value is loaded once and stored Z times (the source read once)
     k = _repeats(shape, strides, maps)
@@ -616,3 +813,67 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
             gx = min(gx, _ew.SIM_GRID)
         grid, block = (gx, gy, 1), (_ROWS_BLOCK, 1, 1)
     return kern, grid, block, values
+
+
+def _sm_count():
+    from .cuda import runtime
+    dev = runtime.get_device_id()
+    n = _SMS.get(dev)
+    if n is None:
+        n = _SMS[dev] = runtime.Device(dev).multiprocessor_count
+    return n
+
+
+_SMS = {}
+
+
+def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots):
+    """(kernel, grid, block, values) of the indexed form (:func:`_render_indexed`), or None
+    where it does not apply: item sizes other than 1-16 bytes, a source row over
+    :data:`STAGE_MAX` bytes, or too little shared memory left beside the row for
+    :data:`_IDX_MIN` columns of index.  The grid: ``gx`` chunks of columns, and as many rows
+    of blocks as stay resident next to them, each taking every ``gridDim.y``-th row (no
+    partial last wave; the chunk's index is built once a block)."""
+    isz = src.itemsize
+    if isz not in (1, 2, 4, 8, 16):
+        return None
+    M, L = shape[-1], maps[-1].size
+    if M * isz > STAGE_MAX:
+        return None
+    esz = min(isz, 8)
+    lo, hi = extent(src)
+    m = (hi - lo) // isz
+    estrides = [s // isz for s in strides]
+    base = (src._ptr - lo) // isz
+    vstage = (estrides[-1] == 1 and not (M * isz) % 16 and not lo % 16 and not (base * isz) % 16
+              and not any((e * isz) % 16 for e in estrides[:-1]))
+    SW = -(-M * isz // 16) * 2                     # the row's words: whole 16-byte units
+    for U in (16, 8, esz):
+        if U >= isz and not (L * isz) % U and not out._ptr % U:
+            break
+    else:
+        return None
+    VEC = U // isz
+    # the chunk: as many columns as the shared bytes beside the row hold (whole units)
+    CH = min(L, (STAGE_MAX - 8 * SW) // (2 * VEC) * VEC)
+    if CH < min(L, _IDX_MIN):
+        return None
+    block = _IDX_BLOCK
+    KP = _IDX_PREFETCH          # (not fitted to the row: one kernel for every row length)
+    unit = estrides[-1] == 1
+    key = ("remap_indexed", isz, kinds, narrow, vstage, unit, VEC, U, KP, _IDX_PER, block,
+           STAGE_MAX)
+    kern = compiler.get_kernel(key, lambda: _render_indexed(isz, kinds, narrow, vstage, unit, VEC,
+                                                            U, KP, _IDX_PER, block, STAGE_MAX))
+    wsz = 8 if U >= 8 else esz
+    values = [out.size // L, L, M, CH, 4 * SW] + _arr(out._ptr, out.size * isz // wsz, wsz)
+    slots.append((len(values) - 3, True, 0))
+    ssz = 8 if vstage else esz
+    values += _arr(lo, m * isz // ssz, ssz)
+    slots.append((len(values) - 3, False, lo - src._ptr))
+    values += [base, *estrides] + [mp.size for mp in maps[1:-1]]
+    values += _map_values(maps, [], rec, slots, len(values))
+    gx = -(-L // CH)
+    resident = 2 if _ew._SIM else _sm_count() * (kern.blocks_per_sm(block) or 1)
+    gy = max(1, min(out.size // L, _GRID_Y, resident // gx))
+    return kern, (gx, gy, 1), (block, 1, 1), values

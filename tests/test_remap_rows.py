@@ -31,6 +31,27 @@ def rows(monkeypatch):
     return calls
 
 
+@pytest.fixture(params=[False, True], ids=["stage", "indexed"])
+def indexed(request, monkeypatch):
+    """Both forms of the staged lookups (``_remap.INDEXED``, NPGPU_REMAP_INDEXED); returns the
+    kernels of the indexed launches made (none with the switch off)."""
+    from npgpu.indexing import routines
+    monkeypatch.setattr(_remap, "INDEXED", request.param)
+    monkeypatch.setattr(_remap, "_PLANS", {})
+    monkeypatch.setattr(routines, "_take_calls", {})     # launches stored under the other form
+    made = []
+    launch = _remap._launch_indexed
+
+    def counted(*args):
+        got = launch(*args)
+        if got is not None:
+            made.append(got[0])
+        return got
+
+    monkeypatch.setattr(_remap, "_launch_indexed", counted)
+    return made
+
+
 def cases(shape, dt):
     h = random_array(shape, dt, RNG)
     return [make_layout(h, lay) for lay in LAYOUTS]
@@ -115,7 +136,7 @@ def test_pad_single_forms_map_choice():
 
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
 @pytest.mark.parametrize("dt", ["b1", "u2", "f4", "i8", "c16"])
-def test_take_staged(mode, dt, rows):
+def test_take_staged(mode, dt, rows, indexed):
     n = _remap.ROWS_MIN + 3
     lo = -3 * n if mode != "raise" else -n
     hi = 3 * n if mode != "raise" else n
@@ -124,6 +145,7 @@ def test_take_staged(mode, dt, rows):
     # x dtype x mode is a kernel for CI's PTX check; layouts, word classes and modes are
     # separate parts of the template)
     diag = ["b1", "u2", "f4", "i8", "c16"].index(dt) % 3 == ["raise", "wrap", "clip"].index(mode)
+    diag = diag and not _remap.INDEXED      # (its layouts: test_take_indexed_forms)
     for g, h in cases((2, 3, n), dt)[:None if diag else 1]:
         for idx in (RNG.integers(lo, hi, 2 * n), RNG.integers(lo, hi, (2, 5)).astype(numpy.int32)):
             assert_same(np.take(g, np.asarray(idx), axis=-1, mode=mode),
@@ -136,9 +158,10 @@ def test_take_staged(mode, dt, rows):
                 numpy.take(flat, idx, mode=mode))
     # 'wrap' reduces its indices first (one small launch), then reads them as a plain table
     assert any(kinds[-1] == ("table" if mode == "wrap" else "take_" + mode) for kinds in rows)
+    assert bool(indexed) == _remap.INDEXED
 
 
-def test_take_staged_errors_and_out():
+def test_take_staged_errors_and_out(indexed):
     n = _remap.ROWS_MIN + 1
     h = random_array((3, n), "f4", RNG)
     g = np.asarray(h)
@@ -215,7 +238,7 @@ def test_replayed_plans_match_fresh_ones():
 
 
 @pytest.mark.parametrize("mode", ["raise", "wrap", "clip"])
-def test_replayed_tables_and_record(mode, rows):
+def test_replayed_tables_and_record(mode, rows, indexed):
     """Replayed launches with tables (take's index row, repeat's cumulative counts, insert's
     positions) and take's bounds record: each call reads its own table and record, so new index
     values, new counts and a bad index in a later call all come out as on a first call."""
@@ -241,3 +264,54 @@ def test_replayed_tables_and_record(mode, rows):
     # each distinct launch planned once, replayed after: the rows form was set up once a plan
     assert len(rows) == len(_remap._PLANS)
     assert any(kinds[-1] == ("table" if mode == "wrap" else "take_" + mode) for kinds in rows)
+
+
+@pytest.mark.parametrize("dt", ["f4", "b1", "u2", "i8", "c16"])
+def test_take_indexed_forms(dt, rows, monkeypatch):
+    """The indexed form's variants (NPGPU_REMAP_INDEXED=1): 16-byte, 8-byte and element output
+    units (even and odd row lengths), 16-byte and element stages (every layout: strided and
+    broadcast rows stage element by element), 16-byte elements as two words, rows longer than a
+    block's prefetch, several column chunks a row (a small index budget), outer axes, and the
+    first bad index of 'raise' across chunks; delete and repeat's lookups too."""
+    monkeypatch.setattr(_remap, "INDEXED", True)
+    monkeypatch.setattr(_remap, "_PLANS", {})
+    from npgpu.indexing import routines
+    monkeypatch.setattr(routines, "_take_calls", {})
+    # tails everywhere: 4 threads, 1 unit prefetched (or none), chunks of 4 columns and more
+    monkeypatch.setattr(_remap, "_IDX_BLOCK", 4)
+    monkeypatch.setattr(_remap, "_IDX_PREFETCH", 0 if dt in ("b1", "i8") else 1)
+    monkeypatch.setattr(_remap, "_IDX_MIN", 4)
+    made = []
+    launch = _remap._launch_indexed
+    monkeypatch.setattr(_remap, "_launch_indexed",
+                        lambda *a: made.append(launch(*a)) or made[-1])
+    isz = numpy.dtype(dt).itemsize
+    # every layout in one mode a dtype (each a kernel for CI's PTX check), the contiguous one in
+    # the others
+    modes = ("raise", "clip", "wrap")
+    full = modes[["f4", "b1", "u2", "i8", "c16"].index(dt) % 3]
+    for m, cols in [(16, 24), (16, 21), (40, 33)]:
+        h = random_array((2, 3, m), dt, RNG)
+        for i, (g, hh) in enumerate(cases(h.shape, dt) if (m, cols) == (16, 24)
+                                    else [(np.asarray(h), h)]):
+            for mode in modes if i == 0 else (full,):
+                lo, hi = (-m, m) if mode == "raise" else (-3 * m, 3 * m)
+                idx = RNG.integers(lo, hi, cols)
+                assert_same(np.take(g, np.asarray(idx), axis=-1, mode=mode),
+                            numpy.take(hh, idx, axis=-1, mode=mode))
+    assert all(made)
+    # a small index budget: several chunks of columns a row, each block building its own
+    monkeypatch.setattr(_remap, "STAGE_MAX", 16 * isz + 32)     # the row and 16 columns
+    h = random_array((5, 16), dt, RNG)
+    g = np.asarray(h)
+    made.clear()
+    idx = RNG.integers(-16, 16, 56)
+    assert_same(np.take(g, np.asarray(idx), axis=1), numpy.take(h, idx, axis=1))
+    assert made[-1] is not None and made[-1][1][0] > 1      # grid x: several chunks
+    for bad in ([40, 3], [3, -17]):
+        idx[[33, 50]] = bad                 # two bad indices in different chunks: the first
+        raises_like(lambda: numpy.take(h, idx, axis=1), lambda: np.take(g, np.asarray(idx), axis=1))
+    pos = RNG.integers(0, 16, 3)
+    assert_same(np.delete(g, np.asarray(pos), axis=1), numpy.delete(h, pos, axis=1))
+    counts = RNG.integers(0, 4, 16)
+    assert_same(np.repeat(g, np.asarray(counts), axis=1), numpy.repeat(h, counts, axis=1))

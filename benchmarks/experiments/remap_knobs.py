@@ -1,17 +1,25 @@
 """The remap template's launch shape (``npgpu/_remap.py``) on issue 13's cases: threads a block
 of the rows form, words a thread of its word stores, elements a thread of its element form,
 output rows a block row takes in turn, threads a block and loads a thread in flight of the
-staged (take) form, and the bytes of a source row that form stages (0: take gathers from global
-memory).
+staged (take) form, the bytes of a source row that form stages (0: take gathers from global
+memory), and the indexed form of the staged lookups (``_remap.INDEXED``, NPGPU_REMAP_INDEXED:
+1 on) with its threads a block, 16-byte units of the next row a thread prefetches, and output
+units a thread a round.
 
-    python3 benchmarks/experiments/remap_knobs.py [block,words,ept,rows,stage,stage_ept,stage_max ...]
+    python3 benchmarks/experiments/remap_knobs.py [--only=NAME,...] [VARIANT ...]
 
-Default variants: the shipped constants (128,2,4,4,256,4,49152), one row a block, stage blocks
-of 512 with 16 loads a thread, no shared-memory stage (take gathers from global memory; 2 or 4
-words a thread); shorter tuples keep the shipped values of the fields left out.  Cases
+VARIANT: block,words,ept,rows,stage,stage_ept,stage_max,indexed,idx_block,idx_prefetch,idx_per.
+
+Default variants: the shipped constants (128,2,4,4,256,4,49152,<env>,512,4,2), one row a
+block, stage blocks of 512 with 16 loads a thread, no shared-memory stage (take gathers from
+global memory; 2 or 4 words a thread), and the indexed form (512 threads with 4 units
+prefetched, 256 threads with 8, 512 without prefetch, 4 units a round); shorter tuples keep
+the shipped values of the fields left out; ``--only=take`` runs only the cases named.  Cases
 (the benchmark's sizes): roll(a, 12345) of 2^26 float32, tile(2^25, 2), pad(8192^2, 64,
 'reflect'), take(8192^2, perm, axis=1), and concatenate (two driver copies, no remap: the
-reference for a call's fixed cost).  Each variant's kernels compile afresh; the variants take
+reference for a call's fixed cost).  Each variant's kernels compile afresh, and take's stored
+launches are forgotten (before 2026-12-03 they were not: every take variant replayed the first
+variant's launch, so earlier take rows here compared one kernel with itself); the variants take
 turns in 3 rounds (CUDA events around each call, as benchmarks/run.py); every result is checked
 against NumPy on the host; % of the copy bandwidth measured here.
 """
@@ -24,6 +32,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import SHIFT, copy_bandwidth, fresh, gl, gp, pct, rounds, timer  # noqa: E402
 from npgpu import _remap  # noqa: E402
 from npgpu._core.transfer import d2d  # noqa: E402
+from npgpu.indexing.routines import _take_calls  # noqa: E402
 
 t = timer(20, 2.0)
 n = 1 << (26 - SHIFT)
@@ -48,7 +57,7 @@ CASES = [  # name, call, bytes moved, NumPy's result
     ("roll as two copies", lambda: _roll_copies(a, 12345), 8 * n, lambda: np.roll(ha, 12345)),
 ]
 KNOBS = ("_ROWS_BLOCK", "_ROWS_WORDS", "EPT", "_ROWS_PER_BLOCK", "_STAGE_BLOCK", "_STAGE_EPT",
-         "STAGE_MAX")
+         "STAGE_MAX", "INDEXED", "_IDX_BLOCK", "_IDX_PREFETCH", "_IDX_PER")
 default = tuple(getattr(_remap, k) for k in KNOBS)
 def _roll_copies(x, s):
     out = gp.empty_like(x)
@@ -59,9 +68,15 @@ def _roll_copies(x, s):
     return out
 
 
-variants = [tuple(int(v) for v in s.split(",")) for s in sys.argv[1:]] or [
+only = [a for a in sys.argv[1:] if a.startswith("--only=")]
+only = set(only[-1][7:].split(",")) if only else None
+CASES = [c for c in CASES if only is None or c[0] in only]
+S = default[:7]
+args = [s for s in sys.argv[1:] if not s.startswith("--")]
+variants = [tuple(int(v) for v in s.split(",")) for s in args] or [
     default, (128, 2, 4, 1), (128, 2, 4, 4, 512, 16), (128, 2, 4, 4, 256, 4, 0),
-    (128, 4, 4, 4, 256, 4, 0)]
+    (128, 4, 4, 4, 256, 4, 0), S + (1, 512, 4, 2), S + (1, 256, 8, 2), S + (1, 512, 0, 2),
+    S + (1, 512, 4, 4)]
 variants = [v + default[len(v):] for v in variants]
 
 
@@ -70,6 +85,7 @@ def use(v):
         setattr(_remap, k, x)
     _remap._PLANS.clear()
     _remap._CALLS.clear()
+    _take_calls.clear()     # take's stored launches (else every variant replays the first's)
     fresh()
 
 

@@ -18,10 +18,16 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
   1 ulp for normal ``x`` (subnormal ``x`` flushed).  For divisors known to be normal, refined by
   a Newton step (npgpu/ufuncs/helpers.py's ``h_expit_f32``); libdevice's ``fast_fdividef``
   wraps the same instruction in subnormal-divisor guards (five more instructions).
+* ``load16(a, i)``: ``(a[2 i], a[2 i + 1])`` of a 1-D uint64 array (global or shared) as one
+  16-byte load; ``store16(a, i, lo, hi)`` the same store.  The caller guarantees 16-byte
+  alignment of ``a[2 i]``.  Plain LLVM vector accesses (not asm): NVVM infers the state space
+  and schedules them as ordinary loads (``ld.global.v2.u64`` / ``st.shared.v2.u64``); Numba
+  emits no access wider than 8 bytes, and LLVM's vectoriser cannot prove the alignment.
 """
 from .. import _backend
 
-__all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx"]
+__all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx",
+           "load16", "store16"]
 
 if _backend.IS_SIM:
     import time
@@ -43,6 +49,13 @@ if _backend.IS_SIM:
     def rcp_approx(x):
         import numpy as np
         return np.float32(1.0 / float(x)) if x != 0 else np.float32(np.copysign(np.inf, x))
+
+    def load16(a, i):
+        return a[2 * i], a[2 * i + 1]
+
+    def store16(a, i, lo, hi):
+        a[2 * i] = lo
+        a[2 * i + 1] = hi
 
 else:
     from llvmlite import ir
@@ -119,3 +132,38 @@ else:
             asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), "rcp.approx.ftz.f32 $0, $1;", "=f,f")
             return builder.call(asm, list(args))
         return types.float32(x), codegen
+
+    def _v2_pointer(context, builder, sig, args):
+        """A ``<2 x i64>*`` at element ``2 i`` of the uint64 array ``args[0]``."""
+        i = builder.mul(context.cast(builder, args[1], sig.args[1], types.intp),
+                        ir.Constant(ir.IntType(64), 2))
+        ptr = _item_pointer(context, builder, sig.args[0], types.intp, args[0], i)
+        return builder.bitcast(ptr, ir.VectorType(ir.IntType(64), 2).as_pointer())
+
+    @intrinsic
+    def load16(typingctx, a, i):
+        if not (_u64_vector(a) and isinstance(i, types.Integer)):
+            return None
+        ret = types.UniTuple(types.uint64, 2)
+
+        def codegen(context, builder, sig, args):
+            v = builder.load(_v2_pointer(context, builder, sig, args), align=16)
+            lo = builder.extract_element(v, ir.Constant(ir.IntType(32), 0))
+            hi = builder.extract_element(v, ir.Constant(ir.IntType(32), 1))
+            return context.make_tuple(builder, ret, [lo, hi])
+        return ret(a, i), codegen
+
+    @intrinsic
+    def store16(typingctx, a, i, lo, hi):
+        if not (_u64_vector(a) and isinstance(i, types.Integer) and lo == types.uint64
+                and hi == types.uint64):
+            return None
+
+        def codegen(context, builder, sig, args):
+            i64 = ir.IntType(64)
+            v = ir.Constant(ir.VectorType(i64, 2), ir.Undefined)
+            v = builder.insert_element(v, args[2], ir.Constant(ir.IntType(32), 0))
+            v = builder.insert_element(v, args[3], ir.Constant(ir.IntType(32), 1))
+            builder.store(v, _v2_pointer(context, builder, sig, args), align=16)
+            return context.get_dummy_value()
+        return types.none(a, i, lo, hi), codegen
