@@ -222,7 +222,8 @@ def _render_hist(mode, x_dt, x_lay, w_dt, w_lay, acc, shared, u):
     # loads first: UNROLL elements in flight
     u_count = UNROLL
     for q in range(u_count):
-        L += [f"{P}j{q} = {'i' if q == 0 else f'j{q - 1} + step'}",
+        # (from i, not from j{q-1}: a clamped j{q-1} would make j{q} revisit an element)
+        L += [f"{P}j{q} = {'i' if q == 0 else f'i + uint64({q}) * step'}",
               f"{P}ok{q} = j{q} < nn",
               f"{P}if not ok{q}:",
               f"{P}    j{q} = i"]
