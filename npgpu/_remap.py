@@ -20,7 +20,7 @@ Two forms of the template:
   last-axis lookup (``table`` kinds: take, delete, insert) with a source row of at most
   :data:`STAGE_MAX` bytes stages the row in shared memory (a block a row), so the gather reads
   it from there and the source is read once, coalesced.
-* ``indexed`` (:data:`INDEXED`, NPGPU_REMAP_INDEXED=1; those staged lookups): a block maps its
+* ``indexed`` (:data:`INDEXED`, the default; NPGPU_REMAP_INDEXED=0: the stage above): a block maps its
   chunk of output columns once into a shared uint16 index beside the staged row and keeps it
   for every row it takes (a resident grid, each block every ``gridDim.y``-th row); rows are
   staged with 16-byte loads, the next row's in flight during the gather, and written in
@@ -59,8 +59,9 @@ _GRID_Y = 2 if _ew._SIM else 65535
 # NPGPU_REMAP_INDEXED=1 maps a block's columns once into a shared uint16 index and stages each
 # row with 16-byte loads, the next row's loads in flight during the gather, 16-byte stores
 # (_render_indexed); 0: the rows form's stage (each element re-reads its int64 index from L2,
-# 4-byte loads).  Off until measured on a GPU (issue 13: take(8192^2 f32, perm, axis=1)).
-INDEXED = os.environ.get("NPGPU_REMAP_INDEXED", "0") == "1"
+# 4-byte loads).  H200, take(8192^2 f32, perm, axis=1), benchmarks/run.py (2026-12-03): 239 us
+# (53.9% of copy) with 0, 176 us (73.5%) with 1; the GPU's remap tests passed with both.
+INDEXED = os.environ.get("NPGPU_REMAP_INDEXED", "1") == "1"
 _IDX_BLOCK = 4 if _ew._SIM else 512     # threads a block
 _IDX_PREFETCH = 4       # stage units (16 bytes or an element) of the next row a thread holds
 _IDX_PER = 2            # output units a thread gathers a round
