@@ -2,6 +2,7 @@
 the synchronous, threaded and distributed schedulers, against NumPy and Dask-with-NumPy."""
 import subprocess
 import sys
+import threading
 
 import numpy as np
 import pytest
@@ -236,3 +237,24 @@ def test_threaded_compute_waits_for_nothing(monkeypatch):
     waits.clear()
     assert_matches(got, ((host - host.mean(axis=0)) ** 2).sum(), rtol=1e-4)
     assert waits.count("_d2h") == 1
+
+
+@pytest.mark.parametrize("scheduler", ["threads", "sync"])
+def test_compute_orders_the_callers_stream_with_the_workers(scheduler, monkeypatch):
+    # a caller on a non-blocking stream: the workers' default stream waits for it at the start
+    # of the compute, and it waits for theirs at the end (npgpu.dask._streams)
+    from npgpu.cuda import runtime
+    from npgpu.dask._dispatch import register_dispatch
+    register_dispatch()
+    caller = threading.get_ident()
+    real = runtime.current_stream_handle
+    monkeypatch.setattr(runtime, "current_stream_handle",
+                        lambda: 77 if threading.get_ident() == caller else real())
+    waits = []
+    monkeypatch.setattr(runtime, "stream_wait", lambda waiter, signaller: waits.append(
+        (waiter, signaller, threading.get_ident() == caller)))
+    h = random_array((64, 16), np.float32)
+    x = da.from_array(npgpu.asarray(h), chunks=(16, 16))
+    got = ((x - x.mean(axis=0)) ** 2).sum().compute(scheduler=scheduler)
+    assert [w for w in waits if w[:2] in ((0, 77), (77, 0))] == [(0, 77, True), (77, 0, True)]
+    np.testing.assert_allclose(float(got), ((h - h.mean(axis=0)) ** 2).sum(), rtol=1e-4)

@@ -89,4 +89,6 @@ def register_dispatch():
         to_npgpu_dispatch.register((numpy.ndarray, object), npgpu.asarray)
         sizeof.register(nd, _sizeof)
         normalize_token.register(nd, _normalize_ndarray)
+        from ._streams import CallerStreamOrder
+        CallerStreamOrder().register()
         _registered = True
