@@ -818,14 +818,7 @@ def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow,
 
 def _sm_count():
     from .cuda import runtime
-    dev = runtime.get_device_id()
-    n = _SMS.get(dev)
-    if n is None:
-        n = _SMS[dev] = runtime.Device(dev).multiprocessor_count
-    return n
-
-
-_SMS = {}
+    return runtime.sm_count()
 
 
 def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots):

@@ -129,3 +129,12 @@ def call_and_kernel_times(cases, rounds, reps=20):
     finally:
         launcher.Launcher.__call__ = real
     return times
+
+
+def with_setting(module, name, value, fn):
+    """``fn`` that first sets ``module.name = value`` (an A/B switch read on every call), so
+    interleaved rounds can alternate the setting call by call."""
+    def run():
+        setattr(module, name, value)
+        return fn()
+    return run

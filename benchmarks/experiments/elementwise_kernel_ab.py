@@ -20,7 +20,7 @@ import sys
 
 import numpy as np
 
-from _common import call_and_kernel_times, gp   # (puts benchmarks/ on the path)
+from _common import call_and_kernel_times, gp, with_setting   # (puts benchmarks/ on the path)
 from kernels_cases import _vec_body
 from npgpu.kernels import elementwise as KE
 
@@ -36,10 +36,7 @@ sync = gp.cuda.Device().synchronize
 
 
 def variant(replay, fn):
-    def run():
-        KE.REPLAY = replay
-        return fn()
-    return run
+    return with_setting(KE, "REPLAY", replay, fn)
 
 
 CASES = {"copy": variant(True, lambda: x.copy()),

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from _common import call_and_kernel_times, gp
+from _common import call_and_kernel_times, gp, with_setting
 from npgpu.kernels import reduction as KR
 
 LOG2 = int(sys.argv[1]) if len(sys.argv) > 1 else 28
@@ -30,10 +30,7 @@ sync = gp.cuda.Device().synchronize
 
 
 def variant(replay, fn):
-    def run():
-        KR.REPLAY = replay
-        return fn()
-    return run
+    return with_setting(KR, "REPLAY", replay, fn)
 
 
 CASES = {"sum": variant(True, lambda: x.sum()),

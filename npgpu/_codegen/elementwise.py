@@ -233,21 +233,24 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
 
     heavy = layout == "contig" and getattr(op, "heavy", False)
     ept = (HEAVY_EPT if heavy else elements_per_thread(in_specs)) if layout == "contig" else 1
-    if heavy or (layout == "contig" and UINT_INDEX):
-        # uint64 indices: no negative-index wrap; the tail a loop of one element (one op copy)
+    if layout == "contig":
+        # uint64 indices (heavy rows always): no negative-index wrap; int64 with
+        # NPGPU_EW_UINT_INDEX=0; the tail a loop of one element (one copy of the op)
+        u64 = heavy or UINT_INDEX
+        c = (lambda e: f"uint64({e})") if u64 else (lambda e: str(e))
         lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
         lines += hoisted
         lines += [
-            "    bd = uint64(cuda.blockDim.x)",
-            "    un = uint64(n)",
-            f"    base = uint64(cuda.blockIdx.x) * (bd * uint64({ept})) + uint64(cuda.threadIdx.x)",
-            f"    step = uint64(cuda.gridDim.x) * (bd * uint64({ept}))",
+            f"    bd = {c('cuda.blockDim.x')}",
+            f"    un = {c('n')}",
+            f"    base = {c('cuda.blockIdx.x')} * (bd * {c(ept)}) + {c('cuda.threadIdx.x')}",
+            f"    step = {c('cuda.gridDim.x')} * (bd * {c(ept)})",
             "    while base < un:",
-            f"        if base + uint64({ept - 1}) * bd < un:",
+            f"        if base + {c(ept - 1)} * bd < un:",
         ]
         lds, comps, sts = [], [], []
         for u in range(ept):
-            idx = "base" if u == 0 else f"base + uint64({u}) * bd"
+            idx = "base" if u == 0 else f"base + {c(u)} * bd"
             ld, comp, st = element(idx, u, 12)
             lds += ld
             comps.append(comp)
@@ -257,31 +260,6 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         ld, comp, st = element("i", "t", 16)
         lines += ld + [comp] + st
         lines += ["                i += bd", "        base += step"]
-    elif layout == "contig":
-        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
-        lines += hoisted
-        lines += [
-            "    bd = cuda.blockDim.x",
-            f"    base = cuda.blockIdx.x * bd * {ept} + cuda.threadIdx.x",
-            f"    step = cuda.gridDim.x * bd * {ept}",
-            "    while base < n:",
-            f"        if base + {ept - 1} * bd < n:",
-        ]
-        lds, comps, sts = [], [], []
-        for u in range(ept):
-            idx = "base" if u == 0 else f"base + {u} * bd"
-            ld, comp, st = element(idx, u, 12)
-            lds += ld
-            comps.append(comp)
-            sts += st
-        lines += lds + comps + sts           # all loads before any store
-        lines.append("        else:")
-        lines.append(f"            for u in range({ept}):")
-        lines.append("                i = base + u * bd")
-        lines.append("                if i < n:")
-        ld, comp, st = element("i", "t", 20)
-        lines += ld + [comp] + st
-        lines.append("        base += step")
     elif layout == "words":
         # operands moved two elements a word (half the memory instructions of ``contig``):
         # each thread loads 2 words per array ``bd`` apart, unpacks 4 elements, stores 2 words.

@@ -120,6 +120,18 @@ def _d2h(host, src_ptr, nbytes, stream=None):
         ctypes.memmove(host.ctypes.data, src_ptr, nbytes)
 
 
+def zero(ptr, nbytes, stream=None):
+    """Set ``nbytes`` at device address ``ptr`` to zero on ``stream`` (default: the current
+    one): a memset, no kernel, no host wait."""
+    if not nbytes:
+        return
+    if _backend.IS_CUDA:
+        drv.check(drv.cuMemsetD8Async(ptr, 0, nbytes, _stream_handle(stream) or None),
+                  "cuMemsetD8Async")
+    else:
+        ctypes.memset(ptr, 0, nbytes)        # simulated device memory is host memory
+
+
 def d2d(dst_ptr, src_ptr, nbytes, stream=None):
     if not nbytes:
         return

@@ -181,6 +181,7 @@ class Device:
 
     @property
     def multiprocessor_count(self):
+        """Streaming multiprocessors (a driver query; :func:`sm_count` remembers it)."""
         if not _backend.IS_CUDA:
             return 1
         return self._attr(drv.CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
@@ -338,6 +339,19 @@ class Stream:
 
 
 Stream.null = Stream(_handle=0)
+
+
+_SMS = {}          # device id -> multiprocessors
+
+
+def sm_count(device=None):
+    """Multiprocessors of ``device`` (default: the current one), asked once per device: the
+    launch planners' resident grids."""
+    dev = _tls.device if device is None else device
+    n = _SMS.get(dev)
+    if n is None:
+        n = _SMS[dev] = Device(dev).multiprocessor_count
+    return n
 
 
 def get_current_stream():

@@ -358,7 +358,7 @@ def _resident_blocks(kern, threads):
     dev = runtime.get_device_id()
     got = _RESIDENT.get((kern, dev))
     if got is None:
-        sms = runtime.Device(dev).multiprocessor_count
+        sms = runtime.sm_count(dev)
         got = _RESIDENT[(kern, dev)] = sms * min(kern.blocks_per_sm(threads) or 1,
                                                  2048 // threads)
     return got

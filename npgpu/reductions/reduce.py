@@ -563,17 +563,10 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
         p.kernels = (kern(True, False, nk, nr), kern(False, True, nk, 0))
 
 
-_SMS = {}
-
-
 def _sm_count():
-    """Multiprocessors of the current device (cached per device)."""
+    """Multiprocessors of the current device (``runtime.sm_count``)."""
     from ..cuda import runtime
-    dev = runtime.Device()
-    n = _SMS.get(dev.id)
-    if n is None:
-        n = _SMS[dev.id] = dev.multiprocessor_count
-    return n
+    return runtime.sm_count()
 
 
 def _c_strides(shape, strides, itemsize):

@@ -45,7 +45,6 @@ NumPy has them.
 Takes single-component, reorderable states of the dtypes atomics support
 (``STATES``); :mod:`.scan` keeps its other kernels for everything else.
 """
-import ctypes
 import hashlib
 import threading
 
@@ -589,12 +588,8 @@ _memory.on_stream_destroyed(_forget_stream)
 # ---- launching -----------------------------------------------------------------------------
 def _zero(ptr, nbytes):
     """Zero the statuses on the current stream (no host round trip)."""
-    if _SIM:
-        ctypes.memset(ptr, 0, nbytes)        # simulated device memory is host memory
-        return
-    from ..cuda import _driver as drv
-    drv.check(drv.cuMemsetD8Async(ptr, 0, nbytes, runtime.current_stream_handle() or None),
-              "cuMemsetD8Async")
+    from .._core.transfer import zero
+    zero(ptr, nbytes)
 
 
 def _layout(vals, nd):

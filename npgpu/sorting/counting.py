@@ -340,13 +340,13 @@ def _count(mode, x, w, nb, u=(), extra=()):
     """Run the histogram kernel: ``nb`` bins of ``x`` (1-d, or (N, D) for ``edges``),
     weighted by ``w`` (1-d or None).  Returns the int64 counts or float64 sums (complex
     weights: a complex128 array)."""
-    from ..reductions.scan_lookback import _zero
+    from .._core.transfer import zero
     acc = "count" if w is None else "complex" if w.dtype.kind == "c" else "real"
     out = empty_array((nb,), _I64 if acc == "count" else _F64)
     out2 = empty_array((nb,), _F64) if acc == "complex" else None
     for o in (out, out2):
         if o is not None and o.nbytes:
-            _zero(o._ptr, o.nbytes)         # a memset, not a fill kernel
+            zero(o._ptr, o.nbytes)          # a memset, not a fill kernel
     n = x.shape[0]
     if n and nb:
         shared = nb <= _acc_cap(acc)

@@ -125,12 +125,17 @@ def _dn_mat(cs, rows, cols, x, vt):
                        cs.destroy_dn_mat)
 
 
-def _work(key, query):
-    """A pool block for the work of ``key`` (a product's descriptors and algorithm; its size
-    queried once), or None when it needs none."""
+def _work_size(key, query):
+    """The work bytes of ``key`` (a product's descriptors and algorithm), queried once."""
     size = _h.work.get(key)
     if size is None:
         size = _h.work[key] = query()
+    return size
+
+
+def _work(key, query):
+    """A pool block for the work of ``key``, or None when it needs none."""
+    size = _work_size(key, query)
     return _alloc(size) if size else None
 
 
@@ -167,10 +172,8 @@ def _spmv_call(key, shape, indptr, indices, data, x, y):
     a = _csr(cs, shape, indptr, indices, data)
     vx = _dn_vec(cs, shape[1], x, vt)
     vy = _dn_vec(cs, shape[0], y, vt)
-    size = _h.work.get(("mv", a, vx, vy, SPMV_ALG))
-    if size is None:
-        size = _h.work[("mv", a, vx, vy, SPMV_ALG)] = cs.sp_mv_buffer_size(
-            h, op, one, a, vx, zero, vy, vt, SPMV_ALG)
+    size = _work_size(("mv", a, vx, vy, SPMV_ALG), lambda: cs.sp_mv_buffer_size(
+        h, op, one, a, vx, zero, vy, vt, SPMV_ALG))
     calls = _h.calls
     if len(calls) >= _DESCR_MAX:
         calls.clear()
