@@ -179,3 +179,23 @@ class DLPackOnly:
 
     def __dlpack_device__(self):
         return self.a.__dlpack_device__()
+
+
+def run_threads(work, args):
+    """Run ``work(a)`` for each ``a`` of ``args`` on its own thread, all at once; the first
+    exception any of them raised is raised here (a failed assertion inside a thread)."""
+    import threading
+    errors = []
+
+    def guarded(a):
+        try:
+            work(a)
+        except BaseException as e:          # noqa: BLE001 - re-raised below
+            errors.append(e)
+    ts = [threading.Thread(target=guarded, args=(a,)) for a in args]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    if errors:
+        raise errors[0]

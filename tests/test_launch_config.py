@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import npgpu
+from conftest import run_threads
 from npgpu import _backend
 from npgpu._codegen import launcher
 from npgpu.cuda import runtime
@@ -214,25 +215,17 @@ def test_threads_launch_with_their_own_buffers_and_configs(monkeypatch, fake_gpu
             bufs.setdefault(threading.get_ident(), set()).add(struct.unpack_from("<Q", params)[0])
             return ex(cfg, f, params, extra)
     monkeypatch.setattr(launcher, "_cuLaunchKernelEx", stub)
-    errors = []
     together = threading.Barrier(4)       # all alive at once: distinct threads and buffers
 
     def work(k):
-        try:
-            vals = list(values)
-            vals[2] = 100 + k                 # a value of this thread's own
-            together.wait()
-            for i in range(20):
-                kern(k + 1, 32 * (i % 2 + 1), vals, 0x100 * k)
-            together.wait()
-        except Exception as e:           # pragma: no cover - reported below
-            errors.append(e)
-    ts = [threading.Thread(target=work, args=(k,)) for k in range(4)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    assert not errors
+        vals = list(values)
+        vals[2] = 100 + k                     # a value of this thread's own
+        together.wait()
+        for i in range(20):
+            kern(k + 1, 32 * (i % 2 + 1), vals, 0x100 * k)
+        together.wait()
+
+    run_threads(work, range(4))
     assert len(d.calls) == 80
     for _, _, grid, block, shared, stream, vals in d.calls:
         k = grid[0] - 1

@@ -5,6 +5,7 @@ import numpy as np
 import pytest
 
 import npgpu
+from conftest import run_threads
 from npgpu._codegen import elementwise as ew
 
 DTYPES = [np.float32, np.float64, np.int32, np.int16, np.complex64, np.bool_]
@@ -104,3 +105,20 @@ def test_python_scalar_with_fortran_array(rng):
         r = a * v
         assert r._f_contig and not r._c_contig
         np.testing.assert_array_equal(r.get(), h * v)
+
+
+def test_replays_from_several_threads(rng):
+    # the stored layouts and scalar resolutions are shared; each call fills its own argument
+    # list, so threads replaying the same layouts on their own operands never mix them
+    hs = [rng.standard_normal((6, 10)).astype(np.float32) for _ in range(4)]
+    rows = [rng.standard_normal(10).astype(np.float32) for _ in range(4)]
+
+    def work(k):
+        a, r = npgpu.asarray(hs[k]), npgpu.asarray(rows[k])
+        for j in range(10):
+            np.testing.assert_allclose((a - r).get(), hs[k] - rows[k], rtol=1e-6)
+            np.testing.assert_allclose((a[:, ::2] * float(j)).get(), hs[k][:, ::2] * j,
+                                       rtol=1e-6)
+            np.testing.assert_allclose((2.5 + a.T).get(), 2.5 + hs[k].T, rtol=1e-6)
+
+    run_threads(work, range(4))

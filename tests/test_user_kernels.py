@@ -8,7 +8,7 @@ from numba import cuda
 
 import npgpu
 from conftest import ALL_DTYPES, LAYOUTS, ON_GPU, assert_matches, make_layout, random_array, \
-    raises_like
+    raises_like, run_threads
 
 NUM_DTYPES = [d for d in ALL_DTYPES if d.kind != "b"]
 
@@ -524,7 +524,6 @@ def test_reduction_kernel_replay_layouts_and_threads(rng):
     # repeat calls on views of one shape and other strides (transposed, reversed), empty and
     # 0-d inputs each take their own replay and match NumPy every time; so do repeat calls
     # from several threads at once
-    import threading
     sq = npgpu.ReductionKernel("T x", "T y", "x * x", "a + b", "y = a", "0", "sumsq_layouts")
     h = random_array((40, 40), np.float32, rng)
     g = npgpu.asarray(h)
@@ -537,21 +536,13 @@ def test_reduction_kernel_replay_layouts_and_threads(rng):
                     continue
                 want = (hv.astype(np.float64) ** 2).sum(axis=axis).astype(np.float32)
                 assert_matches(sq(gv, axis=axis), want, rtol=1e-4)
-    errors = []
 
     def work(seed):
-        try:
-            r = np.random.default_rng(seed)
-            for _ in range(5):
-                hh = random_array((16, 50), np.float32, r)
-                got = sq(npgpu.asarray(hh), axis=1)
-                want = (hh.astype(np.float64) ** 2).sum(axis=1).astype(np.float32)
-                np.testing.assert_allclose(got.get(), want, rtol=1e-4)
-        except Exception as e:      # noqa: BLE001 - reported below
-            errors.append(e)
-    ts = [threading.Thread(target=work, args=(s,)) for s in range(4)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    assert not errors, errors
+        r = np.random.default_rng(seed)
+        for _ in range(5):
+            hh = random_array((16, 50), np.float32, r)
+            got = sq(npgpu.asarray(hh), axis=1)
+            want = (hh.astype(np.float64) ** 2).sum(axis=1).astype(np.float32)
+            np.testing.assert_allclose(got.get(), want, rtol=1e-4)
+
+    run_threads(work, range(4))

@@ -1,13 +1,12 @@
 """Repeat calls of vectorize and ElementwiseKernel (issue 18): a call on C-contiguous npgpu
 arrays of one shape, with dtypes an earlier such call had, replays that call's launch (the
 ufuncs' cached plan, ``ew.ContigPlan``); every other call takes the full path.  Against NumPy."""
-import threading
 
 import numpy as np
 import pytest
 
 import npgpu
-from conftest import assert_matches, random_array, raises_like
+from conftest import assert_matches, random_array, raises_like, run_threads
 from npgpu._codegen import elementwise as ew
 from npgpu._codegen.launcher import _stats
 from npgpu.kernels import elementwise as KE
@@ -157,23 +156,15 @@ def test_replay_multiple_outputs_empty_and_flags(rng):
 def test_replay_from_two_threads(rng):
     f, g, k = _kernels()
     f(npgpu.zeros(8, np.float32)), g(npgpu.zeros(8, np.float32), npgpu.zeros(8, np.float32))
-    errors = []
 
     def work(seed):
-        try:
-            r = np.random.default_rng(seed)
-            for i in range(6):
-                n = 40 + 16 * i + seed
-                hx, hy = random_array(n, np.float32, r, 0, 1), random_array(n, np.float32, r)
-                x, y = npgpu.asarray(hx), npgpu.asarray(hy)
-                np.testing.assert_allclose(f(x).get(), _want_sq(hx), rtol=1e-6)
-                np.testing.assert_allclose(g(x, y).get(), _want_axpy(hx, hy), rtol=1e-6)
-                np.testing.assert_allclose(k(x, y).get(), hx * np.float32(2) + hy, rtol=1e-6)
-        except Exception as e:      # noqa: BLE001 - reported below
-            errors.append(e)
-    ts = [threading.Thread(target=work, args=(s,)) for s in range(2)]
-    for t in ts:
-        t.start()
-    for t in ts:
-        t.join()
-    assert not errors, errors
+        r = np.random.default_rng(seed)
+        for i in range(6):
+            n = 40 + 16 * i + seed
+            hx, hy = random_array(n, np.float32, r, 0, 1), random_array(n, np.float32, r)
+            x, y = npgpu.asarray(hx), npgpu.asarray(hy)
+            np.testing.assert_allclose(f(x).get(), _want_sq(hx), rtol=1e-6)
+            np.testing.assert_allclose(g(x, y).get(), _want_axpy(hx, hy), rtol=1e-6)
+            np.testing.assert_allclose(k(x, y).get(), hx * np.float32(2) + hy, rtol=1e-6)
+
+    run_threads(work, range(2))
