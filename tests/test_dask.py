@@ -246,15 +246,27 @@ def test_compute_orders_the_callers_stream_with_the_workers(scheduler, monkeypat
     from npgpu.cuda import runtime
     from npgpu.dask._dispatch import register_dispatch
     register_dispatch()
+    stream = runtime.Stream(non_blocking=True)
+    handle = stream.ptr
+    if not handle:
+        # the simulator's streams are all 0: a stand-in handle for the caller's thread (its
+        # copies are host memmoves there, so the handle never reaches a driver)
+        handle, caller, real = 77, threading.get_ident(), runtime.current_stream_handle
+        monkeypatch.setattr(runtime, "current_stream_handle",
+                            lambda: 77 if threading.get_ident() == caller else real())
     caller = threading.get_ident()
-    real = runtime.current_stream_handle
-    monkeypatch.setattr(runtime, "current_stream_handle",
-                        lambda: 77 if threading.get_ident() == caller else real())
     waits = []
-    monkeypatch.setattr(runtime, "stream_wait", lambda waiter, signaller: waits.append(
-        (waiter, signaller, threading.get_ident() == caller)))
-    h = random_array((64, 16), np.float32)
-    x = da.from_array(npgpu.asarray(h), chunks=(16, 16))
-    got = ((x - x.mean(axis=0)) ** 2).sum().compute(scheduler=scheduler)
-    assert [w for w in waits if w[:2] in ((0, 77), (77, 0))] == [(0, 77, True), (77, 0, True)]
-    np.testing.assert_allclose(float(got), ((h - h.mean(axis=0)) ** 2).sum(), rtol=1e-4)
+    real_wait = runtime.stream_wait
+
+    def wait(waiter, signaller):
+        waits.append((waiter, signaller, threading.get_ident() == caller))
+        real_wait(waiter, signaller)
+    monkeypatch.setattr(runtime, "stream_wait", wait)
+    with stream:
+        h = random_array((64, 16), np.float32)
+        x = da.from_array(npgpu.asarray(h), chunks=(16, 16))
+        got = ((x - x.mean(axis=0)) ** 2).sum().compute(scheduler=scheduler)
+        got = float(got)        # read on the caller's stream
+    assert [w for w in waits if w[:2] in ((0, handle), (handle, 0))] == [
+        (0, handle, True), (handle, 0, True)]
+    np.testing.assert_allclose(got, ((h - h.mean(axis=0)) ** 2).sum(), rtol=1e-4)
