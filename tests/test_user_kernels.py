@@ -514,6 +514,22 @@ assert pool.used_bytes() == base, (pool.used_bytes(), base)
 e = cuda.device_array(1000, np.float32)
 e.gpu_data.free()                                              # an explicit free returns it
 assert pool.used_bytes() == base
+# the context check's fast path (npgpu/cuda/numba_context.py): the context Numba checked once
+from numba.cuda.cudadrv import devices
+from npgpu.cuda.numba_context import ContextCheck
+check = devices._runtime.ensure_context
+assert isinstance(check, ContextCheck) and len(check.known) == 1, check.known
+f = cuda.to_device(h)
+np.testing.assert_array_equal(f.copy_to_host(), h)
+import threading
+got = []
+def other():        # a thread with no current context: Numba's own check makes one current
+    got.append(cuda.to_device(h[:7]).copy_to_host())
+t = threading.Thread(target=other)
+t.start()
+t.join()
+np.testing.assert_array_equal(got[0], h[:7])
+assert devices._runtime._get_attached_context() is None
 print("ok")
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

@@ -6,7 +6,8 @@ snippet runs on the simulator with ``NPGPU_RECORD_KERNELS`` (``npgpu`` is import
 each recorded kernel is compiled as the GPU path compiles it (NVVM -O3, npgpu's PTX rewrites),
 then ptxas for sm_90 gives registers and cuobjdump the SASS opcode histogram.  Needs ptxas
 (CUDA toolkit) and cuobjdump (``pip install nvidia-cuda-cuobjdump``: found next to the
-Python environment or on PATH).  ``NPGPU_PTX_F64_TABLE=0`` shows NVVM's PTX unrewritten.
+Python environment or on PATH).  SASS_TOP=N: the N most common opcodes (8);
+SASS_DUMP=DIR: each kernel's SASS written to DIR.  ``NPGPU_PTX_F64_TABLE=0`` shows NVVM's PTX unrewritten.
 
 Where the time of a compute-bound elementwise kernel goes (issue 25): erf float64 rebuilt each
 float64 constant with two UMOVs per use (302 UMOV next to 259 DFMA); with the constants in a
@@ -77,8 +78,12 @@ def compile_all(d, prefix):
                                       text=True).stdout
                 ops = collections.Counter(
                     m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass))
-                top = ", ".join(f"{k} {v}" for k, v in ops.most_common(8))
+                top = ", ".join(f"{k} {v}" for k, v in ops.most_common(int(os.environ.get("SASS_TOP", "8"))))
                 line += f", {sum(ops.values())} SASS: {top}"
+                if os.environ.get("SASS_DUMP"):     # a folder: each kernel's SASS as text
+                    with open(os.path.join(os.environ["SASS_DUMP"], meta["name"] + ".sass"),
+                              "w") as f:
+                        f.write(sass)
         print(line, flush=True)
 
 

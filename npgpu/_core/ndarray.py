@@ -408,6 +408,12 @@ class ndarray:
         return _ops["copy"](self, order=order, dtype=dt)
 
     def fill(self, value):
+        if not isinstance(value, ndarray) and not self._ro:
+            # NumPy's conversion and errors of ``ndarray.fill`` (e.g. OverflowError for 2.0**40
+            # into int8, TypeError for a complex into a real array), which np.full does not make
+            tmp = np.empty((), self.dtype)
+            tmp.fill(value)
+            value = tmp[()]
         _ops["fill"](self, value)
 
     # ---- flat, fields, in-place resize (npgpu.indexing.flatiter, npgpu._core.fields) --------

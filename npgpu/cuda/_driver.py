@@ -90,6 +90,8 @@ cuMemcpyDtoDAsync = _fn("cuMemcpyDtoDAsync", c_uint64, c_uint64, c_size_t, c_voi
 cuMemcpyHtoD = _fn("cuMemcpyHtoD", c_uint64, c_void_p, c_size_t, v2=True)
 cuMemcpyDtoH = _fn("cuMemcpyDtoH", c_void_p, c_uint64, c_size_t, v2=True)
 cuMemsetD8Async = _fn("cuMemsetD8Async", c_uint64, ctypes.c_ubyte, c_size_t, c_void_p)
+cuMemsetD16Async = _fn("cuMemsetD16Async", c_uint64, ctypes.c_ushort, c_size_t, c_void_p)
+cuMemsetD32Async = _fn("cuMemsetD32Async", c_uint64, c_uint, c_size_t, c_void_p)
 cuPointerGetAttribute = _fn("cuPointerGetAttribute", c_void_p, c_int, c_uint64)
 # several devices: peer access and copies between contexts
 cuDeviceCanAccessPeer = _fn("cuDeviceCanAccessPeer", POINTER(c_int), c_int, c_int)

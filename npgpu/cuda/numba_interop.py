@@ -14,6 +14,7 @@ On the simulator npgpu's memory is host memory, and ``simulator_fixes`` hands Nu
 simulated kernels NumPy views of it, so reads and writes reach npgpu's arrays there too.
 Nothing here imports ``numba.cuda`` before it is called.
 """
+import os
 import weakref
 
 from .. import _backend
@@ -178,7 +179,11 @@ def use_npgpu_allocator_in_numba():
     Numba gives a memory manager to a context when it creates the context, so this must be
     called before Numba's first CUDA operation in the process (``RuntimeError`` otherwise).
     Calling it again is harmless.  On the simulator it does nothing (Numba's simulated
-    allocations are NumPy arrays)."""
+    allocations are NumPy arrays).
+
+    It also gives Numba's context check around its top-level calls a fast path for contexts
+    it has already checked (:mod:`npgpu.cuda.numba_context`; ``NPGPU_NUMBA_CONTEXT_CHECK=0``
+    leaves Numba's own; measured in docs/kernels.md)."""
     if _backend.IS_SIM:
         return
     _backend.require()
@@ -195,3 +200,6 @@ def use_npgpu_allocator_in_numba():
             "after it is set. Call it before the first numba.cuda operation (device_array, "
             "to_device, a kernel launch).")
     nd.set_memory_manager(cls)
+    if os.environ.get("NPGPU_NUMBA_CONTEXT_CHECK", "1") != "0":
+        from . import numba_context
+        numba_context.install()
