@@ -29,10 +29,11 @@ def philox_ref(ctr, key):
 
 
 def stream_ref(counter, key, n, per):
-    """The four words of the block of each element and its lane (philox.py's layout)."""
+    """The four words of the block of each element and its lane (philox.py's layout: element
+    ``i`` is lane ``i % per`` of block ``i // per``)."""
     i = np.arange(n)
-    g, lane = i // (32 * per), (i % (32 * per)) // 32
-    blocks = [counter + int(b) for b in 32 * g + i % 32]
+    lane = i % per
+    blocks = [counter + int(b) for b in i // per]
     ctr = np.array([[(c >> (32 * w)) & 0xFFFFFFFF for w in range(4)] for c in blocks], np.uint64)
     return philox_ref(ctr, [key & 0xFFFFFFFF, key >> 32]), lane
 
@@ -113,7 +114,7 @@ def test_raw_words_match_reference(counter):
     got = bg.random_raw(300).get()
     words, lane = stream_ref(counter, key, 300, 4)
     np.testing.assert_array_equal(got, words[np.arange(300), lane])
-    blocks = 32 * -(-300 // 128)
+    blocks = -(-300 // 4)
     assert bg.state["state"]["counter"].tolist() == [
         ((counter + blocks) % 2 ** 128 >> (32 * w)) & 0xFFFFFFFF for w in range(4)]
 
@@ -126,19 +127,20 @@ def test_uniforms_match_reference():
     hi = w[np.arange(100), 2 * lane].astype(np.uint64)
     lo = w[np.arange(100), 2 * lane + 1].astype(np.uint64)
     np.testing.assert_array_equal(f64, ((hi << np.uint64(32) | lo) >> np.uint64(11)) * 2.0 ** -53)
-    c = 32 * -(-100 // 64)
+    c = -(-100 // 2)
     f32 = g.random(200, dtype=np.float32).get()
     w, lane = stream_ref(c, key, 200, 4)
     ref = (w[np.arange(200), lane] >> 8).astype(np.float32) * np.float32(2 ** -24)
     np.testing.assert_array_equal(f32, ref)
 
 
-@pytest.fixture(params=[False, True], ids=["element-stores", "staged-stores"])
+@pytest.fixture(params=[True, False], ids=["block-stores", "element-stores"])
 def stage(request, monkeypatch):
-    """Both store forms of 4-byte outputs: element stores (the default) and the staged
-    (shared-memory, 8-byte) stores (``kernels.STAGE_STORES``)."""
+    """Both store forms: a block's elements as one 16- or 8-byte store where the output allows
+    (the default, ``kernels.store_width``) and element by element."""
     from npgpu.random import kernels
-    monkeypatch.setattr(kernels, "STAGE_STORES", request.param)
+    if not request.param:
+        monkeypatch.setattr(kernels, "store_width", lambda out_dt, per: 0)
     monkeypatch.setattr(kernels, "_PLANS", {})
     return request.param
 
@@ -146,8 +148,8 @@ def stage(request, monkeypatch):
 @pytest.mark.parametrize("dtype,n", [(np.int64, 256), (np.int32, 300), (np.uint32, 128),
                                      (np.int16, 77)])
 def test_integers_match_reference_without_rejection(dtype, n, stage):
-    """4-byte outputs in either store form, the others element stores; full groups and a
-    partial last group."""
+    """Either store form (16-byte block stores for int32 and uint32, 8-byte for int16, element
+    stores for int64's two words of 4 values); whole blocks and a partial last block."""
     key = 42
     g = R.Generator(R.Philox(key=key))
     m = 1000        # rejection happens for 2**32 mod 1000 of 2**32 words: none here
@@ -426,8 +428,8 @@ def test_legacy_api():
 
 @pytest.mark.parametrize("threads,blocks", [(64, 1), (3, 1)])
 def test_raw_kernel_sampler_layout_independent_of_launch(threads, blocks, monkeypatch, stage):
-    """Two warps a block (staged stores when on), and a block size that is no whole warp
-    (element stores): the same words."""
+    """Two warps a block, and a block size that is no whole warp, in either store form: the
+    same words."""
     from npgpu.random import kernels
     a = R.Philox(key=5).random_raw(300).get()
     monkeypatch.setattr(kernels, "_SIM_BLOCKS", blocks)

@@ -3,8 +3,9 @@ target), and what holds it back: the same bytes written by the driver's memset, 
 fill kernel and by three CUDA C kernels storing 4, 8 or 16 bytes a thread in a grid-stride loop
 over the resident grid (the write-only ceilings: does a write-only kernel need wide stores?),
 the raw words of the stream (Philox and the stores, no
-float conversion), and ``random`` itself with other block sizes and with the shared-memory
-staged stores (``kernels.STAGE_STORES``), beside CuPy's and PyTorch's generators.  Variants take
+float conversion), and ``random`` itself with other block sizes and with element stores instead
+of a block's one 16-byte store (``kernels.store_width``), beside CuPy's and PyTorch's
+generators.  Variants take
 turns in 3 rounds; % of the copy bandwidth measured here, counting the output written once.
 
     python3 benchmarks/experiments/random_write_parts.py
@@ -24,7 +25,8 @@ n = 1 << (28 - SHIFT)
 bw = copy_bandwidth(t)
 g = gp.random.default_rng(1)
 out = gp.empty(n, np.float32)
-default = (K._THREADS, K.STAGE_STORES)
+default = (K._THREADS, True)
+_width = K.store_width
 STORES = r"""
 extern "C" __global__ void w4(float* o, unsigned long long n) {
     for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
@@ -43,8 +45,9 @@ extern "C" __global__ void w16(float4* o, unsigned long long n) {
 SMS = gp.cuda.runtime.sm_count()
 
 
-def use(threads, stage):
-    K._THREADS, K.STAGE_STORES = threads, stage
+def use(threads, wide):
+    K._THREADS = threads
+    K.store_width = _width if wide else (lambda out_dt, per: 0)
     K._PLANS.clear()
     K._RESIDENT.clear()
     fresh()
@@ -68,8 +71,8 @@ def run(v):
         s = t(gl, lambda: k((grid,), (256,), args))
         x = out.get()
         return s, "ok" if (x == 1.5).all() else "WRONG RESULT"
-    kind, threads, stage = v
-    use(threads, stage)
+    kind, threads, wide = v
+    use(threads, wide)
     if kind == "raw":
         fn = lambda: K.raw_words(g.bit_generator, n)      # noqa: E731
     else:
@@ -83,8 +86,7 @@ def run(v):
 
 variants = ["memset", "fill 1.5", ("store", 4, 8 * SMS), ("store", 8, 8 * SMS),
             ("store", 16, 8 * SMS), ("store", 4, 4 * n // 4 // 256), ("store", 16, n // 4 // 256),
-            ("raw", 256, False), ("random", 256, False),
-            ("random", 512, False), ("random", 128, False), ("random", 1024, False),
-            ("random", 256, True), "cupy", "torch"]
+            ("raw", 256, True), ("random", 256, True), ("random", 512, True),
+            ("random", 1024, True), ("random", 256, False), "cupy", "torch"]
 print(f"2^{28 - SHIFT} float32: {4 * n / 1e6:.0f} MB written", flush=True)
 rounds(variants, run, lambda s: pct(bw, 4 * n, s))

@@ -10,7 +10,6 @@ import threading
 import numpy as np
 from numpy.random import SeedSequence
 
-from .philox import GROUP
 
 _MASK32 = (1 << 32) - 1
 _MASK128 = (1 << 128) - 1
@@ -71,7 +70,7 @@ class Philox(BitGenerator):
     def _reserve(self, n, per):
         """Reserve the blocks of an ``n``-element request taking ``per`` elements a block:
         returns ``(key, counter_lo, counter_hi)`` as Python ints (uint64 kernel parameters)."""
-        blocks = GROUP * -(-n // (GROUP * per))
+        blocks = -(-n // per)
         with self.lock:
             c = self._counter
             self._counter = (c + blocks) & _MASK128

@@ -5,12 +5,14 @@ The stream (what ``docs/random.md`` promises):
 * A bit generator is a 64-bit key ``(k0, k1)`` and a 128-bit counter ``C``.  Philox4x32-10 of
   key and counter ``X`` gives a *block* of four 32-bit words.
 * A request of ``n`` elements taking ``per`` elements from one block (4 for 32-bit outputs, 2 for
-  64-bit ones, 1 for samplers that consume a stream of words) reserves
-  ``32 * ceil(n / (32 * per))`` blocks, ``C`` .. ``C + blocks - 1``, and advances ``C`` past them.
-* Element ``i`` lives in group ``g = i // (32 * per)``, lane ``l = (i % (32 * per)) // 32`` of
-  block ``b = 32 * g + i % 32``: a warp's 32 threads compute 32 consecutive blocks and each of
-  its ``per`` stores writes 32 consecutive elements (coalesced), and the numbers depend on
-  neither the launch shape nor on how a request is split at multiples of ``32 * per``.
+  64-bit ones, 1 for samplers that consume a stream of words) reserves ``ceil(n / per)``
+  blocks, ``C`` .. ``C + blocks - 1``, and advances ``C`` past them.
+* Element ``i`` is lane ``l = i % per`` of block ``b = i // per``: a thread computes one block
+  and writes its ``per`` consecutive elements (one 16-byte store for float32 and float64), and
+  the numbers depend neither on the launch shape nor on how a request is split at multiples
+  of ``per``.  (Before 2026-12-03 a warp's 32 blocks were interleaved, element ``i`` in block
+  ``32 * (i // (32 * per)) + i % 32``, for 4-byte stores; a write-only kernel needs wide
+  stores to reach the write rate.)
 * Draw ``j`` of block ``b`` is Philox of counter ``C + b + j * 2**64``: ``j = 0`` is the block
   itself; a rejected lane redraws from ``j = 1, 2, ...`` (its own words of those blocks), and
   a per-element sampler (``per = 1``) reads its words from ``j = 0, 1, ...`` in order: its own
@@ -28,7 +30,6 @@ import os
 M0, M1 = 0xD2511F53, 0xCD9E8D57
 W0, W1 = 0x9E3779B9, 0xBB67AE85
 ROUNDS = 10
-GROUP = 32          # blocks in a group: one warp's worth (see the module docstring)
 
 
 # Each round's two 32x32->64 products: one ``ptx.mul_wide_u32`` each (one IMAD.WIDE.U32:
