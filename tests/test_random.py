@@ -50,6 +50,12 @@ def test_reference_known_answers(ctr, key, want):
     assert tuple(int(x) for x in philox_ref(ctr, key)) == want
 
 
+def _longlong_as_double(x):
+    a = np.empty(1, np.int64)
+    a[0] = x
+    return a.view(np.float64)[0]
+
+
 def _njit_helpers():
     """The device helpers compiled by Numba for the CPU: the same integer typing rules as the
     GPU target (the simulator computes with NumPy scalars, which type differently)."""
@@ -67,6 +73,7 @@ def _njit_helpers():
     lib.sincospif = numba.njit(lambda x: (nt.float32(math.sin(math.pi * x)),
                                           nt.float32(math.cos(math.pi * x))))
     lib.sincospi = numba.njit(lambda x: (math.sin(math.pi * x), math.cos(math.pi * x)))
+    lib.longlong_as_double = numba.njit(_longlong_as_double)
     ns["libdevice"] = lib
     wide = types.ModuleType("ptx")      # npgpu._codegen.ptx.mul_wide_u32 on the CPU
     wide.mul_wide_u32 = numba.njit(lambda a, b: (
@@ -146,13 +153,16 @@ def stage(request, monkeypatch):
 
 
 @pytest.mark.parametrize("dtype,n", [(np.int64, 256), (np.int32, 300), (np.uint32, 128),
-                                     (np.int16, 77)])
+                                     (np.int16, 77), (np.uint8, 130), (np.int8, 66),
+                                     (np.uint64, 31)])
 def test_integers_match_reference_without_rejection(dtype, n, stage):
-    """Either store form (16-byte block stores for int32 and uint32, 8-byte for int16, element
-    stores for int64's two words of 4 values); whole blocks and a partial last block."""
+    """Either store form (a block's 4 values as 16-byte stores for int32/uint32, two for
+    int64/uint64, one 8-byte store for int16, a 4-byte one for int8/uint8); whole blocks and
+    a partial last block."""
     key = 42
     g = R.Generator(R.Philox(key=key))
-    m = 1000        # rejection happens for 2**32 mod 1000 of 2**32 words: none here
+    # rejection happens for 2**32 mod m of 2**32 words: none here
+    m = min(1000, int(np.iinfo(dtype).max) - 7)
     got = g.integers(7, 7 + m, n, dtype=dtype).get()
     w, lane = stream_ref(0, key, n, 4)
     x = w[np.arange(n), lane].astype(np.uint64)
@@ -504,3 +514,14 @@ def test_multivariate_hypergeometric_errors_match_numpy(args, kw):
         np.random.default_rng(0).multivariate_hypergeometric(*args, **kw)
     with pytest.raises(type(want.value), match=re.escape(str(want.value))):
         R.default_rng(0).multivariate_hypergeometric(*args, **kw)
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_unaligned_out_takes_element_stores_same_numbers(dtype):
+    # an out= view that is not 16-byte aligned cannot take a block's one 16-byte store
+    want = R.Generator(R.Philox(key=9)).random(37, dtype=dtype).get()
+    buf = npgpu.zeros(40, dtype)
+    R.Generator(R.Philox(key=9)).random(dtype=dtype, out=buf[1:38])
+    got = buf.get()
+    np.testing.assert_array_equal(got[1:38], want)
+    assert got[0] == 0 and (got[38:] == 0).all()

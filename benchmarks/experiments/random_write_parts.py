@@ -25,7 +25,7 @@ n = 1 << (28 - SHIFT)
 bw = copy_bandwidth(t)
 g = gp.random.default_rng(1)
 out = gp.empty(n, np.float32)
-default = (K._THREADS, True)
+default = (K._THREADS_LANES, True)
 _width = K.store_width
 STORES = r"""
 extern "C" __global__ void w4(float* o, unsigned long long n) {
@@ -46,7 +46,7 @@ SMS = gp.cuda.runtime.sm_count()
 
 
 def use(threads, wide):
-    K._THREADS = threads
+    K._THREADS_LANES = threads
     K.store_width = _width if wide else (lambda out_dt, per: 0)
     K._PLANS.clear()
     K._RESIDENT.clear()
@@ -75,6 +75,9 @@ def run(v):
     use(threads, wide)
     if kind == "raw":
         fn = lambda: K.raw_words(g.bit_generator, n)      # noqa: E731
+    elif kind == "random f64":                            # the same bytes: 2^27 float64
+        o64 = out.view(np.float64)
+        fn = lambda: g.random(out=o64)                    # noqa: E731
     else:
         fn = lambda: g.random(dtype=np.float32, out=out)  # noqa: E731
     s = t(gl, fn)
@@ -86,7 +89,7 @@ def run(v):
 
 variants = ["memset", "fill 1.5", ("store", 4, 8 * SMS), ("store", 8, 8 * SMS),
             ("store", 16, 8 * SMS), ("store", 4, 4 * n // 4 // 256), ("store", 16, n // 4 // 256),
-            ("raw", 256, True), ("random", 256, True), ("random", 512, True),
-            ("random", 1024, True), ("random", 256, False), "cupy", "torch"]
+            ("raw", 1024, True), ("random", 256, True), ("random", 1024, True),
+            ("random f64", 1024, True), ("random", 1024, False), "cupy", "torch"]
 print(f"2^{28 - SHIFT} float32: {4 * n / 1e6:.0f} MB written", flush=True)
 rounds(variants, run, lambda s: pct(bw, 4 * n, s))

@@ -34,6 +34,10 @@ _F64 = np.dtype(np.float64)
 _SIM = _backend.IS_SIM
 # the simulator pays per simulated thread and block: one warp a block
 _THREADS = 32 if _SIM else 256
+# Direct transforms (no rejection loop) in blocks of 1024 where two of them fill an SM (at most
+# 32 registers): H200, random f32 2^28 (random_write_parts.py, 2026-12-03): 304 us with 256
+# threads a block, 297 with 512, 292 with 1024
+_THREADS_LANES = 32 if _SIM else 1024
 _SIM_BLOCKS = 2
 
 # base variates of a block: (name, compute dtype) -> (per, lines computing v0..v{per-1})
@@ -86,16 +90,15 @@ def render(sampler, compute, out_dt, pspecs, ndim, wide=False):
     """Kernel source for ``sampler`` computing in ``compute``, storing ``out_dt``.
 
     pspecs: per parameter ``(kind, dtype)``, kind ``s`` (scalar) or ``a`` (array of ``ndim``
-    dims, broadcast to the output).  wide: a whole block's elements are stored as one 16- or
-    8-byte word (:func:`store_width`; the output then comes twice, as itself and as uint64
-    words ``outw``)."""
+    dims, broadcast to the output).  wide: a whole block's elements are stored as one or two
+    words (:func:`store_width`; the output then comes twice, as itself and as words ``outw``)."""
     per = sampler.per(compute)
     names = ["n", "out", "key", "clo", "chi"]
     params = [Param("scalar", _I64), Param("array", out_dt, 1, "C"),
               Param("scalar", _U64), Param("scalar", _U64), Param("scalar", _U64)]
     if wide:
         names.insert(2, "outw")
-        params.insert(2, Param("array", _U64, 1, "C"))
+        params.insert(2, Param("array", _wide_dtype(out_dt, per), 1, "C"))
     for k, (kind, dt) in enumerate(pspecs):
         if kind == "s":
             names.append(f"p{k}")
@@ -154,34 +157,48 @@ def render(sampler, compute, out_dt, pspecs, ndim, wide=False):
 
 
 def store_width(out_dt, per):
-    """Bytes of a block's ``per`` elements when they go out as one aligned 16- or 8-byte store
-    (a write-only kernel needs wide stores to reach the memory's write rate: on the H200 a
-    grid-stride loop of 4-byte stores wrote 1 GiB at 88% of the copy rate, of 8- or 16-byte
-    stores at 102-103%; ``benchmarks/experiments/random_write_parts.py``), else 0."""
+    """Bytes of a block's ``per`` elements when they go out as aligned 4-, 8- or 16-byte stores
+    (32: two 16-byte ones), else 0.  A write-only kernel needs wide stores to reach the
+    memory's write rate: on the H200 a grid-stride loop of 4-byte stores wrote 1 GiB at 88% of
+    the copy rate, of 8- or 16-byte stores at 102-103%; and a block's elements stored one by
+    one lie ``itemsize`` apart in each warp store (random f32 at 59%, int64 integers 0.67x
+    CuPy; ``benchmarks/experiments/random_write_parts.py``)."""
     w = out_dt.itemsize * per
-    return w if w in (8, 16) and out_dt.kind in "fiu" and out_dt.itemsize in (4, 8) else 0
+    return w if w in (4, 8, 16, 32) and out_dt.kind in "biuf" and out_dt.itemsize <= 8 else 0
 
 
 def _bits(r, out_dt):
-    """The uint64 of element ``r``'s bits."""
+    """The unsigned integer of element ``r``'s bits, as wide as the element."""
     if out_dt.kind == "f":
         if out_dt.itemsize == 4:
-            return f"uint64(uint32(libdevice.float_as_int({r})))"
+            return f"uint32(libdevice.float_as_int({r}))"
         return f"uint64(libdevice.double_as_longlong({r}))"
-    return f"uint64(uint{8 * out_dt.itemsize}({r}))"
+    return f"uint{8 * out_dt.itemsize}({r})"
 
 
 def _wide_store(per, out_dt, pad):
-    """A whole block's elements ``r0..`` as one 16- or 8-byte store into ``outw``."""
-    epw = 8 // out_dt.itemsize          # elements a uint64 word
+    """A whole block's elements ``r0..`` as one or two stores into ``outw`` (uint32 words when
+    the block is 4 bytes, else uint64)."""
+    isz = out_dt.itemsize
+    if isz * per == 4:
+        parts = [f"(uint32({_bits(f'r{i}', out_dt)}) << uint32({8 * isz * i}))" for i in range(per)]
+        return [f"{pad}outw[b] = " + " | ".join(parts)]
+    epw = 8 // isz                      # elements a uint64 word
     words = []
     for w in range(per // epw):
-        parts = [_bits(f"r{w * epw + i}", out_dt) + (f" << uint64({32 * i})" if i else "")
-                 for i in range(epw)]
+        parts = [f"uint64({_bits(f'r{w * epw + i}', out_dt)})"
+                 + (f" << uint64({8 * isz * i})" if i else "") for i in range(epw)]
         words.append(" | ".join(f"({x})" if len(parts) > 1 else x for x in parts))
+    if len(words) == 1:
+        return [f"{pad}outw[b] = {words[0]}"]
     if len(words) == 2:
         return [f"{pad}ptx.store16(outw, b, {words[0]}, {words[1]})"]
-    return [f"{pad}outw[b] = {words[0]}"]
+    return [f"{pad}ptx.store16(outw, b << uint64(1), {words[0]}, {words[1]})",
+            f"{pad}ptx.store16(outw, (b << uint64(1)) | uint64(1), {words[2]}, {words[3]})"]
+
+
+def _wide_dtype(out_dt, per):
+    return np.dtype(np.uint32) if out_dt.itemsize * per == 4 else _U64
 
 
 def _param_lines(e, arrays, ndim, pad, clamp=False):
@@ -226,7 +243,6 @@ def launch(bitgen, sampler, out, params, compute=_F64):
     if n == 0:
         return out
     dt = out.dtype
-    threads = _THREADS
     arrays = False
     for p in params:
         if not isinstance(p, np.generic):
@@ -234,7 +250,7 @@ def launch(bitgen, sampler, out, params, compute=_F64):
             break
     aligned = out._ptr & 15 == 0
     if arrays:
-        plan, values = _array_plan(sampler, out, params, compute, threads)
+        plan, values = _array_plan(sampler, out, params, compute)
     else:
         key = (sampler, compute, dt, aligned, *[p.dtype for p in params])
         plan = _PLANS.get(key)
@@ -248,9 +264,10 @@ def launch(bitgen, sampler, out, params, compute=_F64):
     isz = dt.itemsize
     ptr = out._ptr
     flat = [n, 0, 0, n, isz, ptr, n, isz]
-    if wide:                    # the same memory as uint64 words (the block stores)
-        nw = n * isz >> 3
-        flat += [0, 0, nw, 8, ptr, nw, 8]
+    if wide:                    # the same memory as words (the block stores)
+        ws = 4 if isz * per == 4 else 8
+        nw = n * isz // ws
+        flat += [0, 0, nw, ws, ptr, nw, ws]
     flat += [k, clo, chi]
     for v in values:
         if v.__class__ is tuple:
@@ -259,14 +276,16 @@ def launch(bitgen, sampler, out, params, compute=_F64):
         else:
             flat.append(v)
     if _SIM:
+        threads = _THREADS
         grid = max(1, min(_SIM_BLOCKS, -(-blocks // threads)))
     else:
-        grid = min(-(-blocks // threads), _resident_blocks(kern, threads))
+        threads, resident = _launch_shape(kern, sampler.base is not None)
+        grid = min(-(-blocks // threads), resident)
     kern(grid, threads, flat)
     return out
 
 
-def _array_plan(sampler, out, params, compute, threads):
+def _array_plan(sampler, out, params, compute):
     shape = out.shape if out.ndim else (1,)
     ndim = len(shape)
     pspecs, values = [], []
@@ -293,17 +312,21 @@ def _plan(sampler, compute, out_dt, aligned, pspecs, ndim):
 _RESIDENT = {}
 
 
-def _resident_blocks(kern, threads):
-    """Blocks of ``kern`` the whole GPU holds at once: the grid of a large request.  One wave
-    with a grid-stride loop pays each thread's setup (key schedule, counter split) once per
-    ~100 blocks instead of once per block, and leaves no partial last wave."""
+def _launch_shape(kern, lanes):
+    """(threads a block, blocks the whole GPU holds at once) of ``kern``: the grid of a large
+    request is one resident wave with a grid-stride loop, which pays each thread's setup (key
+    schedule, counter split) once per ~100 blocks instead of once per block, and leaves no
+    partial last wave.  ``lanes``: a direct transform, in blocks of :data:`_THREADS_LANES`
+    where two of them fill an SM."""
     from ..cuda import runtime
     dev = runtime.get_device_id()
     got = _RESIDENT.get((kern, dev))
     if got is None:
-        sms = runtime.sm_count(dev)
-        got = _RESIDENT[(kern, dev)] = sms * min(kern.blocks_per_sm(threads) or 1,
-                                                 2048 // threads)
+        threads = _THREADS
+        if lanes and (kern.blocks_per_sm(_THREADS_LANES) or 0) * _THREADS_LANES >= 2048:
+            threads = _THREADS_LANES
+        got = _RESIDENT[(kern, dev)] = (threads, runtime.sm_count(dev) * min(
+            kern.blocks_per_sm(threads) or 1, 2048 // threads))
     return got
 
 

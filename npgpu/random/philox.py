@@ -141,12 +141,18 @@ def open_f32(x):
 
 
 def u01_f64(a, b):
-    return float64(((uint64(a) << uint64(32)) | uint64(b)) >> uint64(11)) * 1.1102230246251565e-16
+    # k * 2**-53 for the top 53 bits k, without a uint64-to-double conversion (a slow-pipe
+    # instruction): 1 + (k >> 1) 2**-52 by its bits, less 1 (exact), plus k's low bit's 2**-53
+    # (exact: the sum k 2**-53 is a double) -- the same value as float64(k) * 2**-53
+    x = (uint64(a) << uint64(32)) | uint64(b)
+    h = libdevice.longlong_as_double(int64(uint64(0x3FF0000000000000) | (x >> uint64(12))))
+    return (h - 1.0) + (1.1102230246251565e-16 if (x & uint64(2048)) else 0.0)
 
 
 def open_f64(a, b):
-    k = ((uint64(a) << uint64(32)) | uint64(b)) >> uint64(11)
-    return (float64(k) + 0.5) * 1.1102230246251565e-16
+    # (k + 0.5) * 2**-53 rounded once, as (float64(k) + 0.5) * 2**-53: u01_f64's exact
+    # k 2**-53 plus 2**-54, one rounding
+    return u01_f64(a, b) + 5.551115123125783e-17
 
 
 
