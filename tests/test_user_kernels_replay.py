@@ -168,3 +168,33 @@ def test_replay_from_two_threads(rng):
             np.testing.assert_allclose(k(x, y).get(), hx * np.float32(2) + hy, rtol=1e-6)
 
     run_threads(work, range(2))
+
+
+def test_replays_forgotten_with_the_kernel_cache(rng):
+    # compiler.clear_memory_cache (a knob changed in an experiment) drops the kernel objects'
+    # replays too: the next call renders its kernel again instead of replaying the old one
+    from npgpu._codegen import compiler
+    from npgpu._codegen import elementwise as E
+    f, _, ewk = _kernels()
+    h = random_array(300, np.float32, rng)
+    x = npgpu.asarray(h)
+    calls = [(f, (x,), _want_sq(h)), (ewk, (x, x), (h * 2 + h).astype(np.float32))]
+    for k, args, _ in calls:
+        k(*args)
+        k(*args)
+        assert k._replays
+    rendered = []
+    real = E.render
+
+    def render(*a, **kw):
+        rendered.append(a[5])
+        return real(*a, **kw)
+    E.render = render
+    try:
+        compiler.clear_memory_cache()
+        assert not f._replays and not ewk._replays
+        for k, args, want in calls:
+            assert_matches(k(*args), want)
+    finally:
+        E.render = real
+    assert len(rendered) >= 2

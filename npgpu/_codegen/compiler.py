@@ -30,6 +30,7 @@ import tempfile
 import sys
 import threading
 import warnings
+import weakref
 
 import numpy as np
 
@@ -441,7 +442,19 @@ def clears_with_memory_cache(cache):
     return cache
 
 
+_dependent_objects = weakref.WeakSet()   # kernel objects keeping launchers (vectorize, ...)
+
+
+def forgets_launchers_with_memory_cache(obj):
+    """Register ``obj`` (held weakly: a user's kernel object) whose ``forget_launchers()``
+    drops the launchers it keeps, called with every :func:`clear_memory_cache`."""
+    _dependent_objects.add(obj)
+    return obj
+
+
 def clear_memory_cache():
     _memory.clear()
     for cache in _dependent_caches:
         cache.clear()
+    for obj in list(_dependent_objects):
+        obj.forget_launchers()

@@ -373,7 +373,13 @@ def alloc(nbytes):
 
 def _thread_pool():
     """This thread's first allocation on its current device: make the device's context current
-    here (a thread starts with none) and remember the device's pool for the hot path."""
+    here (a thread starts with none) and remember the device's pool for the hot path.  On the
+    simulator, Numba's simulator is patched now (``_codegen/simulator_fixes``): a user's
+    ``numba.cuda.jit`` kernel may be the first kernel an npgpu array meets (after a memset
+    ``zeros``, say), and only the patched simulator hands it views of npgpu's memory."""
+    if _backend.IS_SIM:
+        from .._codegen.simulator_fixes import install
+        install()
     runtime.ensure_context()
     pool = _tls.pool = get_default_memory_pool()
     return pool

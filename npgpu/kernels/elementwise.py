@@ -17,6 +17,7 @@ import os
 import numpy as np
 
 from .. import creation
+from .._codegen import compiler
 from .._codegen import elementwise as ew
 from .._core.call_cache import store
 from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
@@ -84,6 +85,7 @@ class ElementwiseKernel:
         self._uses_i = S.uses(tree, "i")
         self._ops = {}          # (in dtypes, out dtypes) -> ScalarOp
         self._replays = {}      # the inputs' dtypes -> ew.ContigPlan (repeat calls)
+        compiler.forgets_launchers_with_memory_cache(self)
         # calls whose operation reads an output, the index or a raw array do not replay
         self._replayable = (not self._uses_i and not any(self._reads_out)
                             and not any(p.raw for p in self.in_params))
@@ -105,6 +107,10 @@ class ElementwiseKernel:
                                             [p.name for p in self.out_params], init,
                                             self._helpers, tag="ewk")
         return op
+
+    def forget_launchers(self):
+        """Drop the repeat-call replays (``compiler.clear_memory_cache``: a changed knob)."""
+        self._replays.clear()
 
     def __call__(self, *args, out=None, size=None, block_size=None, stream=None):
         key = None

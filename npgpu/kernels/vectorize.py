@@ -18,6 +18,7 @@ import inspect
 import numpy as np
 
 from .. import creation
+from .._codegen import compiler
 from .._codegen import elementwise as ew
 from .._core.call_cache import store
 from .._core.ndarray import empty_array, ndarray
@@ -102,11 +103,16 @@ class vectorize:
         self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
         self._plans = {}         # input dtypes -> (op, output dtypes)
         self._replays = {}       # the arrays' dtypes -> ew.ContigPlan (repeat calls)
+        compiler.forgets_launchers_with_memory_cache(self)
         self._source = None
         self._sig = None
         if pyfunc is not _NOVALUE:
             functools.update_wrapper(self, pyfunc, assigned=("__module__", "__name__",
                                                              "__qualname__"))
+
+    def forget_launchers(self):
+        """Drop the repeat-call replays (``compiler.clear_memory_cache``: a changed knob)."""
+        self._replays.clear()
 
     def __call__(self, *args, **kwargs):
         if self.pyfunc is _NOVALUE:         # @vectorize(otypes=...) as a decorator
