@@ -176,9 +176,12 @@ def _whole(n, slices, ck):
     ys = empty_array((total,), _I64)
     flags = empty_array((total,), np.dtype(np.bool_))
     kern = compiler.get_kernel(("random", "feistel_domain", ROUNDS), _render_feistel_domain)
-    threads = 4 if _SIM else 256
-    grid = max(1, min(2, -(-total // threads))) if _SIM else min(
-        -(-total // threads), kernels._resident_blocks(kern, threads))
+    if _SIM:
+        threads = 4
+        grid = max(1, min(2, -(-total // threads)))
+    else:
+        threads, resident = kernels._launch_shape(kern, False)
+        grid = min(-(-total // threads), resident)
     kern(grid, threads, [bits, n, total, 0, 0, total, 8, ys._ptr, total, 8,
                          0, 0, total, 1, flags._ptr, total, 1, ck])
     return compaction.select_values(ys, flags).reshape((slices, n))
