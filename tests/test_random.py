@@ -525,3 +525,30 @@ def test_unaligned_out_takes_element_stores_same_numbers(dtype):
     got = buf.get()
     np.testing.assert_array_equal(got[1:38], want)
     assert got[0] == 0 and (got[38:] == 0).all()
+
+
+def test_gpu_launch_shape_path_on_any_machine(monkeypatch):
+    # the GPU's launch path (kernels._launch_shape: the block size by occupancy, a resident
+    # grid) with the simulator's kernels: it runs nowhere else in CI, and a renamed helper there
+    # once failed only on the GPU.  Launch shapes do not change the numbers.
+    from npgpu._codegen.launcher import Launcher
+    from npgpu.cuda import runtime
+    from npgpu.random import kernels
+    want = R.Philox(key=5).random_raw(300).get()
+    want_u = R.Generator(R.Philox(key=5)).random(77, dtype=np.float32).get()
+    monkeypatch.setattr(_shuffle, "SMALL", 4)      # the Feistel routes on small sizes
+    want_p = _shuffle.indices(R.Philox(key=5), 50, 2).get()
+    monkeypatch.setattr(kernels, "_SIM", False)
+    monkeypatch.setattr(kernels, "_THREADS_LANES", 64)
+    monkeypatch.setattr(kernels, "_RESIDENT", {})
+    monkeypatch.setattr(_shuffle, "_SIM", False)
+    monkeypatch.setattr(runtime, "sm_count", lambda device=None: 1)
+    # occupancy as the GPU reports it for a kernel of few registers: a full SM of any block size
+    monkeypatch.setattr(Launcher, "blocks_per_sm", lambda self, block: 2048 // block)
+    np.testing.assert_array_equal(R.Philox(key=5).random_raw(300).get(), want)
+    np.testing.assert_array_equal(
+        R.Generator(R.Philox(key=5)).random(77, dtype=np.float32).get(), want_u)
+    np.testing.assert_array_equal(_shuffle.indices(R.Philox(key=5), 50, 2).get(), want_p)
+    shapes = set(kernels._RESIDENT.values())
+    # direct transforms in blocks of _THREADS_LANES, the permutation's kernel of _THREADS
+    assert shapes == {(64, 32), (kernels._THREADS, 2048 // kernels._THREADS)}, shapes
