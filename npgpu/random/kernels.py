@@ -265,7 +265,7 @@ def launch(bitgen, sampler, out, params, compute=_F64):
     ptr = out._ptr
     flat = [n, 0, 0, n, isz, ptr, n, isz]
     if wide:                    # the same memory as words (the block stores)
-        ws = 4 if isz * per == 4 else 8
+        ws = _wide_dtype(dt, per).itemsize
         nw = n * isz // ws
         flat += [0, 0, nw, ws, ptr, nw, ws]
     flat += [k, clo, chi]
