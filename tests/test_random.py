@@ -552,3 +552,14 @@ def test_gpu_launch_shape_path_on_any_machine(monkeypatch):
     shapes = set(kernels._RESIDENT.values())
     # direct transforms in blocks of _THREADS_LANES, the permutation's kernel of _THREADS
     assert shapes == {(64, 32), (kernels._THREADS, 2048 // kernels._THREADS)}, shapes
+
+
+def test_store_width_only_for_bit_exact_dtypes():
+    from npgpu.random import kernels
+    assert kernels.store_width(np.dtype(np.float32), 4) == 16
+    assert kernels.store_width(np.dtype(np.float64), 2) == 16
+    assert kernels.store_width(np.dtype(np.int64), 4) == 32
+    assert kernels.store_width(np.dtype(np.int8), 4) == 4
+    assert kernels.store_width(np.dtype(np.bool_), 4) == 4
+    assert kernels.store_width(np.dtype(np.float16), 4) == 0      # no half-precision bits case
+    assert kernels.store_width(np.dtype(np.complex64), 2) == 0

@@ -105,3 +105,15 @@ def test_gpu_words_kernel_runs_from_words_min(rng):
     got = npgpu.exp(a).get()
     np.testing.assert_allclose(got, np.exp(h), rtol=2e-6)
     assert _words_sources("exp")
+
+
+def test_words_raw_side_effects_once_per_element():
+    # the words layout computes a clamped second word past the end for pure ops; an op that
+    # touches a raw array (an atomic counter here) must run once per element, every length
+    k = npgpu.ElementwiseKernel("float32 x, raw int32 cnt", "float32 y",
+                                "y = x\ncuda.atomic.add(cnt, 0, 1)", "count_words")
+    for n in (1, 2, 3, 6, 10, 66, 70, 99, 130):
+        c = npgpu.zeros(1, np.int32)
+        y = k(npgpu.ones(n, np.float32), c)
+        assert int(c.get()[0]) == n
+        np.testing.assert_array_equal(y.get(), np.ones(n, np.float32))

@@ -296,22 +296,23 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         # the two paths and issued the second load only after the first word's arithmetic
         # (light ops such as negative: 90% of copy with uint64 indices, 98.6% with int64 whose
         # branches it kept; index_sign_ab.py, H200 2026-12-03).
-        lines += ["        b1 = base + bd", "        full = b1 < nw", "        if not full:",
-                  "            b1 = base"]
+        # An op that touches raw arrays (an ElementwiseKernel's atomics, say) must not run on
+        # the clamped word, so it keeps a branch per word count.
+        raw = any(kind[0] == "r" for kind, _ in in_specs)
 
-        def words(ats):
+        def words(ats, pad, guard_second):
             """Lines doing the words at ``ats``: loads, unpacking, ops, packed stores (the
-            second word's only when ``full``)."""
+            second word's only when ``full`` if ``guard_second``)."""
             out, srcs = [], [{} for _ in range(2 * len(ats))]
             for i, (kind, st) in enumerate(in_specs):
                 if kind == "a":
                     for h, at in enumerate(ats):
-                        out.append(f"        w{i}_{h} = in{i}w[{at}]")
+                        out.append(f"{pad}w{i}_{h} = in{i}w[{at}]")
                         for half in range(2):
                             srcs[2 * h + half][i] = from_word(f"w{i}_{h}", half, st)
             comps = []
             for u in range(len(srcs)):
-                ld, comp, _ = element(None, u, 8, sources=srcs[u])
+                ld, comp, _ = element(None, u, len(pad), sources=srcs[u])
                 out += ld
                 comps.append(comp)
             out += comps
@@ -321,10 +322,19 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                 for h, at in enumerate(ats):
                     st = (f"out{j}w[{at}] = "
                           f"{_to_word(vals[2 * h], vals[2 * h + 1], out_dtypes[j])}")
-                    out += [f"        {st}"] if h == 0 else ["        if full:", f"            {st}"]
+                    out += ([f"{pad}if full:", f"{pad}    {st}"] if h and guard_second
+                            else [f"{pad}{st}"])
             return out
 
-        lines += words(["base", "b1"])
+        if raw:
+            lines.append("        if base + bd < nw:")
+            lines += words(["base", "base + bd"], " " * 12, False)
+            lines.append("        else:")
+            lines += words(["base"], " " * 12, False)
+        else:
+            lines += ["        b1 = base + bd", "        full = b1 < nw", "        if not full:",
+                      "            b1 = base"]
+            lines += words(["base", "b1"], " " * 8, True)
         if sim:
             lines.append("        base += step")
         lines.append("    if n & 1 and cuda.blockIdx.x == 0 and cuda.threadIdx.x == 0:")

@@ -164,7 +164,8 @@ def store_width(out_dt, per):
     one lie ``itemsize`` apart in each warp store (random f32 at 59%, int64 integers 0.67x
     CuPy; ``benchmarks/experiments/random_write_parts.py``)."""
     w = out_dt.itemsize * per
-    return w if w in (4, 8, 16, 32) and out_dt.kind in "biuf" and out_dt.itemsize <= 8 else 0
+    ok = out_dt.kind in "biu" or (out_dt.kind == "f" and out_dt.itemsize in (4, 8))
+    return w if w in (4, 8, 16, 32) and ok and out_dt.itemsize <= 8 else 0
 
 
 def _bits(r, out_dt):

@@ -9,6 +9,7 @@ import operator
 import numpy as np
 
 from .. import _hostmode
+from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
@@ -75,7 +76,9 @@ class ufunc:
         self._np = np_ufunc
         self._loops = loops          # type-class key -> ScalarOp
         self._resolved = {}          # (arg keys, dtype, casting) -> (loop_in, loop_out, op)
-        self._plans = {}             # input dtypes -> (launcher, out dtype, words args): fast path
+        # input dtypes -> (launcher, out dtype, words args): the fast path (emptied with the
+        # kernel cache, so an experiment's changed knob takes effect)
+        self._plans = compiler.clears_with_memory_cache({})
         self._splans = {}            # (array dtype, scalar type, its position) -> resolution
         self._nin1 = np_ufunc.nin == 1 and np_ufunc.nout == 1
         self._nin2 = np_ufunc.nin == 2 and np_ufunc.nout == 1
