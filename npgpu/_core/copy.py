@@ -130,6 +130,9 @@ def fill(a, value):
         return
     if a.size == 0:
         return
+    if _runtime.multi_device[0] and a._mem.device_id != _runtime._tls.device:
+        with _runtime.Device(a._mem.device_id):      # the memset or kernel on a's device
+            return fill(a, value)
     v = scalar_of(value, a.dtype)
     if a._c_contig or a._f_contig:
         # the driver's memset where the value's bytes repeat every 1, 2 or 4 bytes (zeros,
