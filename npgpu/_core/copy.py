@@ -133,7 +133,8 @@ def fill(a, value):
     if _runtime.multi_device[0] and a._mem.device_id != _runtime._tls.device:
         with _runtime.Device(a._mem.device_id):      # the memset or kernel on a's device
             return fill(a, value)
-    v = scalar_of(value, a.dtype)
+    # ndarray.fill and setitem hand over a NumPy scalar of a's dtype already: no second cast
+    v = value if value.__class__ is a.dtype.type else scalar_of(value, a.dtype)
     if a._c_contig or a._f_contig:
         # the driver's memset where the value's bytes repeat every 1, 2 or 4 bytes (zeros,
         # ones of the integer and 4-byte float types, ...): write-only at full bandwidth

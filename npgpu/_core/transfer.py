@@ -150,10 +150,9 @@ def memset(ptr, nbytes, pattern, stream=None):
         return
     u = len(pattern)
     if _backend.IS_CUDA:
-        v = int.from_bytes(pattern, sys.byteorder)
-        f, what = ((drv.cuMemsetD8Async, "cuMemsetD8Async"), (drv.cuMemsetD16Async,
-                   "cuMemsetD16Async"), None, (drv.cuMemsetD32Async, "cuMemsetD32Async"))[u - 1]
-        drv.check(f(ptr, v, nbytes // u, _stream_handle(stream) or None), what)
+        what = f"cuMemsetD{8 * u}Async"
+        drv.check(getattr(drv, what)(ptr, int.from_bytes(pattern, sys.byteorder), nbytes // u,
+                                     _stream_handle(stream) or None), what)
     elif pattern == b"\0" * u:
         ctypes.memset(ptr, 0, nbytes)        # simulated device memory is host memory
     else:

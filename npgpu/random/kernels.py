@@ -165,7 +165,7 @@ def store_width(out_dt, per):
     CuPy; ``benchmarks/experiments/random_write_parts.py``)."""
     w = out_dt.itemsize * per
     ok = out_dt.kind in "biu" or (out_dt.kind == "f" and out_dt.itemsize in (4, 8))
-    return w if w in (4, 8, 16, 32) and ok and out_dt.itemsize <= 8 else 0
+    return w if ok and w in (4, 8, 16, 32) else 0
 
 
 def _bits(r, out_dt):
