@@ -81,3 +81,22 @@ def test_memset_fill_counts_as_a_launch():
     a.fill(0.0)
     assert stats["launches"] == before + 1
     np.testing.assert_array_equal(a.get(), np.zeros(100, np.float32))
+
+
+@pytest.mark.parametrize("dt", ["float32", "float64", "int16", "bool"])
+def test_fill_zero_d_empty_and_threads(dt):
+    z = npgpu.empty((), dt)
+    z.fill(1)
+    assert z.get() == np.ones((), dt) and z.shape == ()
+    e = npgpu.empty((0, 3), dt)
+    e.fill(1)                                   # nothing written, no error
+    assert e.shape == (0, 3)
+    np.testing.assert_array_equal(npgpu.full((), 2, dt).get(), np.full((), 2, dt))
+    from conftest import run_threads
+    outs = {}
+
+    def work(k):                                # a thread's first allocation and fill
+        outs[k] = npgpu.full((5, 4), k, dt).get()
+    run_threads(work, range(4))
+    for k in range(4):
+        np.testing.assert_array_equal(outs[k], np.full((5, 4), k, dt))
