@@ -163,7 +163,7 @@ extern "C" __global__ void many(float* y, signed char a, unsigned short b, int c
 
 def _packed(fn, args):
     """The parameter bytes ``fn`` writes for ``args``: (checked path, per-signature packer)."""
-    mv = fn._tls.mv if getattr(fn._tls, "mv", None) is not None else fn._buffers()
+    mv, params = fn._tls.bufs if hasattr(fn._tls, "bufs") else fn._buffers()
     n = fn._slot * len(fn.params)
     mv[:n] = b"\xa5" * n
     fn._pack_checked(args, "many", mv)
@@ -173,7 +173,7 @@ def _packed(fn, args):
     fn.pack(args, "many")                     # checks, then makes the packer of this signature
     assert fn._fast is not None
     mv[:n] = b"\xa5" * n
-    assert fn.pack(args, "many") == fn._tls.addr
+    assert fn.pack(args, "many") is params
     return slow, bytes(mv[:n])
 
 

@@ -246,6 +246,8 @@ def _fast_packer(params, slot, classes):
     names = ", ".join(f"a{k}" for k in range(len(params))) + ","
     test = " or ".join(f"a{k}.__class__ is not c{k}" for k in range(len(params))) or "False"
     src = (f"def pack(mv, args):\n"
+           f"    if args.__class__ is not tuple or len(args) != {len(params)}:\n"
+           f"        return False\n"
            f"    {names} = args\n"
            f"    if {test}:\n        return False\n"
            + "".join(f"    if not {c}:\n        return False\n" for c in checks)
@@ -271,21 +273,19 @@ class _Function:
 
     def pack(self, args, name):
         """Check ``args`` against the parameters and write them into this thread's parameter
-        buffer (the driver copies it before the launch returns); returns the address of
-        its ``void*[]``.  A repeat of the last call's argument classes takes one generated
+        buffer (the driver copies it before the launch returns); returns the launch's
+        ``void*[]`` (bytes).  A repeat of the last call's argument classes takes one generated
         ``struct.pack_into`` (``_fast_packer``)."""
-        t = self._tls
-        mv = getattr(t, "mv", None)
-        if mv is None:
-            mv = self._buffers()
+        try:
+            mv, params = self._tls.bufs
+        except AttributeError:
+            mv, params = self._buffers()
         fast = self._fast
-        if fast is not None and args.__class__ is tuple and len(args) == len(self.params) \
-                and fast(mv, args):
-            return t.addr
-        self._pack_checked(args, name, mv)
-        if args.__class__ is tuple:
-            self._fast = _fast_packer(self.params, self._slot, tuple(map(type, args)))
-        return t.addr
+        if fast is None or not fast(mv, args):
+            self._pack_checked(args, name, mv)
+            if args.__class__ is tuple:
+                self._fast = _fast_packer(self.params, self._slot, tuple(map(type, args)))
+        return params
 
     def _pack_checked(self, args, name, mv):
         params = self.params
@@ -318,13 +318,13 @@ class _Function:
         t.buf = ctypes.create_string_buffer(slot * n)
         base = ctypes.addressof(t.buf)
         t.ptrs = (ctypes.c_void_p * n)(*[base + slot * k for k in range(n)])
-        t.addr = ctypes.addressof(t.ptrs)
-        t.params = bytes(t.ptrs)     # the launch's argument: ctypes passes bytes as their address
-        t.mv = memoryview(t.buf).cast("B")
-        return t.mv
+        # the launch's argument: ctypes passes bytes as their address (the slots' addresses)
+        t.bufs = memoryview(t.buf).cast("B"), bytes(t.ptrs)
+        return t.bufs
 
-    def launch(self, grid, block, args, shared_mem, stream, name):
-        self.pack(args, name)
+    def launch(self, grid, block, params, shared_mem, stream, name):
+        """Launch with ``params`` (what ``pack`` returned) on ``stream`` (None: npgpu's
+        current stream)."""
         if not _backend.IS_CUDA:
             _backend.require()
             raise RuntimeError(f"{name}: RawKernel/RawModule kernels are CUDA C++ and need a "
@@ -357,7 +357,7 @@ class _Function:
             if cfg is None:
                 cfg = L.launch_config(_dims(grid, "grid"), _dims(block, "block"), shared_mem,
                                       s, key)
-            err = L._cuLaunchKernelEx(cfg, func, self._tls.params, None)
+            err = L._cuLaunchKernelEx(cfg, func, params, None)
         else:
             if stream is None:
                 st = tls.stream
@@ -367,13 +367,17 @@ class _Function:
                 sv = ctypes.c_void_p(s) if s else None
             gx, gy, gz = _dims(grid, "grid")
             bx, by, bz = _dims(block, "block")
-            err = L._cuLaunchKernel(func, gx, gy, gz, bx, by, bz, shared_mem, sv,
-                                    self._tls.params, None)
+            err = L._cuLaunchKernel(func, gx, gy, gz, bx, by, bz, shared_mem, sv, params,
+                                    None)
         if err:
-            what = "cuLaunchKernelEx" if L.LAUNCH_EX else "cuLaunchKernel"
-            d = _driver()
-            raise RuntimeError(f"{what}({name}, grid={grid}, block={block}) failed: "
-                               f"{d.cuGetErrorName(d.CUresult(err))[1].decode()}")
+            self.raise_launch_error(err, grid, block, name)
+
+    @staticmethod
+    def raise_launch_error(err, grid, block, name):
+        what = "cuLaunchKernelEx" if _launcher.LAUNCH_EX else "cuLaunchKernel"
+        d = _driver()
+        raise RuntimeError(f"{what}({name}, grid={grid}, block={block}) failed: "
+                           f"{d.cuGetErrorName(d.CUresult(err))[1].decode()}")
 
 
 def _driver():
@@ -511,8 +515,29 @@ class RawKernel:
         return len(self.compile()._fn.params)
 
     def __call__(self, grid, block, args, *, shared_mem=0, stream=None):
-        fn = self._fn if self._fn is not None else self.compile()._fn
-        fn.launch(grid, block, args, shared_mem, stream, self.name)
+        fn = self._fn
+        if fn is None:
+            fn = self.compile()._fn
+        params = fn.pack(args, self.name)
+        # the common repeat (current stream, a launch config seen before) inline: this is the
+        # per-call cost users time against CuPy's Cython
+        if stream is None and _launcher.LAUNCH_EX:
+            tls = _runtime._tls
+            dev = tls.device
+            func = fn._funcs.get(dev)
+            if func is not None and tls.ctx_dev == dev:
+                st = tls.stream
+                try:
+                    cfg = _launcher._configs.get(
+                        (grid, block, shared_mem, st.ptr if st is not None else 0))
+                except TypeError:       # a list among the dims: the general path's error
+                    cfg = None
+                if cfg is not None:
+                    err = _launcher._cuLaunchKernelEx(cfg, func, params, None)
+                    if not err:
+                        return
+                    fn.raise_launch_error(err, grid, block, self.name)
+        fn.launch(grid, block, params, shared_mem, stream, self.name)
 
     def __repr__(self):
         return f"<npgpu.RawKernel {self.name}>"
