@@ -214,7 +214,7 @@ def test_status_words_are_reused_by_epoch(monkeypatch, calls):
     from npgpu.cuda import Stream
     rng = numpy.random.default_rng(24)
     hs = [rng.integers(-1000, 1000, n).astype(numpy.int32) for n in (3 * T4 + 5, 5 * T4, 2 * T4 + 1)]
-    key = (lb._tls.device, lb.runtime.current_stream_handle())
+    key = (lb.runtime._tls.device, lb.runtime.current_stream_handle())
     for rep in range(2):
         for h in hs:
             check(np.cumsum(np.asarray(h), dtype=numpy.int32), numpy.cumsum(h, dtype=numpy.int32))
@@ -229,7 +229,7 @@ def test_status_words_are_reused_by_epoch(monkeypatch, calls):
         with s:
             h = hs[0]
             check(np.cumsum(np.asarray(h), dtype=numpy.int32), numpy.cumsum(h, dtype=numpy.int32))
-            skey = (lb._tls.device, s.ptr)
+            skey = (lb.runtime._tls.device, s.ptr)
             assert skey in lb._words and lb._words[skey][2] == 1
         s.synchronize()
         del s

@@ -46,7 +46,6 @@ Takes single-component, reorderable states of the dtypes atomics support
 (``STATES``); :mod:`.scan` keeps its other kernels for everything else.
 """
 import hashlib
-import threading
 
 import numpy as np
 
@@ -54,9 +53,9 @@ from .. import _backend
 from .._codegen import compiler
 from .._codegen.compiler import KernelSource, Param
 from .._codegen.elementwise import cast_expr, compute_dtype, type_name
+from .._core.stream_scratch import StreamScratch
 from ..cuda import memory as _memory
 from ..cuda import runtime
-from ..cuda.runtime import _tls
 from . import reduce as _r
 from . import template as _t
 
@@ -556,33 +555,14 @@ def _warp_scan(var, dt, lane, first_lane, pad):
 # order is right), and a launch holds the buffer's Memory until cuLaunchKernel has returned,
 # so another thread growing the buffer frees the old one after that launch in stream order.
 EPOCH_BITS = 30
-_words = {}                      # (device, stream handle) -> [Memory, tiles, last epoch]
-_words_lock = threading.Lock()
+_SCRATCH = StreamScratch()
+_words = _SCRATCH.buffers        # (device, stream handle) -> [Memory, tiles, last epoch]
 
 
 def _status_words(ntile):
     """(Memory, epoch) of ``ntile`` status words for a scan on the current stream; keep the
     Memory referenced until the kernel is launched."""
-    key = (_tls.device, runtime.current_stream_handle())
-    with _words_lock:
-        e = _words.get(key)
-        if e is None or e[1] < ntile or e[2] >= (1 << EPOCH_BITS) - 1:
-            cap = ntile if e is None else max(ntile, e[1])
-            mem = _memory.alloc(8 * cap)     # the old buffer is freed in stream order
-            _zero(mem.ptr, 8 * cap)
-            e = _words[key] = [mem, cap, 0]
-        e[2] += 1
-        return e[0], e[2]
-
-
-def _forget_stream(handle):
-    """A destroyed stream's buffers go (the driver may hand its handle to a new stream)."""
-    with _words_lock:
-        for key in [k for k in _words if k[1] == handle]:
-            del _words[key]
-
-
-_memory.on_stream_destroyed(_forget_stream)
+    return _SCRATCH.take(ntile, 8, lambda e: e[2] >= (1 << EPOCH_BITS) - 1)
 
 
 # ---- launching -----------------------------------------------------------------------------
