@@ -85,11 +85,17 @@ def test_repeat_calls_follow_the_data(name, kw, no_slow_path):
 LONG = 3000 if np.backend() != "cuda" else 1 << 22
 
 
+@pytest.mark.parametrize("tail", [True, False])
 @pytest.mark.parametrize("name,kw", [("sum", {}), ("argmax", {}), ("var", {"ddof": 1}),
                                      ("nanmean", {}), ("max", {}), ("sum", {"axis": 0})])
-def test_long_row_repeats_replay_both_passes(name, kw, no_slow_path):
-    """Rows long enough to be split run two passes through a workspace; the replay launches
-    both and follows the data."""
+def test_long_row_repeats_replay_both_passes(name, kw, tail, no_slow_path, monkeypatch):
+    """Rows long enough to be split fold the splits' states through a workspace: in the same
+    launch (the row's last block: ``tail``), or in a second one; the replay launches the same
+    and follows the data."""
+    from npgpu.reductions import reduce as R
+    monkeypatch.setattr(R, "TAIL", tail)
+    monkeypatch.setattr(R, "_PLANS", {})
+    monkeypatch.setattr(R, "FAST", {})
     x = random_array((LONG,), numpy.float32, RNG)
     a = np.asarray(x)
     check(getattr(np, name)(a, **kw), np_ref(name, x, **kw), rtol=1e-4)
@@ -100,8 +106,43 @@ def test_long_row_repeats_replay_both_passes(name, kw, no_slow_path):
         with no_slow_path():
             before = compiler.stats["launches"]
             r = getattr(np, name)(a, **kw)
-            assert compiler.stats["launches"] - before == 2
+            assert compiler.stats["launches"] - before == (1 if tail else 2)
         check(r, np_ref(name, x, **kw), rtol=1e-4)
+
+
+@pytest.mark.parametrize("shape,axis", [((LONG,), None), ((3, LONG // 2 + 1), 1),
+                                        ((2, 3, LONG // 3), (0, 2))])
+@pytest.mark.parametrize("name,dt", [("sum", "f4"), ("sum", "i8"), ("var", "f8"),
+                                     ("argmin", "f4"), ("max", "i4"), ("nansum", "f8")])
+def test_tail_rows_match_the_second_pass(name, dt, shape, axis, monkeypatch):
+    """One launch per split row (the row's last block folds the states): the result NumPy
+    gives, the same bits on every run, and the second pass's bits where a thread folds at
+    most one split (the same fold order); the arrival counters are zero again afterwards."""
+    from npgpu.reductions import reduce as R
+    x = random_array(shape, dt, numpy.random.default_rng(41))
+    if dt[0] == "f":
+        x.flat[5] = numpy.nan if name.startswith("nan") else x.flat[5]
+    kw = {} if name.startswith("arg") else {"axis": axis}
+    xr = x.reshape(-1) if name.startswith("arg") else x
+    a = np.asarray(xr)
+    got = {}
+    for tail in (True, False):
+        monkeypatch.setattr(R, "TAIL", tail)
+        monkeypatch.setattr(R, "_PLANS", {})
+        monkeypatch.setattr(R, "FAST", {})
+        runs = [host(getattr(np, name)(a, **kw)) for _ in range(3)]
+        assert all(r.tobytes() == runs[0].tobytes() for r in runs)
+        got[tail] = runs[0]
+        plans = [p for p in R._PLANS.values() if p]
+        assert any(p.nsplit > 1 for p in plans)
+        assert all(p.tail == tail for p in plans if p.nsplit > 1)
+        if tail:
+            nsplit_ok = all(p.nsplit <= p.block for p in plans)
+    check(np.asarray(got[True]), np_ref(name, xr, **kw), rtol={"f4": 1e-4}.get(dt))
+    if nsplit_ok:
+        assert got[True].tobytes() == got[False].tobytes()
+    for mem, cap, _ in R._COUNTERS.buffers.values():
+        assert not host(np.ndarray((cap,), numpy.int32, memptr=mem)).any()
 
 
 def test_tiny_repeat_is_one_launch_and_a_fresh_result():

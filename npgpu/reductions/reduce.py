@@ -19,6 +19,7 @@
 dtype) with a dry run of the NumPy function on a one-element stand-in, so
 result dtypes and error messages are NumPy's own.
 """
+import os
 import warnings
 
 import numpy as np
@@ -28,6 +29,7 @@ from .._codegen import compiler
 from .._codegen.launcher import warnings_lock
 from .._core import layout as _layout
 from .._core.ndarray import _new as _new_array, empty_array, fail_unless_writeable, ndarray
+from .._core.stream_scratch import StreamScratch
 from ..cuda import memory as _memory
 from . import template as _t
 
@@ -65,6 +67,10 @@ SCREEN_MIN_BLOCKS = None
 # (36 registers, 7 blocks of 256 per SM) 271.9 us, 8 (46 registers) 273.9 us, 16 276.8 us
 SCREEN_UNROLL = UNROLL if _SIM else 4
 SHORT_REDUCED = 16           # reduced extents up to this run one thread per output
+# split inner reductions finish in one launch (the row's last block folds the splits' states:
+# ``template._tail``); 0: a second launch folds them (a measurement's baseline)
+TAIL = os.environ.get("NPGPU_REDUCE_TAIL", "1") != "0"
+_COUNTERS = StreamScratch()  # the tails' arrival counters: each kernel leaves them at zero
 
 
 class _NoValue:
@@ -226,7 +232,8 @@ _PLANS = {}
 class _Plan:
     """Everything about one reduction call that depends only on shapes, strides and dtypes."""
     __slots__ = ("nrow", "m", "in_shape", "in_str", "mk_str", "o_shape", "o_str", "block",
-                 "nsplit", "chunk", "grid", "grid2", "wshape", "kernels", "words", "x_str")
+                 "nsplit", "chunk", "grid", "grid2", "wshape", "kernels", "words", "x_str",
+                 "tail")
 
 
 def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_args=(),
@@ -296,6 +303,11 @@ def _execute(p, state, scal, a, out, mask, extra=()):
     ws_vals = []
     for w in ws:
         ws_vals += _arr(w._ptr, w.shape, w._strides, w.itemsize)
+    if p.tail:                           # one launch: a row's last block finishes it
+        cnt, _ = _COUNTERS.take(p.nrow, 4)
+        p.kernels[0](p.grid, p.block, scal + out_vals + in_vals + mk_vals + ws_vals
+                     + _arr(cnt.ptr, [p.nrow], [4], 4))
+        return
     p.kernels[0](p.grid, p.block, scal + ws_vals + in_vals + mk_vals)
     scal2 = [p.nrow, p.nsplit, 1, p.nsplit, p.m] + scal[5:]
     p.kernels[1](p.grid2, p.block, scal2 + out_vals + ws_vals)
@@ -405,6 +417,26 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first, fmap=None, extr
                 for ptr in ptrs:
                     v += w_head + (ptr,) + w_tail
             return v
+    if p.tail:                           # long rows, one launch: a row's last block ends it
+        wdt = [np.dtype(s) for s in spec.state]
+        wn = [_prod(p.wshape) * w.itemsize for w in wdt]
+        w_rest = [(0, 0, _prod(p.wshape), w.itemsize, *p.wshape,
+                   *_layout.c_strides(p.wshape, w.itemsize)) for w in wdt]
+        c_head, c_tail = (0, 0, p.nrow, 4), (p.nrow, 4)
+        nrow = p.nrow
+
+        def tail_pass(a, *extra):
+            ws = [_memory.alloc(n) for n in wn]
+            wvals = ()
+            for w, r in zip(ws, w_rest):
+                wvals += r[:4] + (w.ptr,) + r[4:]
+            cnt, _ = _COUNTERS.take(nrow, 4)
+            out = fresh()
+            kern(grid, block, head + (out._ptr,) + mid
+                 + (ins(a._ptr, *[x._ptr for x in extra]) if extra else ins(a._ptr))
+                 + wvals + c_head + (cnt.ptr,) + c_tail)
+            return out
+        return tail_pass
     if p.wshape is not None:             # long rows: two passes through a workspace
         # pass 1 is launched before the result is allocated: under the device's timer, only
         # the host work before the first launch adds to the call's time
@@ -521,7 +553,7 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
         per = m or 1
     units = nrow if mode == "inner" else -(-nrow // tx)
 
-    def kern(first, last, nk_, nr_):
+    def kern(first, last, nk_, nr_, tail=False):
         hm = has_mask and first
         lay = in_layout if first else "A"
         wd = p.words and first
@@ -530,7 +562,7 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
         unroll = SCREEN_UNROLL if screened else UNROLL
         key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
                out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first,
-               unroll, lay, wd, mb)
+               unroll, lay, wd, mb, tail)
         fm = fmap if first else None
         if fm is not None:
             key += (fm.key, fm.in_dtypes)
@@ -538,7 +570,7 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
             spec, mode, nk=nk_, nr=nr_, in_storage=a.dtype, out_storage=out.dtype,
             has_mask=hm, has_init=has_init, first=first, last=last, block=block, tx=tx,
             sim=_SIM, seed_first=seed_first, unroll=unroll, in_layout=lay, words=wd,
-            min_blocks=mb, fmap=fm))
+            min_blocks=mb, fmap=fm, tail=tail))
 
     nsplit = 1
     if mode != "fold" and not seed_first:
@@ -555,12 +587,15 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
     p.block, p.nsplit, p.chunk = block, nsplit, chunk
     p.grid = max(1, min(units * nsplit, MAX_GRID))
     p.grid2 = max(1, min(units, MAX_GRID))
+    p.tail = (nsplit > 1 and mode == "inner" and TAIL
+              and all(s.kind in _t.TAIL_STATES for s in spec.state))
     if nsplit == 1:
         p.wshape = None
         p.kernels = (kern(True, True, nk, nr),)
     else:
         p.wshape = (nrow, nsplit) if mode == "inner" else (nsplit, nrow)
-        p.kernels = (kern(True, False, nk, nr), kern(False, True, nk, 0))
+        p.kernels = ((kern(True, True, nk, nr, tail=True),) if p.tail else
+                     (kern(True, False, nk, nr), kern(False, True, nk, 0)))
 
 
 def _sm_count():

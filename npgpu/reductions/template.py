@@ -240,7 +240,7 @@ def _decompose(var, dims, shape_src, first_dim, pad):
 
 def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, first, last,
            block, tx=1, sim=False, seed_first=False, unroll=4, interleave=True,
-           in_layout="A", words=False, min_blocks=None, fmap=None):
+           in_layout="A", words=False, min_blocks=None, fmap=None, tail=False):
     """Render one reduction kernel.
 
     mode 'inner' | 'outer' | 'fold'; nk/nr: kept and reduced dims of the input view
@@ -257,9 +257,16 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     row only: longer rows are even for the view to exist) is loaded by thread 0 of split 0.
     min_blocks: GPU launch bounds (``block``, ``min_blocks``) for ptxas (None: its choice).
     fmap: a :class:`MapStep` the first pass applies to its inputs ``in0..`` (None: one input).
+    tail: (inner, first and last) the splits of a row finish in the same launch: each block
+    stores its state in the workspace ``ws..`` (nrow, nsplit), then counts itself in the row's
+    arrival counter ``cnt`` (int32, zero on entry); the row's last block to arrive folds the
+    splits' states in split order (the same order as a second pass: the same bits every run),
+    writes the result and sets the counter back to zero.
     Parameters, in order: ``nrow, m, nsplit, chunk, mtot,
-    q.., [init], outputs.., inputs.., [inw..], [mask]``.
+    q.., [init], outputs.., inputs.., [inw..], [mask], [ws.., cnt]``.
     """
+    if tail:
+        assert mode == "inner" and first and last
     if not first:
         fmap = None
     nin = len(fmap.in_dtypes) if fmap is not None else 1
@@ -275,7 +282,8 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     qs = _names("q", len(spec.post_params))
     scal = ["nrow", "m", "nsplit", "chunk", "mtot"] + qs + (["init"] if has_init else [])
     wins = (["inw"] if fmap is None else _names("inw", nin)) if words else []
-    arrays = outs + ins + wins + (["mk"] if has_mask else [])
+    arrays = (outs + ins + wins + (["mk"] if has_mask else [])
+              + (_names("ws", spec.k) + ["cnt"] if tail else []))
     L = [f"def KERNEL({', '.join(scal + arrays)}):"]
     P = "    "
     kd = [f"k{d}_" for d in range(nk)]
@@ -427,6 +435,8 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
     if nsh:
         for c in range(k):
             L.append(f"{P}sh{c} = cuda.shared.array({nsh}, {type_name(st[c])})")
+    if tail:
+        L.append(f"{P}arrived = cuda.shared.array(1, int32)")
     L.append(f"{P}b = int64(cuda.blockIdx.x)")
     L.append(f"{P}gd = int64(cuda.gridDim.x)")
     kshape = "out0" if last else "in0"
@@ -471,8 +481,12 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
             L += ld
             L += comb(S, S, T, P3)
         L += _block_reduce(spec, S, block, sim, P2, comb)
-        L.append(f"{P2}if tid == 0:")
-        L += finish(P3)
+        if tail:
+            L += _tail(S, k, ident, block, sim, P2, comb, finish,
+                       lambda pad: _block_reduce(spec, S, block, sim, pad, comb))
+        else:
+            L.append(f"{P2}if tid == 0:")
+            L += finish(P3)
         L.append(f"{P2}b += gd")
     else:
         L.append(f"{P}tx = tid % {tx}")
@@ -548,7 +562,45 @@ def render(spec, mode, *, nk, nr, in_storage, out_storage, has_mask, has_init, f
                    for d in in_st]
     if has_mask:
         params.append(Param("array", np.bool_, max(nk + nr, 1), "A"))
+    if tail:
+        params += [Param("array", s, 2, "C") for s in st]
+        params.append(Param("array", np.int32, 1, "C"))
     return KernelSource(name, text, params, (block, min_blocks) if min_blocks and not sim else None)
+
+
+# the states a tail reads were stored by other blocks: loaded through L2 (``ld.global.cg``),
+# never from this SM's L1, which is not coherent with the other SMs' stores.  Cache hints take
+# integer and float arrays (bool and complex states keep the second pass); the simulator, with
+# no caches and no cache hints, indexes.
+TAIL_STATES = frozenset("iuf")
+
+
+def _tail(S, k, ident, block, sim, pad, comb, finish, block_reduce):
+    """Lines of an inner kernel after its block reduction (thread 0 holds the split's state S):
+    publish S, count the block in, and, in the row's last block, fold every split's state and
+    finish the row (see ``render``'s ``tail``)."""
+    P1 = pad + "    "
+    P2 = P1 + "    "
+    L = [f"{pad}if tid == 0:"]
+    L += [f"{P1}ws{c}[row, sp] = {S[c]}" for c in range(k)]
+    # the stores reach L2 before the count does: the last block then sees every state
+    L.append(f"{P1}cuda.threadfence()")
+    L.append(f"{P1}arrived[0] = cuda.atomic.add(cnt, row, int32(1))")
+    L.append(f"{pad}cuda.syncthreads()")
+    L.append(f"{pad}if arrived[0] == nsplit - 1:")
+    L += [f"{P1}{S[c]} = {ident[c]}" for c in range(k)]
+    L.append(f"{P1}j = tid")
+    L.append(f"{P1}while j < nsplit:")
+    T = [f"t{c}_w" for c in range(k)]
+    L += [f"{P2}{T[c]} = " + (f"ws{c}[row, j]" if sim else f"cuda.ldcg(ws{c}, (row, j))")
+          for c in range(k)]
+    L += comb(S, S, T, P2)
+    L.append(f"{P2}j += {block}")
+    L += block_reduce(P1)
+    L.append(f"{P1}if tid == 0:")
+    L += finish(P2)
+    L.append(f"{P2}cnt[row] = 0")
+    return L
 
 
 def _shared_tree(S, k, n, lane, stride, pad, comb):
