@@ -79,6 +79,7 @@ def _njit_helpers():
     wide.mul_wide_u32 = numba.njit(lambda a, b: (
         nt.uint32(nt.uint64(a) * nt.uint64(b)),
         nt.uint32((nt.uint64(a) * nt.uint64(b)) >> nt.uint64(32))))
+    wide.sqrt_approx = numba.njit(lambda x: nt.float32(math.sqrt(x)))
     ns["ptx"] = wide
     src = "\n".join(philox.HELPERS[i] for i in (0, 1, 3, 4, 5))
     src = "\n".join(("@numba.njit\ndef " + c) for c in ("\n" + src).split("\ndef ")[1:])

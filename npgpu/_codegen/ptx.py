@@ -18,6 +18,9 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
   1 ulp for normal ``x`` (subnormal ``x`` flushed).  For divisors known to be normal, refined by
   a Newton step (npgpu/ufuncs/helpers.py's ``h_expit_f32``); libdevice's ``fast_fdividef``
   wraps the same instruction in subnormal-divisor guards (five more instructions).
+* ``sqrt_approx(x)``: float32 square root as ``sqrt.approx.f32`` (pure): one ``MUFU.SQRT``,
+  within 1 ulp (PTX ISA: relative error 2^-23), where ``math.sqrt`` is the correctly rounded
+  one: ``MUFU.RSQ``, Newton steps and a call to a slow path for subnormals, ~10 instructions.
 * ``load16(a, i)``: ``(a[2 i], a[2 i + 1])`` of a 1-D uint64 array (global or shared) as one
   16-byte load; ``store16(a, i, lo, hi)`` the same store.  The caller guarantees 16-byte
   alignment of ``a[2 i]``.  Plain LLVM vector accesses (not asm): NVVM infers the state space
@@ -27,7 +30,7 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
 from .. import _backend
 
 __all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx",
-           "load16", "store16"]
+           "sqrt_approx", "load16", "store16"]
 
 if _backend.IS_SIM:
     import time
@@ -49,6 +52,11 @@ if _backend.IS_SIM:
     def rcp_approx(x):
         import numpy as np
         return np.float32(1.0 / float(x)) if x != 0 else np.float32(np.copysign(np.inf, x))
+
+    def sqrt_approx(x):
+        import math
+        import numpy as np
+        return np.float32(math.sqrt(float(x))) if x >= 0 else np.float32(np.nan)
 
     def load16(a, i):
         return a[2 * i], a[2 * i + 1]
@@ -130,6 +138,17 @@ else:
         def codegen(context, builder, sig, args):
             f32 = ir.FloatType()
             asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), "rcp.approx.ftz.f32 $0, $1;", "=f,f")
+            return builder.call(asm, list(args))
+        return types.float32(x), codegen
+
+    @intrinsic
+    def sqrt_approx(typingctx, x):
+        if x != types.float32:
+            return None
+
+        def codegen(context, builder, sig, args):
+            f32 = ir.FloatType()
+            asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), "sqrt.approx.f32 $0, $1;", "=f,f")
             return builder.call(asm, list(args))
         return types.float32(x), codegen
 

@@ -216,7 +216,8 @@ def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
 # step for step (constants and order from their PTX for sm_90), less the cases these arguments
 # never reach: u = (k + 0.5) 2**-24 is normal, positive and below 1 (no subnormal scaling, no
 # zero, inf or NaN tests in log) and 2v in [0, 2) needs no huge-argument or integer case in
-# sincospi, whose rint and float-to-int become two adds: on the GPU the same bits as the calls.
+# sincospi, whose rint and float-to-int become two adds: on the GPU the same bits as the calls,
+# but for the square root, sqrt.approx (within 1 ulp) where the calls round correctly.
 # NPGPU_RANDOM_BOXMULLER=libdevice takes the libdevice calls, for A/B runs.
 BOX_MULLER_F32_LIBDEVICE = """
 def box_muller_f32(a, b):
@@ -247,7 +248,9 @@ def box_muller_f32(a, b):
     p = cuda.fma(p, f, float32(-0.5))
     p = cuda.fma(p * f, f, f)
     lg = cuda.fma(float32(e) * float32(1.1920928955078125e-07), float32(0.6931471824645996), p)
-    r = float32(math.sqrt(lg * float32(-2.0)))
+    # sqrt.approx (one MUFU.SQRT, within 1 ulp): the IEEE sqrt's Newton steps and slow-path
+    # test were ~7% of this kernel's instructions (standard_normal is issue-bound on the H200)
+    r = ptx.sqrt_approx(lg * float32(-2.0))
     # sincospif of x = 2v in [0, 2): no huge-argument case; rint(2x) by the 1.5 * 2**23 shift
     # (round half even, as rint; its low bits are the quadrant); the integer case only makes
     # sin(pi) +0, which adding +0 does

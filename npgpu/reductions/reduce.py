@@ -71,6 +71,8 @@ SHORT_REDUCED = 16           # reduced extents up to this run one thread per out
 # ``template._tail``); 0: a second launch folds them (a measurement's baseline)
 TAIL = os.environ.get("NPGPU_REDUCE_TAIL", "1") != "0"
 _COUNTERS = StreamScratch()  # the tails' arrival counters: each kernel leaves them at zero
+# GPU launch bounds' blocks per SM for kernels with a tail (None: ptxas's choice)
+TAIL_MIN_BLOCKS = None
 
 
 class _NoValue:
@@ -558,7 +560,7 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
         lay = in_layout if first else "A"
         wd = p.words and first
         screened = wd and spec.screen is not None
-        mb = SCREEN_MIN_BLOCKS if screened else None
+        mb = SCREEN_MIN_BLOCKS if screened else TAIL_MIN_BLOCKS if tail else None
         unroll = SCREEN_UNROLL if screened else UNROLL
         key = ("reduce", spec.full_key(), mode, nk_, nr_, a.dtype.str if first else None,
                out.dtype.str if last else None, hm, has_init, first, last, block, tx, seed_first,
