@@ -1,25 +1,48 @@
 """Split inner reductions: one launch whose last block folds the splits (``reduce.TAIL``) against
-the second pass, and the tail kernels' launch bounds (``reduce.TAIL_MIN_BLOCKS``), interleaved
-in one process over sizes 2^14 .. 2^28: sum, argmax and var of float32, sum of float64, and
-row sums of 8 rows.  Device time of one call between CUDA events (host work before the first
-launch included), % of copy bandwidth; every variant's result checked against NumPy.
+the second pass, the tail plans' elements per split (``reduce.TAIL_MIN_CHUNK``) and
+(TAIL_BOUNDS=1) the tail kernels' launch bounds (``reduce.TAIL_MIN_BLOCKS``), interleaved in
+one process over sizes 2^14 .. 2^22 (or the LOG2 sizes given): sum, argmax and var of float32,
+sum of float64, and row sums of 8 rows.  Device time of one call between CUDA events (host
+work before the first launch included), % of copy bandwidth, and the best per-call time of 200
+calls back to back (the sweep's timing); every variant's result checked against NumPy.
 
     python3 benchmarks/experiments/reduce_tail_ab.py [LOG2 ...]
 """
 import os
 import sys
+import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import R, SHIFT, copy_bandwidth, fresh, gl, gp, pct, rounds, timer  # noqa: E402
 
-VARIANTS = {"two-pass": (False, None), "tail": (True, None), "tail, bounds 8": (True, 8)}
+# (TAIL, TAIL_MIN_BLOCKS, TAIL_MIN_CHUNK); every tail variant without reduce.TAIL_MAX's limit
+VARIANTS = {"two-pass": (False, None, R.MIN_CHUNK), "tail": (True, None, R.MIN_CHUNK),
+            "tail, chunk 2048": (True, None, 2048), "tail, chunk 1024": (True, None, 1024)}
+if os.environ.get("TAIL_BOUNDS"):
+    VARIANTS["tail, bounds 8"] = (True, 8, R.MIN_CHUNK)
 t = timer(20, 1.0)
 bw = copy_bandwidth(t)
-sizes = [int(a) for a in sys.argv[1:]] or list(range(14, 29, 2))
+sizes = [int(a) for a in sys.argv[1:]] or list(range(14, 23, 2))
 rng = np.random.default_rng(0)
-saved = R.TAIL, R.TAIL_MIN_BLOCKS
+saved = R.TAIL, R.TAIL_MIN_BLOCKS, R.TAIL_MIN_CHUNK, R.TAIL_MAX
+R.TAIL_MAX = 1 << 62
+sync = gp.cuda.Device().synchronize
+
+
+def back_to_back(fn, calls=200):
+    """Microseconds a call of ``calls`` back-to-back calls (the sweep's per-call timing)."""
+    best = float("inf")
+    for _ in range(5):
+        sync()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        sync()
+        best = min(best, (time.perf_counter() - t0) / calls)
+    return best * 1e6
+
 for lg in sizes:
     n = 1 << max(lg - SHIFT, 4)
     h32 = rng.random(n, dtype=np.float32)
@@ -34,14 +57,15 @@ for lg in sizes:
                                           h32.reshape(8, -1).sum(axis=1, dtype=np.float64))}
     for name, (fn, nbytes, ref) in cases.items():
         def run(v, fn=fn, ref=ref):
-            R.TAIL, R.TAIL_MIN_BLOCKS = VARIANTS[v]
+            R.TAIL, R.TAIL_MIN_BLOCKS, R.TAIL_MIN_CHUNK = VARIANTS[v]
             fresh()
             got = fn().get()
             if not np.allclose(got, ref, rtol=1e-4):
                 raise AssertionError(f"{got} != {ref}")
             plans = [p for p in R._PLANS.values() if p]
-            return t(gl, fn), f"nsplit {max(p.nsplit for p in plans)}"
+            return t(gl, fn), (f"nsplit {max(p.nsplit for p in plans)}, back to back "
+                               f"{back_to_back(fn):.1f} us")
         print(f"{name} 2^{lg - SHIFT}: {nbytes / 1e6:.1f} MB", flush=True)
         rounds(list(VARIANTS), run, lambda s, b=nbytes: pct(bw, b, s))
-R.TAIL, R.TAIL_MIN_BLOCKS = saved
+R.TAIL, R.TAIL_MIN_BLOCKS, R.TAIL_MIN_CHUNK, R.TAIL_MAX = saved
 fresh()

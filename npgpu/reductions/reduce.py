@@ -73,6 +73,13 @@ TAIL = os.environ.get("NPGPU_REDUCE_TAIL", "1") != "0"
 _COUNTERS = StreamScratch()  # the tails' arrival counters: each kernel leaves them at zero
 # GPU launch bounds' blocks per SM for kernels with a tail (None: ptxas's choice)
 TAIL_MIN_BLOCKS = None
+# ... for reductions of up to this many elements (above, two launches); H200, one call
+# between events (reduce_tail_ab.py, 2026-12-03): sum f32 of 2^16 / 2^18 / 2^20 17.9 / 19.8 /
+# 18.6 us in two launches, 16.7 / 17.6 / 17.2 with the tail; 2^24 32.0 against 37.8; var's
+# three moments slower with the tail from 2^20 on
+TAIL_MAX = 1 << 20
+# reduced elements per split of a tail plan (MIN_CHUNK's counterpart)
+TAIL_MIN_CHUNK = MIN_CHUNK
 
 
 class _NoValue:
@@ -575,13 +582,20 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
             min_blocks=mb, fmap=fm, tail=tail))
 
     nsplit = 1
+    # a split inner reduction of up to TAIL_MAX elements finishes in its one launch (the
+    # launch saved is most of a small call's time; bigger ones lose more to the tail's
+    # registers than the second launch costs, as do states of more than two components)
+    tail = (mode == "inner" and TAIL and nrow * m <= TAIL_MAX and spec.k <= 2
+            and all(s.kind in _t.TAIL_STATES for s in spec.state))
+    if tail:
+        per = TAIL_MIN_CHUNK
     if mode != "fold" and not seed_first:
         # split the reduced range only as far as it takes to fill the GPU once: exactly one
         # wave of the split kernel's blocks (a second, partial wave leaves the GPU part idle)
         target = max(1, RESIDENT_THREADS // block)
         nsplit = max(1, min(-(-m // per), -(-target // units)))
         if nsplit > 1 and not _SIM:
-            occ = kern(True, False, nk, nr).blocks_per_sm(block)
+            occ = kern(True, tail, nk, nr, tail=tail).blocks_per_sm(block)
             target = _sm_count() * min(occ, 2048 // block)
             nsplit = max(1, min(-(-m // per), -(-target // units)))
     chunk = -(-m // nsplit) if m else 1
@@ -589,8 +603,7 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
     p.block, p.nsplit, p.chunk = block, nsplit, chunk
     p.grid = max(1, min(units * nsplit, MAX_GRID))
     p.grid2 = max(1, min(units, MAX_GRID))
-    p.tail = (nsplit > 1 and mode == "inner" and TAIL
-              and all(s.kind in _t.TAIL_STATES for s in spec.state))
+    p.tail = tail and nsplit > 1
     if nsplit == 1:
         p.wshape = None
         p.kernels = (kern(True, True, nk, nr),)
