@@ -118,8 +118,9 @@ def test_long_row_repeats_replay_both_passes(name, kw, tail, no_slow_path, monke
                                      ("argmin", "f4"), ("max", "i4"), ("nansum", "f8")])
 def test_tail_rows_match_the_second_pass(name, dt, shape, axis, monkeypatch):
     """One launch per split row (the row's last block folds the states): the result NumPy
-    gives, the same bits on every run, and the second pass's bits where a thread folds at
-    most one split (the same fold order); the arrival counters are zero again afterwards."""
+    gives, the same bits on every run, and the second pass's bits where both split alike and
+    a thread folds at most one split (the same order); the arrival counters are zero again
+    afterwards."""
     from npgpu.reductions import reduce as R
     x = random_array(shape, dt, numpy.random.default_rng(41))
     if dt[0] == "f":
@@ -127,7 +128,7 @@ def test_tail_rows_match_the_second_pass(name, dt, shape, axis, monkeypatch):
     kw = {} if name.startswith("arg") else {"axis": axis}
     xr = x.reshape(-1) if name.startswith("arg") else x
     a = np.asarray(xr)
-    got = {}
+    got, splits = {}, {}
     for tail in (True, False):
         monkeypatch.setattr(R, "TAIL", tail)
         monkeypatch.setattr(R, "TAIL_MAX", 1 << 62)
@@ -139,10 +140,10 @@ def test_tail_rows_match_the_second_pass(name, dt, shape, axis, monkeypatch):
         plans = [p for p in R._PLANS.values() if p]
         assert any(p.nsplit > 1 for p in plans)
         assert all(p.tail == tail for p in plans if p.nsplit > 1)
-        if tail:
-            nsplit_ok = all(p.nsplit <= p.block for p in plans)
+        splits[tail] = sorted((p.nsplit, p.block) for p in plans)
     check(np.asarray(got[True]), np_ref(name, xr, **kw), rtol={"f4": 1e-4}.get(dt))
-    if nsplit_ok:
+    # (the tail kernel's occupancy may differ from the first pass's, and so its splits)
+    if splits[True] == splits[False] and all(n <= b for n, b in splits[True]):
         assert got[True].tobytes() == got[False].tobytes()
     for mem, cap, _ in R._COUNTERS.buffers.values():
         assert not host(np.ndarray((cap,), numpy.int32, memptr=mem)).any()

@@ -73,11 +73,13 @@ TAIL = os.environ.get("NPGPU_REDUCE_TAIL", "1") != "0"
 _COUNTERS = StreamScratch()  # the tails' arrival counters: each kernel leaves them at zero
 # GPU launch bounds' blocks per SM for kernels with a tail (None: ptxas's choice)
 TAIL_MIN_BLOCKS = None
-# ... for reductions of up to this many elements (above, two launches); H200, one call
-# between events (reduce_tail_ab.py, 2026-12-03): sum f32 of 2^16 / 2^18 / 2^20 17.9 / 19.8 /
-# 18.6 us in two launches, 16.7 / 17.6 / 17.2 with the tail; 2^24 32.0 against 37.8; var's
-# three moments slower with the tail from 2^20 on
-TAIL_MAX = 1 << 20
+# ... for reductions of up to this many elements (above, two launches).  H200, one call
+# between events (reduce_tail_ab.py, 2026-12-03): sum f32 of 2^16 / 2^18 / 2^20 / 2^22 17.9 /
+# 19.8 / 18.6 / 20.1 us in two launches, 16.7 / 17.6 / 17.2 / 18.7 with the tail; 2^24 32.0
+# against 37.8 (the tail kernel's occupancy was not yet the one its splits assumed); 200 calls
+# back to back, another machine: 2^16 / 2^18 / 2^22 20.2 / 15.7 / 23.0 us against 16.3 / 12.1 /
+# 18.1.  var's three moments are no faster with the tail (k <= 2 below).
+TAIL_MAX = 1 << 22
 # reduced elements per split of a tail plan (MIN_CHUNK's counterpart)
 TAIL_MIN_CHUNK = MIN_CHUNK
 

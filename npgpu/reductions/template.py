@@ -26,7 +26,8 @@ Kernel shapes (picked by :mod:`.reduce` from the layout):
   folds non-reorderable ufuncs (subtract, power, ...) in.
 
 Either writes the final result, or per-split *states* (2-D workspace) that a
-second launch of the same template reduces (``first=False``).
+second launch of the same template reduces (``first=False``), or (``inner``,
+``tail=True``) the states and, in the row's last block to finish, their fold.
 
 The block reduction has two renderings of one section: warp shuffles
 (``shfl_down_sync``) on the GPU, and a shared-memory tree with
