@@ -549,8 +549,12 @@ _BLOCK = 4 if _SIM else 256
 SIM_GRID = 2
 TILED_MAX = 1 << 12 if _SIM else None
 # the ``words`` layout from this many elements (below, the plain kernel's shorter argument list
-# launches a little faster); every size on the simulator (up to WORDS_MAX), so CI runs it
-WORDS_MIN = 1 if _SIM else 1 << 15
+# launches faster); every size on the simulator (up to WORDS_MAX), so CI runs it.  H200
+# (words_min_ab.py, 2026-12-03), add / exp of float32, words from 2^15 against the element
+# kernel: 200 calls back to back 12.2 / 11.1 against 8.1 / 7.8 us a call at 2^16, 12.7 / 11.6
+# against 9.0 / 7.2 at 2^20; one call between events 16.5 / 15.2 against 14.2 / 11.6 at 2^20
+# (its kernel alone: 9.7 / 9.4 against 11.7 / 9.2, from the launch on)
+WORDS_MIN = 1 if _SIM else 1 << 21
 # ... up to this many: on the simulator a word's unpacking (NumPy scalar bit views) costs 2-3x
 # the element kernel's load, and the memory instructions it saves cost nothing there
 WORDS_MAX = 1 << 12 if _SIM else 1 << 62
