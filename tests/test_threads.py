@@ -21,14 +21,20 @@ from npgpu.cuda import Stream
 from conftest import ON_GPU, assert_matches, needs_gpu
 
 THREADS, ITERS, N, M = (16, 200, 4099, 64) if ON_GPU else (4, 10, 37, 4)
+# a row long enough to be split: its blocks meet in the stream's arrival counters (the tail)
+LONG = 1 << 17 if ON_GPU else 300
 
 
 def _work(seed, iters, n, m, stream):
-    """One thread's mix: elementwise, reductions, a scan, a float32 matmul (cuBLAS on the GPU),
-    transfers both ways; a list of failures (empty: every result equals NumPy's)."""
+    """One thread's mix: elementwise, reductions (split rows among them), a scan, a float32
+    matmul (cuBLAS on the GPU), transfers both ways; a list of failures (empty: every result
+    equals NumPy's)."""
     rng = numpy.random.default_rng(seed)
     bad = []
+    hl = rng.integers(-1000, 1000, LONG).astype(numpy.int32)
+    hf = rng.standard_normal(LONG).astype(numpy.float32)
     with stream if stream is not None else Stream.null:
+        gl, gf = np.asarray(hl), np.asarray(hf)
         for it in range(iters):
             k = int(rng.integers(1, 9))
             h = rng.standard_normal(n).astype(numpy.float32)
@@ -45,6 +51,8 @@ def _work(seed, iters, n, m, stream):
                 (np.cumsum(gi), numpy.cumsum(hi)),
                 (np.asarray(ha) @ np.asarray(hb), ha @ hb),
                 (g[::-2].copy(), h[::-2]),
+                ((gl + k).sum(), (hl + k).sum()),
+                (np.argmax(gf * (k - 4.5)), numpy.argmax(hf * numpy.float32(k - 4.5))),
             ]
             for got, want in checks:
                 try:
