@@ -2,6 +2,7 @@
 reset between kernel variants, interleaved rounds, and the copy-bandwidth reference."""
 import os
 import sys
+import time
 
 import numpy as np
 
@@ -138,3 +139,21 @@ def with_setting(module, name, value, fn):
         setattr(module, name, value)
         return fn()
     return run
+
+
+def per_call_us(fn, calls=200, batches=5, wait=True):
+    """Best microseconds a call over ``batches`` batches of ``calls`` back-to-back calls, each
+    batch from a synchronized device: ``wait`` ends a batch with a synchronize (the GPU's rate
+    where it is the slower side: the sweep's per-call timing); without, host time alone."""
+    sync = gp.cuda.Device().synchronize
+    best = float("inf")
+    for _ in range(batches):
+        sync()
+        t0 = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        if wait:
+            sync()
+        best = min(best, (time.perf_counter() - t0) / calls)
+    sync()
+    return best * 1e6

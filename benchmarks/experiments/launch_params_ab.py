@@ -17,12 +17,11 @@ import re
 import statistics
 import struct
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import SHIFT, gp  # noqa: E402
+from _common import SHIFT, gp, per_call_us  # noqa: E402
 from numba import cuda as ncuda  # noqa: E402
 from numba.cuda import types as nt  # noqa: E402
 from npgpu._codegen import launcher as L  # noqa: E402
@@ -99,21 +98,8 @@ def main():
             launch()
             sync()
             np.testing.assert_array_equal(o.get(), h + h[::-1])
-            host = float("inf")
-            for _ in range(30):
-                sync()
-                t0 = time.perf_counter()
-                for _ in range(200):
-                    launch()
-                host = min(host, (time.perf_counter() - t0) / 200)
-            b2b = float("inf")
-            for _ in range(5):
-                sync()
-                t0 = time.perf_counter()
-                for _ in range(200):
-                    launch()
-                sync()
-                b2b = min(b2b, (time.perf_counter() - t0) / 200)
+            host = per_call_us(launch, batches=30, wait=False)
+            b2b = per_call_us(launch)
             ev = []
             for _ in range(50):
                 start.record()
@@ -121,8 +107,8 @@ def main():
                 end.record()
                 end.synchronize()
                 ev.append(gp.cuda.get_elapsed_time(start, end) * 1e3)
-            print(f"2^{lg - SHIFT:<3d} {name:26s} host {host * 1e6:5.2f} us   back to back "
-                  f"{b2b * 1e6:5.2f} us   events {statistics.median(ev):5.2f} us", flush=True)
+            print(f"2^{lg - SHIFT:<3d} {name:26s} host {host:5.2f} us   back to back "
+                  f"{b2b:5.2f} us   events {statistics.median(ev):5.2f} us", flush=True)
 
 
 if __name__ == "__main__":

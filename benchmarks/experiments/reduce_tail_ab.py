@@ -10,12 +10,12 @@ calls back to back (the sweep's timing); every variant's result checked against 
 """
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import R, SHIFT, copy_bandwidth, fresh, gl, gp, pct, rounds, timer  # noqa: E402
+from _common import (R, SHIFT, copy_bandwidth, fresh, gl, gp, pct, per_call_us, rounds,  # noqa: E402
+                     timer)
 
 # (TAIL, TAIL_MIN_BLOCKS, TAIL_MIN_CHUNK); every tail variant without reduce.TAIL_MAX's limit
 VARIANTS = {"two-pass": (False, None, R.MIN_CHUNK), "tail": (True, None, R.MIN_CHUNK),
@@ -28,21 +28,6 @@ sizes = [int(a) for a in sys.argv[1:]] or list(range(14, 23, 2))
 rng = np.random.default_rng(0)
 saved = R.TAIL, R.TAIL_MIN_BLOCKS, R.TAIL_MIN_CHUNK, R.TAIL_MAX
 R.TAIL_MAX = 1 << 62
-sync = gp.cuda.Device().synchronize
-
-
-def back_to_back(fn, calls=200):
-    """Microseconds a call of ``calls`` back-to-back calls (the sweep's per-call timing)."""
-    best = float("inf")
-    for _ in range(5):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t0) / calls)
-    return best * 1e6
-
 for lg in sizes:
     n = 1 << max(lg - SHIFT, 4)
     h32 = rng.random(n, dtype=np.float32)
@@ -64,7 +49,7 @@ for lg in sizes:
                 raise AssertionError(f"{got} != {ref}")
             plans = [p for p in R._PLANS.values() if p]
             return t(gl, fn), (f"nsplit {max(p.nsplit for p in plans)}, back to back "
-                               f"{back_to_back(fn):.1f} us")
+                               f"{per_call_us(fn):.1f} us")
         print(f"{name} 2^{lg - SHIFT}: {nbytes / 1e6:.1f} MB", flush=True)
         rounds(list(VARIANTS), run, lambda s, b=nbytes: pct(bw, b, s))
 R.TAIL, R.TAIL_MIN_BLOCKS, R.TAIL_MIN_CHUNK, R.TAIL_MAX = saved

@@ -9,30 +9,16 @@ wrapped: the kernel alone), and the best per-call time of 200 calls back to back
 """
 import os
 import sys
-import time
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import SHIFT, call_and_kernel_times, fresh, gp  # noqa: E402
+from _common import SHIFT, call_and_kernel_times, fresh, gp, per_call_us  # noqa: E402
 from npgpu._codegen import elementwise as E  # noqa: E402
 
 sizes = [int(a) for a in sys.argv[1:]] or [12, 14, 15, 16, 17, 18, 20, 22]
-sync = gp.cuda.Device().synchronize
 VARIANTS = {"words from 2^15": 1 << 15, "element kernel": 1 << 62}
 saved = E.WORDS_MIN
-
-
-def back_to_back(fn, calls=200):
-    best = float("inf")
-    for _ in range(5):
-        sync()
-        t0 = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        sync()
-        best = min(best, (time.perf_counter() - t0) / calls)
-    return best * 1e6
 
 
 rng = np.random.default_rng(0)
@@ -50,6 +36,6 @@ for lg in sizes:
             call = sorted(times[name, "call"])[len(times[name, "call"]) // 2]
             kern = sorted(times[name, "kernels"])[len(times[name, "kernels"]) // 2]
             print(f"{name} 2^{lg - SHIFT} {v:18s} call {call:6.1f} us  kernels {kern:6.1f} us"
-                  f"  back to back {back_to_back(fn):6.1f} us", flush=True)
+                  f"  back to back {per_call_us(fn):6.1f} us", flush=True)
 E.WORDS_MIN = saved
 fresh()
