@@ -589,6 +589,8 @@ def _tail(S, k, ident, block, sim, pad, comb, finish, block_reduce):
     L.append(f"{P1}arrived[0] = cuda.atomic.add(cnt, row, int32(1))")
     L.append(f"{pad}cuda.syncthreads()")
     L.append(f"{pad}if arrived[0] == nsplit - 1:")
+    # (the acquire side: no load of the states below is ordered before the count was seen)
+    L.append(f"{P1}cuda.threadfence()")
     L += [f"{P1}{S[c]} = {ident[c]}" for c in range(k)]
     L.append(f"{P1}j = tid")
     L.append(f"{P1}while j < nsplit:")
