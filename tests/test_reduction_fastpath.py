@@ -149,6 +149,27 @@ def test_tail_rows_match_the_second_pass(name, dt, shape, axis, monkeypatch):
         assert not host(np.ndarray((cap,), numpy.int32, memptr=mem)).any()
 
 
+def test_a_tail_kernel_that_raises_leaves_no_counts_behind(monkeypatch):
+    """A kernel stopped part way (on the simulator a user's map can raise) may leave a row's
+    arrival counter counted: the stream's counters are then made afresh, so later split
+    reductions still find their last block."""
+    from npgpu.reductions import reduce as R
+    monkeypatch.setattr(R, "TAIL_MAX", 1 << 62)
+    rk = np.ReductionKernel("T x", "T z", "math.log(x)", "a + b", "z = a", "0", "log_sum_raises")
+    h = numpy.ones(LONG)
+    h[LONG - 17] = -1.0                  # in a late split: earlier splits have counted
+    if np.backend() == "cuda":           # the GPU's log gives NaN: nothing raises there
+        assert numpy.isnan(host(rk(np.asarray(h))).item())
+    else:
+        with pytest.raises(ValueError, match="math domain error"):
+            rk(np.asarray(h))
+    x = random_array((LONG,), numpy.int64, RNG)
+    for _ in range(3):
+        check(np.sum(np.asarray(x)), x.sum())
+    for mem, cap, _ in R._COUNTERS.buffers.values():
+        assert not host(np.ndarray((cap,), numpy.int32, memptr=mem)).any()
+
+
 def test_tiny_repeat_is_one_launch_and_a_fresh_result():
     x = random_array((5,), numpy.float64, RNG)
     a = np.asarray(x)

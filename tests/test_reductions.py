@@ -488,8 +488,12 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
         # block constants; inner ones differ in the warp-shuffle block reduction
         modes = ["fold"] if not spec.reorderable else ["inner"]
         for mode in modes:
-            passes = [(True, True)] if mode == "fold" else [(True, True), (True, False), (False, True)]
-            for first, last in passes:
+            # (True, True, True): the one-launch form whose row's last block folds the splits
+            passes = ([(True, True, False)] if mode == "fold" else
+                      [(True, True, False), (True, False, False), (False, True, False)]
+                      + ([(True, True, True)] if spec.k <= 2 and all(
+                          s.kind in template.TAIL_STATES for s in spec.state) else []))
+            for first, last, tail in passes:
                 block, tx = (256, 1) if mode == "inner" else ((256, 32) if mode == "outer" else (128, 128))
                 for nk, nr, mask in (shapes[(q + first + last) % 3],):
                     if not first:
@@ -497,9 +501,11 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
                     ks = template.render(spec, mode, nk=nk, nr=nr, in_storage=in_dt, out_storage=out_dt,
                                          has_mask=mask, has_init=mask and spec.k == 1, first=first,
                                          last=last, block=block, tx=tx, sim=False,
-                                         seed_first=mode == "fold" and not mask, unroll=8)
+                                         seed_first=mode == "fold" and not mask, unroll=8,
+                                         tail=tail)
                     if mode == "inner":
                         assert "shfl_down_sync" in ks.source
+                    assert ("cuda.ldcg(ws0" in ks.source) is tail
                     compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
                     n += 1
         if spec.k == 1:

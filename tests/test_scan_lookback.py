@@ -12,6 +12,7 @@ import pytest
 
 import npgpu as np
 from npgpu._codegen import compiler
+from npgpu.cuda import runtime
 from npgpu.reductions import scan, scan_lookback as lb
 from npgpu.reductions.template import ReduceSpec
 from npgpu.ufuncs import UFUNCS
@@ -214,7 +215,7 @@ def test_status_words_are_reused_by_epoch(monkeypatch, calls):
     from npgpu.cuda import Stream
     rng = numpy.random.default_rng(24)
     hs = [rng.integers(-1000, 1000, n).astype(numpy.int32) for n in (3 * T4 + 5, 5 * T4, 2 * T4 + 1)]
-    key = (lb.runtime._tls.device, lb.runtime.current_stream_handle())
+    key = (runtime._tls.device, runtime.current_stream_handle())
     for rep in range(2):
         for h in hs:
             check(np.cumsum(np.asarray(h), dtype=numpy.int32), numpy.cumsum(h, dtype=numpy.int32))
@@ -229,7 +230,7 @@ def test_status_words_are_reused_by_epoch(monkeypatch, calls):
         with s:
             h = hs[0]
             check(np.cumsum(np.asarray(h), dtype=numpy.int32), numpy.cumsum(h, dtype=numpy.int32))
-            skey = (lb.runtime._tls.device, s.ptr)
+            skey = (runtime._tls.device, s.ptr)
             assert skey in lb._words and lb._words[skey][2] == 1
         s.synchronize()
         del s

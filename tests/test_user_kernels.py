@@ -335,6 +335,20 @@ def test_reduction_kernel_bad_definitions(args, exc, match):
         npgpu.ReductionKernel(*args, name="bad")
 
 
+@pytest.mark.parametrize("rows", [2, 5])
+def test_reduction_kernel_out_overlapping_its_input(rows):
+    """``out`` a view of the input: the result NumPy's reduction of the input as it was (the
+    rows are reduced into a temporary, then copied), split rows included."""
+    n = 300 if not ON_GPU else 1 << 17
+    h = np.arange(rows * n, dtype=np.float64).reshape(rows, n)
+    x = npgpu.asarray(h)
+    rk = npgpu.ReductionKernel("T x", "T z", "x", "a + b", "z = a", "0", "row_sum_overlap")
+    got = rk(x, axis=1, out=x[rows - 1, 8:8 + rows])
+    want = h.sum(axis=1)
+    np.testing.assert_array_equal(got.get(), want)
+    np.testing.assert_array_equal(x.get()[rows - 1, 8:8 + rows], want)
+
+
 def test_reduction_kernel_bad_calls():
     k = npgpu.ReductionKernel("T x", "T y", "x", "a + b", "y = a", 0, "rsum")
     with pytest.raises(TypeError, match="wrong number of arguments"):

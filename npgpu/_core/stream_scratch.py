@@ -39,6 +39,14 @@ class StreamScratch:
             e[2] += 1
             return e[0], e[2]
 
+    def discard(self):
+        """Drop the current stream's buffer: the next ``take`` makes a zeroed one.  For a
+        launch that raised part way (the simulator runs kernels in Python) and may have left
+        the buffer as the kernels that use it do not expect."""
+        key = (_runtime._tls.device, _runtime.current_stream_handle())
+        with self._lock:
+            self.buffers.pop(key, None)
+
     def _forget(self, handle):
         """A destroyed stream's buffers go (the driver may hand its handle to a new stream)."""
         with self._lock:

@@ -17,6 +17,7 @@ in sum), and its full path (parameter binding, broadcasting, plan lookup, alloca
 ``REPLAY`` (env ``NPGPU_REDUCTION_KERNEL_REPLAY=0``: off; read at every call) A/Bs it in one
 process (benchmarks/experiments/reduction_kernel_ab.py).
 """
+import contextlib
 import hashlib
 import os
 
@@ -24,6 +25,7 @@ import numpy as np
 
 from .. import creation
 from .._codegen.elementwise import cast_expr, compute_dtype, type_name
+from .._core import copy as _copy
 from .._core.ndarray import fail_unless_writeable, ndarray
 from ..manipulation import broadcast_to
 from ..reductions import reduce as R
@@ -166,15 +168,18 @@ class ReductionKernel:
             if out._ro:
                 fail_unless_writeable(out, f"output array {self.out_name!r}")
         spec, fmap = self._spec(in_dts, [a.dtype for a in inputs], out_dt, red_dt)
-        if stream is not None:
-            with stream:
-                R.run(spec, inputs[0], axes, out, keepdims=keepdims, fmap=fmap,
-                      extra=inputs[1:])
-        else:
-            R.run(spec, inputs[0], axes, out, keepdims=keepdims, fmap=fmap, extra=inputs[1:])
-            if key is not None:
-                R.remember(key, spec, inputs[0], axes, keepdims, out, fmap=fmap,
-                           extra=inputs[1:])
+        # an ``out`` sharing memory with an input: the reduction writes a temporary (a row's
+        # result may be stored while other rows are still being read)
+        target = out
+        if any(_copy.may_overlap(out, a) for a in inputs):
+            target = creation.empty(out.shape, out.dtype)
+        with stream if stream is not None else contextlib.nullcontext():
+            R.run(spec, inputs[0], axes, target, keepdims=keepdims, fmap=fmap,
+                  extra=inputs[1:])
+            if target is not out:
+                _copy.copy_into(out, target)
+        if stream is None and key is not None:
+            R.remember(key, spec, inputs[0], axes, keepdims, out, fmap=fmap, extra=inputs[1:])
         return out
 
     def _fast_key(self, args, axis, keepdims):

@@ -316,13 +316,24 @@ def _execute(p, state, scal, a, out, mask, extra=()):
         ws_vals += _arr(w._ptr, w.shape, w._strides, w.itemsize)
     if p.tail:                           # one launch: a row's last block finishes it
         cnt, _ = _COUNTERS.take(p.nrow, 4)
-        p.kernels[0](p.grid, p.block, scal + out_vals + in_vals + mk_vals + ws_vals
-                     + _arr(cnt.ptr, [p.nrow], [4], 4))
+        _tail_launch(p.kernels[0], p.grid, p.block, scal + out_vals + in_vals + mk_vals
+                     + ws_vals + _arr(cnt.ptr, [p.nrow], [4], 4))
         return
     p.kernels[0](p.grid, p.block, scal + ws_vals + in_vals + mk_vals)
     scal2 = [p.nrow, p.nsplit, 1, p.nsplit, p.m] + scal[5:]
     p.kernels[1](p.grid2, p.block, scal2 + out_vals + ws_vals)
     del ws
+
+
+def _tail_launch(kern, grid, block, values):
+    """Launch a tail kernel; one that raises (the simulator runs kernels in Python: a user's
+    map that fails, say) may leave arrival counters counted, so the stream's counters go and
+    the next tail starts from zeroed ones."""
+    try:
+        kern(grid, block, values)
+    except BaseException:
+        _COUNTERS.discard()
+        raise
 
 
 def _word_vals(p, ptr):
@@ -443,9 +454,9 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first, fmap=None, extr
                 wvals += r[:4] + (w.ptr,) + r[4:]
             cnt, _ = _COUNTERS.take(nrow, 4)
             out = fresh()
-            kern(grid, block, head + (out._ptr,) + mid
-                 + (ins(a._ptr, *[x._ptr for x in extra]) if extra else ins(a._ptr))
-                 + wvals + c_head + (cnt.ptr,) + c_tail)
+            _tail_launch(kern, grid, block, head + (out._ptr,) + mid
+                         + (ins(a._ptr, *[x._ptr for x in extra]) if extra else ins(a._ptr))
+                         + wvals + c_head + (cnt.ptr,) + c_tail)
             return out
         return tail_pass
     if p.wshape is not None:             # long rows: two passes through a workspace

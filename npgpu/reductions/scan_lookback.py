@@ -55,7 +55,6 @@ from .._codegen.compiler import KernelSource, Param
 from .._codegen.elementwise import cast_expr, compute_dtype, type_name
 from .._core.stream_scratch import StreamScratch
 from ..cuda import memory as _memory
-from ..cuda import runtime
 from . import reduce as _r
 from . import template as _t
 
