@@ -130,27 +130,23 @@ else:
             return context.make_tuple(builder, ret, [lo, hi])
         return ret(a, b), codegen
 
-    @intrinsic
-    def rcp_approx(typingctx, x):
-        if x != types.float32:
-            return None
+    def _f32_unary(instruction):
+        """An intrinsic of one float32 in, one out: the PTX ``instruction`` (pure)."""
+        @intrinsic
+        def op(typingctx, x):
+            if x != types.float32:
+                return None
 
-        def codegen(context, builder, sig, args):
-            f32 = ir.FloatType()
-            asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), "rcp.approx.ftz.f32 $0, $1;", "=f,f")
-            return builder.call(asm, list(args))
-        return types.float32(x), codegen
+            def codegen(context, builder, sig, args):
+                f32 = ir.FloatType()
+                asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), f"{instruction} $0, $1;",
+                                   "=f,f")
+                return builder.call(asm, list(args))
+            return types.float32(x), codegen
+        return op
 
-    @intrinsic
-    def sqrt_approx(typingctx, x):
-        if x != types.float32:
-            return None
-
-        def codegen(context, builder, sig, args):
-            f32 = ir.FloatType()
-            asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), "sqrt.approx.f32 $0, $1;", "=f,f")
-            return builder.call(asm, list(args))
-        return types.float32(x), codegen
+    rcp_approx = _f32_unary("rcp.approx.ftz.f32")
+    sqrt_approx = _f32_unary("sqrt.approx.f32")
 
     def _v2_pointer(context, builder, sig, args):
         """A ``<2 x i64>*`` at element ``2 i`` of the uint64 array ``args[0]``."""

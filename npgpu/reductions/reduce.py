@@ -440,18 +440,12 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first, fmap=None, extr
                     v += w_head + (ptr,) + w_tail
             return v
     if p.tail:                           # long rows, one launch: a row's last block ends it
-        wdt = [np.dtype(s) for s in spec.state]
-        wn = [_prod(p.wshape) * w.itemsize for w in wdt]
-        w_rest = [(0, 0, _prod(p.wshape), w.itemsize, *p.wshape,
-                   *_layout.c_strides(p.wshape, w.itemsize)) for w in wdt]
+        workspace = _workspace(p, spec)
         c_head, c_tail = (0, 0, p.nrow, 4), (p.nrow, 4)
         nrow = p.nrow
 
         def tail_pass(a, *extra):
-            ws = [_memory.alloc(n) for n in wn]
-            wvals = ()
-            for w, r in zip(ws, w_rest):
-                wvals += r[:4] + (w.ptr,) + r[4:]
+            ws, wvals = workspace()
             cnt, _ = _COUNTERS.take(nrow, 4)
             out = fresh()
             _tail_launch(kern, grid, block, head + (out._ptr,) + mid
@@ -462,20 +456,13 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first, fmap=None, extr
     if p.wshape is not None:             # long rows: two passes through a workspace
         # pass 1 is launched before the result is allocated: under the device's timer, only
         # the host work before the first launch adds to the call's time
-        wdt = [np.dtype(s) for s in spec.state]
-        wn = [_prod(p.wshape) * w.itemsize for w in wdt]
-        wstr = [_layout.c_strides(p.wshape, w.itemsize) for w in wdt]
-        wv = [(0, 0, _prod(p.wshape), w.itemsize) for w in wdt]
-        w_rest = [(*p.wshape, *st) for st in wstr]
+        workspace = _workspace(p, spec)
         kern2, grid2 = p.kernels[1], p.grid2
         head2 = (p.nrow, p.nsplit, 1, p.nsplit, p.m, *scal[5:], 0, 0, _prod(p.o_shape),
                  dt.itemsize)
 
         def two_pass(a, *extra):
-            ws = [_memory.alloc(n) for n in wn]
-            wvals = ()
-            for w, v, r in zip(ws, wv, w_rest):
-                wvals += v + (w.ptr,) + r
+            ws, wvals = workspace()
             kern(grid, block, tuple(scal) + wvals + (ins(a._ptr, *[x._ptr for x in extra])
                                                      if extra else ins(a._ptr)))
             out = fresh()
@@ -489,6 +476,24 @@ def _replay(spec, a, axes, keepdims, res, post_args, seed_first, fmap=None, extr
                                                       if extra else ins(a._ptr)))
         return out
     return one_pass
+
+
+def _workspace(p, spec):
+    """``make()`` -> (Memory per state component, their kernel values): a replay's workspace of
+    ``p.wshape`` split states (kept referenced by the caller until its launches return)."""
+    parts = []
+    for s in spec.state:
+        isz = np.dtype(s).itemsize
+        parts.append((_prod(p.wshape) * isz, (0, 0, _prod(p.wshape), isz),
+                      (*p.wshape, *_layout.c_strides(p.wshape, isz))))
+
+    def make():
+        ws = [_memory.alloc(n) for n, _, _ in parts]
+        vals = ()
+        for w, (_, h, t) in zip(ws, parts):
+            vals += h + (w.ptr,) + t
+        return ws, vals
+    return make
 
 
 def _plan(spec, a, axes, out, keepdims, mask, has_init, seed_first, fmap=None, extra=()):
