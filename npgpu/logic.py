@@ -68,11 +68,11 @@ def where(condition, x=np._NoValue, y=np._NoValue, /):
         plan = _where_plans.get((condition.dtype, x.dtype, y.dtype))
         if (plan is not None and condition._c_contig and x._c_contig and y._c_contig
                 and condition.shape == x.shape == y.shape):
-            kern, odt, wargs = plan
+            kern, odt, words = plan
             out = empty_array(x.shape, odt)
             n = out.size
-            if wargs is not None and n >= _ew.WORDS_MIN:
-                _ew.launch_words(wargs, kern, n, (out, condition, x, y))
+            if words is not None and n >= _ew.WORDS_MIN:
+                _ew.launch_words(words, kern, n, (out, condition, x, y))
             elif n:
                 iso, isc, isx, isy = odt.itemsize, condition.itemsize, x.itemsize, y.itemsize
                 g, blk = _ew._grid(n, kern)
@@ -118,11 +118,10 @@ def _where3(condition, x, y):
 
 def _make_where_plan(dts, dt, loop_in):
     # as the ufuncs' plans: the words kernel (4-byte operands) is compiled on first use
-    wargs = ((_SELECT, dts, (dt,), loop_in, (dt,), "where")
-             if _ew.words_dtypes((*dts, dt)) else None)
-    kern = (None if wargs is not None and _ew.WORDS_MIN <= 1
+    words = _ew.words_plan(_SELECT, dts, (dt,), loop_in, (dt,), "where")
+    kern = (None if words is not None and _ew.WORDS_MIN <= 1
             else _ew.contig_kernel(_SELECT, dts, (dt,), loop_in, (dt,), "where"))
-    _where_plans[dts] = (kern, dt, wargs)
+    _where_plans[dts] = (kern, dt, words)
 
 
 # ---- select -----------------------------------------------------------------------------------

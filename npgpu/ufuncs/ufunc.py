@@ -145,11 +145,11 @@ class ufunc:
                         and b._c_contig and a.shape == b.shape):
                     plan = self._plans.get((a.dtype, b.dtype))
                     if plan is not None:
-                        kern, odt, wargs = plan
+                        kern, odt, words = plan
                         out = empty_array(a.shape, odt)
                         n = _prod(a.shape)
-                        if wargs is not None and n >= _ew.WORDS_MIN:
-                            _ew.launch_words(wargs, kern, n, (out, a, b))
+                        if words is not None and n >= _ew.WORDS_MIN:
+                            _ew.launch_words(words, kern, n, (out, a, b))
                         elif n:
                             iso, isa, isb = odt.itemsize, a.dtype.itemsize, b.dtype.itemsize
                             g, blk = _grids.get((n, kern)) or _ew._grid(n, kern)
@@ -171,11 +171,11 @@ class ufunc:
                 if a.__class__ is ndarray and a._c_contig:
                     plan = self._plans.get(a.dtype)
                     if plan is not None:
-                        kern, odt, wargs = plan
+                        kern, odt, words = plan
                         out = empty_array(a.shape, odt)
                         n = _prod(a.shape)
-                        if wargs is not None and n >= _ew.WORDS_MIN:
-                            _ew.launch_words(wargs, kern, n, (out, a))
+                        if words is not None and n >= _ew.WORDS_MIN:
+                            _ew.launch_words(words, kern, n, (out, a))
                         elif n:
                             iso, isa = odt.itemsize, a.dtype.itemsize
                             g, blk = _grids.get((n, kern)) or _ew._grid(n, kern)
@@ -203,11 +203,10 @@ class ufunc:
         dts = tuple(x.dtype for x in inputs)
         # the words kernel (large 4-byte operands) is compiled on its first use; where words
         # take every size (the simulator), so is the element kernel (misaligned views only)
-        wargs = ((op, dts, loop_out, loop_in, loop_out, self.__name__)
-                 if _ew.words_dtypes((*dts, *loop_out)) else None)
-        kern = (None if wargs is not None and _ew.WORDS_MIN <= 1 else
+        words = _ew.words_plan(op, dts, loop_out, loop_in, loop_out, self.__name__)
+        kern = (None if words is not None and _ew.WORDS_MIN <= 1 else
                 _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, self.__name__))
-        self._plans[dts[0] if len(dts) == 1 else dts] = (kern, loop_out[0], wargs)
+        self._plans[dts[0] if len(dts) == 1 else dts] = (kern, loop_out[0], words)
 
     def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
               subok=True, signature=None, **kwargs):

@@ -11,6 +11,7 @@ On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 """
 
 from ...ufuncs import helpers as _helpers
+from . import lgamma_f32  # noqa: F401 - registers h_lgamma_f32
 from .bessel_i import ROWS
 from .gamma_family import BINARY as _GAMMA_BINARY, ROWS as _GAMMA_ROWS
 
@@ -69,6 +70,12 @@ return type(x0)(math.inf)"""
 _REL_ENTR = _ENTROPY.format(tail="", zero="type(x0)(0)")
 _KL_DIV = _ENTROPY.format(tail=" - x0 + x1", zero="x1")
 
+# log|gamma(x)| -> -inf as x -> -inf (SciPy 1.18; 1.17 and C's lgamma give +inf).  float32:
+# npgpu's own straight-line lgamma (lgamma_f32.py; fast("gammaln"))
+_GAMMALN = """if x0 == type(x0)(-math.inf):
+    return x0
+return libdevice.lgamma$f(x0)"""
+
 _HUBER = """if x0 < type(x0)(0):
     return type(x0)(math.inf)
 a = abs(x1)
@@ -97,10 +104,8 @@ TABLE = {
     "log_ndtr": ("df", _lib(_LOG_NDTR)),
     # ---- gamma ----
     "gamma": ("df", _lib("libdevice.tgamma$f(x0)")),
-    # log|gamma(x)| -> -inf as x -> -inf (SciPy 1.18; 1.17 and C's lgamma give +inf)
-    "gammaln": ("df", _lib("""if x0 == type(x0)(-math.inf):
-    return x0
-return libdevice.lgamma$f(x0)""")),
+    "gammaln": ("df", {**_lib(_GAMMALN), **({"float32": _GAMMALN.replace(
+        "libdevice.lgamma$f(x0)", "h_lgamma_f32(x0)")} if _helpers.fast("gammaln") else {})}),
     # ---- Bessel functions of integer order ----
     "j0": ("df", _lib("libdevice.j0$f(x0)")),
     "j1": ("df", _lib("libdevice.j1$f(x0)")),
