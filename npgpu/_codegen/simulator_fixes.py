@@ -345,7 +345,7 @@ def _fma(dt):
             try:
                 return t(float(exact))                  # rounds correctly
             except OverflowError:
-                return t(math.copysign(math.inf, exact))
+                return t(math.inf if exact > 0 else -math.inf)
     return staticmethod(f)
 
 

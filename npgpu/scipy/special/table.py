@@ -11,7 +11,7 @@ On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 """
 
 from ...ufuncs import helpers as _helpers
-from . import lgamma_f32  # noqa: F401 - registers h_lgamma_f32
+from . import lgamma  # noqa: F401 - registers h_lgamma_f32, h_lgamma_f64
 from .bessel_i import ROWS
 from .gamma_family import BINARY as _GAMMA_BINARY, ROWS as _GAMMA_ROWS
 
@@ -70,8 +70,9 @@ return type(x0)(math.inf)"""
 _REL_ENTR = _ENTROPY.format(tail="", zero="type(x0)(0)")
 _KL_DIV = _ENTROPY.format(tail=" - x0 + x1", zero="x1")
 
-# log|gamma(x)| -> -inf as x -> -inf (SciPy 1.18; 1.17 and C's lgamma give +inf).  float32:
-# npgpu's own straight-line lgamma (lgamma_f32.py; fast("gammaln"))
+# log|gamma(x)| -> -inf as x -> -inf (SciPy 1.18; 1.17 and C's lgamma give +inf).  Both loops
+# take npgpu's own straight-line lgamma (lgamma.py, which keeps the -inf case; fast("gammaln");
+# NPGPU_FAST_MATH_HELPERS without it: libdevice's, below)
 _GAMMALN = """if x0 == type(x0)(-math.inf):
     return x0
 return libdevice.lgamma$f(x0)"""
@@ -104,8 +105,8 @@ TABLE = {
     "log_ndtr": ("df", _lib(_LOG_NDTR)),
     # ---- gamma ----
     "gamma": ("df", _lib("libdevice.tgamma$f(x0)")),
-    "gammaln": ("df", {**_lib(_GAMMALN), **({"float32": _GAMMALN.replace(
-        "libdevice.lgamma$f(x0)", "h_lgamma_f32(x0)")} if _helpers.fast("gammaln") else {})}),
+    "gammaln": ("df", {"float32": "h_lgamma_f32(x0)", "float64": "h_lgamma_f64(x0)"}
+                if _helpers.fast("gammaln") else _lib(_GAMMALN)),
     # ---- Bessel functions of integer order ----
     "j0": ("df", _lib("libdevice.j0$f(x0)")),
     "j1": ("df", _lib("libdevice.j1$f(x0)")),
@@ -136,7 +137,7 @@ TABLE.update(_GAMMA_ROWS)
 # elements a thread, <= 64 registers: npgpu/_codegen/elementwise.py HEAVY_EPT).  libdevice's
 # float64 erf is ~37 DFMAs over 34 float64 constants an element, each constant two UMOVs per
 # use unless the thread's elements share it; fast("erf") (NPGPU_FAST_MATH_HELPERS) decides.
-HEAVY = {name: {"float64"} for name in ("erf", "erfc") if _helpers.fast(name)}
+HEAVY = {name: {"float64"} for name in ("erf", "erfc", "gammaln") if _helpers.fast(name)}
 
 # the number of inputs of the binary rows (the rest take one)
 BINARY = ({"xlogy", "xlog1py", "rel_entr", "kl_div", "huber", "boxcox", "inv_boxcox"}
