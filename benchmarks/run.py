@@ -431,7 +431,18 @@ def section_indexing(cfg):
                        [lambda: H.rand(16, f32, "a"),
                         lambda: np.array([3, 0, 15, 7], np.int64)],
                        lambda xp, x, i: x[i], kind="call"),
+        # the tiny gather's target is CuPy's plus one device-to-host read (npgpu reads its
+        # bounds record back; CuPy checks no bounds): the read alone, 8 bytes, each library's
+        Case("tiny read: 8 bytes device -> host (get / cpu)", _tiny_read, kind="call",
+             libs=GPU_LIBS),
     ]
+
+
+def _tiny_read(lib):
+    d = lib.put(np.arange(2, dtype=np.float32))
+    if lib.name == "torch":
+        return lambda: d.cpu()
+    return lambda: d.get()
 
 
 # -- 8. sections in their own modules (benchmarks/<name>_cases.py) ---------------

@@ -136,13 +136,15 @@ def {_name}(x):
 # with the quadrant rounded by the 1.5 * 2^23 shift (no F2I/I2F), then libdevice's kernel
 # polynomials (coefficients chosen by the quadrant's parity, one evaluation); the rest (larger
 # |x|, inf, NaN) calls the libdevice helper.  <= 1.5 ulp (fma() on the simulator rounds once too).
-# fma(t, s, +0) keeps sin(-0) = -0 (t * s = -0 would turn into +0 below).
+# fma(t, s, +0) keeps sin(-0) = -0 (t * s = -0 would turn into +0 below).  cos's quadrant is
+# added to j as a float (exact: j's ulp is 1), so q is float_as_int's int32 itself: an int32
+# sum is int64 in Numba, and its bit tests took 64-bit compares.
 _h("""
 def h_sincos_f32(x, quadrant):
     if not (abs(x) <= float32(105615.0)):
         return h_cos(x) if quadrant else h_sin(x)
     j = libdevice.fmaf(x, float32(0.6366197466850281), float32(12582912.0))
-    q = libdevice.float_as_int(j) + int32(quadrant)
+    q = libdevice.float_as_int(j + float32(1.0) if quadrant else j)
     k = j - float32(12582912.0)
     r = libdevice.fmaf(k, float32(-1.570796251296997), x)
     r = libdevice.fmaf(k, float32(-7.549789415861596e-08), r)
