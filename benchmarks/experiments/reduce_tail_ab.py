@@ -1,14 +1,16 @@
 """Split inner reductions: one launch whose last block folds the splits (``reduce.TAIL``) against
 the second pass, the tail plans' elements per split (``reduce.TAIL_MIN_CHUNK``) and
-(TAIL_BOUNDS=1) the tail kernels' launch bounds (``reduce.TAIL_MIN_BLOCKS``), interleaved in
-one process over sizes 2^14 .. 2^22 (or the LOG2 sizes given): sum, argmax and var of float32,
-sum of float64, and row sums of 8 rows.  Device time of one call between CUDA events (host
+(TAIL_BOUNDS=1) the tail kernels' launch bounds (``reduce.TAIL_MIN_BLOCKS``), (BIG_CHUNKS=1)
+chunks of 2^15 and 2^16 elements and one block a row (no split), interleaved in one process
+over sizes 2^14 .. 2^22 (or the LOG2 sizes given): sum, argmax and var of float32, sum of
+float64, and row sums of 8 rows (CASES=regex: those whose name matches).  Device time of one call between CUDA events (host
 work before the first launch included), % of copy bandwidth, and the best per-call time of 200
 calls back to back (the sweep's timing); every variant's result checked against NumPy.
 
     python3 benchmarks/experiments/reduce_tail_ab.py [LOG2 ...]
 """
 import os
+import re
 import sys
 
 import numpy as np
@@ -22,6 +24,11 @@ VARIANTS = {"two-pass": (False, None, R.MIN_CHUNK), "tail": (True, None, R.MIN_C
             "tail, chunk 2048": (True, None, 2048), "tail, chunk 1024": (True, None, 1024)}
 if os.environ.get("TAIL_BOUNDS"):
     VARIANTS["tail, bounds 8"] = (True, 8, R.MIN_CHUNK)
+if os.environ.get("BIG_CHUNKS"):
+    VARIANTS.update({"tail, chunk 2^15": (True, None, 1 << 15),
+                     "tail, chunk 2^16": (True, None, 1 << 16),
+                     "one block": (True, None, 1 << 62)})
+    del VARIANTS["tail, chunk 2048"], VARIANTS["tail, chunk 1024"]
 t = timer(20, 1.0)
 bw = copy_bandwidth(t)
 sizes = [int(a) for a in sys.argv[1:]] or list(range(14, 23, 2))
@@ -41,6 +48,9 @@ for lg in sizes:
              "sum(axis=1) f32 (8, n/8)": (lambda: gp.sum(rows, axis=1), 4 * n,
                                           h32.reshape(8, -1).sum(axis=1, dtype=np.float64))}
     for name, (fn, nbytes, ref) in cases.items():
+        if not re.search(os.environ.get("CASES", ""), name):
+            continue
+
         def run(v, fn=fn, ref=ref):
             R.TAIL, R.TAIL_MIN_BLOCKS, R.TAIL_MIN_CHUNK = VARIANTS[v]
             fresh()
