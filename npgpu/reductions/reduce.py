@@ -80,8 +80,9 @@ TAIL_MIN_BLOCKS = None
 # back to back, another machine: 2^16 / 2^18 / 2^22 20.2 / 15.7 / 23.0 us against 16.3 / 12.1 /
 # 18.1.  var's three moments are no faster with the tail (k <= 2 below).
 TAIL_MAX = 1 << 22
-# reduced elements per split of a tail plan (MIN_CHUNK's counterpart)
-TAIL_MIN_CHUNK = MIN_CHUNK
+# reduced elements per split of a tail plan (MIN_CHUNK's counterpart; NPGPU_REDUCE_TAIL_CHUNK:
+# another value, for reduce_tail_ab.py's measurements and a GPU test run with it)
+TAIL_MIN_CHUNK = int(os.environ.get("NPGPU_REDUCE_TAIL_CHUNK", "0")) or MIN_CHUNK
 
 
 class _NoValue:
