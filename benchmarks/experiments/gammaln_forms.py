@@ -6,7 +6,8 @@ benchmark's data (2^28 float32 / 2^27 float64 uniform on [0.1, 50)).
 Both switches are read when the ufunc tables are built or kernels compiled, so each variant
 runs in its own process; the parent alternates them twice.
 
-Run: ``python3 benchmarks/experiments/gammaln_forms.py`` (``EXP_SHIFT=16`` on the simulator).
+Run: ``python3 benchmarks/experiments/gammaln_forms.py [VARIANT ...]`` (``EXP_SHIFT=16`` on
+the simulator).
 """
 import os
 import subprocess
@@ -39,8 +40,10 @@ def child():
 
 def main():
     here = os.path.abspath(__file__)
+    names = sys.argv[1:] or list(VARIANTS)
     for _ in range(2):
-        for name, env in VARIANTS.items():
+        for name in names:
+            env = VARIANTS[name]
             print(name, flush=True)
             subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, **env),
                            check=True)
