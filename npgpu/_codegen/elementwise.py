@@ -340,6 +340,33 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         lines.append("    if n & 1 and cuda.blockIdx.x == 0 and cuda.threadIdx.x == 0:")
         ld, comp, st = element("n - 1", "t", 8)
         lines += ld + [comp] + st
+    elif layout == "rows":
+        # 2-D, every operand unit-stride along the rows or broadcast there (any row strides:
+        # a row broadcast x - m, a column one, row-sliced views): a block's threads run along
+        # a row, ROWS_EPT elements each (bd apart: coalesced), and the grid's y steps the rows,
+        # so no element unravels its index (the strided layout divides per element: x - m of
+        # (2^14, 2^14) float32 ran at 36.5% of copy bandwidth there, H200).  (c{i} are the
+        # hoisted scalars: the columns are k)
+        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
+        lines += hoisted
+        lines += ["    rows = uint64(out0.shape[0])", "    cols = uint64(out0.shape[1])",
+                  "    bd = uint64(cuda.blockDim.x)",
+                  f"    k0 = uint64(cuda.blockIdx.x) * (bd * uint64({ROWS_EPT})) "
+                  "+ uint64(cuda.threadIdx.x)",
+                  "    r = uint64(cuda.blockIdx.y)",
+                  "    while r < rows:",
+                  f"        if k0 + uint64({ROWS_EPT - 1}) * bd < cols:"]
+        lds, comps, sts = [], [], []
+        for u in range(ROWS_EPT):
+            ld, comp, st = element(f"r, k0 + uint64({u}) * bd" if u else "r, k0", u, 12)
+            lds += ld
+            comps.append(comp)
+            sts += st
+        lines += lds + comps + sts           # all loads before any store
+        lines += ["        else:", "            k = k0", "            while k < cols:"]
+        ld, comp, st = element("r, k", "t", 16)
+        lines += ld + [comp] + st
+        lines += ["                k += bd", "        r += uint64(cuda.gridDim.y)"]
     elif layout == "tiled":
         # 2-D, output rows contiguous, some inputs contiguous down the columns (transposed):
         # those are staged through a shared-memory tile so that both their reads and the
@@ -428,11 +455,11 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         params += [Param("array", WORD_DTYPE[st.itemsize], 1, "C")
                    for kind, st in in_specs if kind == "a"]
     threads = ((_THREADS or 128) if layout == "words" else threads_per_block(in_specs)) \
-        if flat else _BLOCK
+        if flat or (layout == "rows" and not sim) else _BLOCK
     # (the simulator ignores launch bounds; recorded kernels keep them for ptxcheck/sass_counts)
     bounds = (threads, max(1, HEAVY_THREADS_PER_SM // threads)) if heavy else None
     ks = KernelSource(kname, text, params, bounds)
-    ks.elements_per_thread = 4 if layout == "words" else ept
+    ks.elements_per_thread = 4 if layout == "words" else ROWS_EPT if layout == "rows" else ept
     ks.threads = threads
     ks.covers = layout == "words" and not sim     # launched with a grid that covers every element
     return ks
@@ -548,6 +575,14 @@ _SIM = _backend.IS_SIM
 _BLOCK = 4 if _SIM else 256
 SIM_GRID = 2
 TILED_MAX = 1 << 12 if _SIM else None
+# The ``rows`` layout (2-D operands unit-stride along the rows or broadcast there; render()):
+# from rows of ROWS_MIN_COLS elements (shorter rows leave a block's threads idle: the strided
+# layout), ROWS_EPT elements a thread.  NPGPU_EW_ROWS: on by default on the simulator (CI runs
+# it); on the GPU off until the GPU suite and the benchmarks have run it (written 2026-12-03
+# after the device time of that session was spent).
+ROWS = os.environ.get("NPGPU_EW_ROWS", "1" if _SIM else "0") == "1"
+ROWS_MIN_COLS = 2 if _SIM else 128
+ROWS_EPT = 4
 # the ``words`` layout from this many elements (below, the plain kernel's shorter argument list
 # launches faster); every size on the simulator (up to WORDS_MAX), so CI runs it.  H200
 # (words_min_ab.py, 2026-12-03), add / exp of float32, words from 2^15 against the element
@@ -843,6 +878,12 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
                 layout = "tiled"
             else:
                 staged = ()
+        if (ROWS and nd == 2 and layout == "strided" and cshape[1] >= ROWS_MIN_COLS
+                and not any(k == "i" or k[0] == "r" for k in kinds)
+                and all(s[1] == o.itemsize for s, o in zip(cstrides, outputs))
+                and all(s[1] in (0, a.itemsize)
+                        for s, a in zip(cstrides[len(outputs):], arr_in))):
+            layout = "rows"
         if layout == "strided" and n < 2 ** 31:
             layout = "strided32"
         # operands broadcast over everything become "z" (load once)
@@ -907,6 +948,10 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     if layout == "tiled":
         T, BY = _TILE
         grid, block = (-(-cshape[0] // T), -(-cshape[1] // T), 1), (T, BY, 1)
+    elif layout == "rows":
+        bd = kern.threads
+        grid = (-(-cshape[1] // (bd * ROWS_EPT)), min(cshape[0], SIM_GRID if _SIM else 65535), 1)
+        block = (bd, 1, 1)
     else:
         grid, block = _grid(n, kern)
     if fkey is not None and flat and "z" not in kinds:

@@ -1,0 +1,111 @@
+"""The elementwise ``rows`` layout: 2-D operands that are unit-stride along the rows or broadcast
+there (a row broadcast ``x - m``, a column one beside it, row-sliced and row-reversed views,
+``out=`` views), threads along a row and the grid's y over the rows.  Every case against
+NumPy on random data, for every dtype kind, with a check that the layout was the one taken
+(the simulator runs it by default; on the GPU ``NPGPU_EW_ROWS=1`` selects it)."""
+import numpy as np
+import pytest
+
+import npgpu
+from conftest import assert_same, random_array
+from npgpu._codegen import elementwise as ew
+from npgpu._codegen import launcher
+
+DTYPES = [np.float32, np.float64, np.int8, np.int64, np.uint16, np.complex64, np.bool_,
+          np.float16]
+
+
+@pytest.fixture
+def rows_on(monkeypatch):
+    monkeypatch.setattr(ew, "ROWS", True)
+    ew._layouts.clear()
+    yield
+    ew._layouts.clear()
+
+
+def _rows_launches(fn):
+    """``fn()`` and the names of the kernels it launched in the rows layout."""
+    seen = []
+    launcher.recorders.append(seen)
+    try:
+        out = fn()
+    finally:
+        launcher.recorders.remove(seen)
+    return out, [k.name for k in seen if "rows = uint64(out0.shape[0])" in k.source.source]
+
+
+@pytest.mark.parametrize("dt", DTYPES)
+def test_broadcasts_and_views(dt, rng, rows_on):
+    h = random_array((7, 37), dt, rng)
+    r, c = random_array((37,), dt, rng), random_array((7, 1), dt, rng)
+    x, row, col = npgpu.asarray(h), npgpu.asarray(r), npgpu.asarray(c)
+    # (a column broadcast alone is a "transposed" operand: the tiled layout stages it)
+    cases = [(lambda: x + row, lambda: h + r), (lambda: x * col + row, lambda: h * c + r),
+             (lambda: x[::-1, 3:] + x[1:2, 3:], lambda: h[::-1, 3:] + h[1:2, 3:]),
+             (lambda: x[::2] - row if dt != np.bool_ else x[::2] ^ row,
+              lambda: h[::2] - r if dt != np.bool_ else h[::2] ^ r),
+             (lambda: x[:, 5:] < row[5:], lambda: h[:, 5:] < r[5:]),
+             (lambda: npgpu.where(x[:, :30] != 0, x[:, :30], row[:30]),
+              lambda: np.where(h[:, :30] != 0, h[:, :30], r[:30]))]
+    for f, ref in cases:
+        for _ in range(2):              # the second call replays the stored layout
+            got, rows = _rows_launches(f)
+            assert rows, "the rows layout was not taken"
+            if np.dtype(dt).kind in "fc":
+                np.testing.assert_allclose(got.get(), ref(), rtol=2e-3 if dt == np.float16
+                                           else 1e-6)
+            else:
+                assert_same(got, ref())
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.int32, np.complex128])
+def test_out_views_scalars_and_two_outputs(dt, rng, rows_on):
+    h = random_array((6, 40), dt, rng)
+    r = random_array((40,), dt, rng)
+    x, row = npgpu.asarray(h), npgpu.asarray(r)
+    big = npgpu.zeros((6, 50), dt)
+    want = np.zeros((6, 50), dt)
+    _, rows = _rows_launches(lambda: npgpu.add(x, row, out=big[:, 5:45]))
+    want[:, 5:45] = h + r
+    assert rows
+    assert_same(big, want)
+    got, rows = _rows_launches(lambda: x[:, ::1] * 3 + row)
+    assert rows
+    np.testing.assert_allclose(got.get(), h * 3 + r, rtol=1e-6)
+    filled = npgpu.zeros((6, 50), dt)
+    filled[:, 2:48] = 7                 # a fully broadcast value into a row-sliced view
+    want = np.zeros((6, 50), dt)
+    want[:, 2:48] = 7
+    assert_same(filled, want)
+    if np.dtype(dt).kind != "c":
+        q, m = npgpu.divmod(x, row[0] if np.dtype(dt).kind == "f" else row + 100)
+        wq, wm = np.divmod(h, r[0] if np.dtype(dt).kind == "f" else r + 100)
+        np.testing.assert_allclose(q.get(), wq)
+        np.testing.assert_allclose(m.get(), wm, rtol=1e-6, atol=1e-5)
+
+
+def test_rows_of_every_length_and_many_rows(rng, rows_on):
+    # rows shorter than, equal to and longer than a block's elements (the tail loop), more
+    # rows than the grid's y (the row loop)
+    for cols in (2, 3, 15, 16, 17, 33, 70):
+        for nrows in (1, 2, 5, 9):
+            h = rng.standard_normal((nrows, cols))
+            r = rng.standard_normal(cols)
+            got = (npgpu.asarray(h) - npgpu.asarray(r)).get()
+            np.testing.assert_array_equal(got, h - r)
+
+
+def test_fused_row_broadcast(rng, rows_on):
+    h = rng.standard_normal((8, 24)).astype(np.float32)
+    x = npgpu.asarray(h)
+    f = npgpu.fuse(lambda a, m: (a - m) * (a - m) + 1)
+    m = x.mean(axis=0)
+    np.testing.assert_allclose(f(x, m).get(), (h - m.get()) ** 2 + 1, rtol=1e-5)
+
+
+def test_short_rows_keep_the_strided_layout(rng, rows_on, monkeypatch):
+    monkeypatch.setattr(ew, "ROWS_MIN_COLS", 64)
+    h = rng.standard_normal((5, 40))
+    got, rows = _rows_launches(lambda: npgpu.asarray(h) + npgpu.asarray(h[0]))
+    assert not rows
+    np.testing.assert_array_equal(got.get(), h + h[0])
