@@ -231,6 +231,21 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             st.append(f"{pad}{store(j, val, index)}")
         return ld, comp, st
 
+    def unrolled(indices, start, at, end, var="i"):
+        """The body of a round of ``len(indices)`` elements a thread (12 spaces in): all loads,
+        then the ops, then the stores; a partial round one element at a time, ``bd`` apart,
+        from ``start`` while ``var`` < ``end`` (``at``: the element's index there)."""
+        lds, comps, sts = [], [], []
+        for u, idx in enumerate(indices):
+            ld, comp, st = element(idx, u, 12)
+            lds += ld
+            comps.append(comp)
+            sts += st
+        ld, comp, st = element(at, "t", 16)
+        return (lds + comps + sts + ["        else:", f"            {start}",
+                                     f"            while {var} < {end}:"]
+                + ld + [comp] + st + [f"                {var} += bd"])
+
     heavy = layout == "contig" and getattr(op, "heavy", False)
     ept = (HEAVY_EPT if heavy else elements_per_thread(in_specs)) if layout == "contig" else 1
     if layout == "contig":
@@ -248,18 +263,9 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             "    while base < un:",
             f"        if base + {c(ept - 1)} * bd < un:",
         ]
-        lds, comps, sts = [], [], []
-        for u in range(ept):
-            idx = "base" if u == 0 else f"base + {c(u)} * bd"
-            ld, comp, st = element(idx, u, 12)
-            lds += ld
-            comps.append(comp)
-            sts += st
-        lines += lds + comps + sts           # all loads before any store
-        lines += ["        else:", "            i = base", "            while i < un:"]
-        ld, comp, st = element("i", "t", 16)
-        lines += ld + [comp] + st
-        lines += ["                i += bd", "        base += step"]
+        lines += unrolled(["base" if u == 0 else f"base + {c(u)} * bd" for u in range(ept)],
+                          "i = base", "i", "un")
+        lines += ["        base += step"]
     elif layout == "words":
         # operands moved two elements a word (half the memory instructions of ``contig``):
         # each thread loads 2 words per array ``bd`` apart, unpacks 4 elements, stores 2 words.
@@ -356,17 +362,9 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                   "    r = uint64(cuda.blockIdx.y)",
                   "    while r < rows:",
                   f"        if k0 + uint64({ROWS_EPT - 1}) * bd < cols:"]
-        lds, comps, sts = [], [], []
-        for u in range(ROWS_EPT):
-            ld, comp, st = element(f"r, k0 + uint64({u}) * bd" if u else "r, k0", u, 12)
-            lds += ld
-            comps.append(comp)
-            sts += st
-        lines += lds + comps + sts           # all loads before any store
-        lines += ["        else:", "            k = k0", "            while k < cols:"]
-        ld, comp, st = element("r, k", "t", 16)
-        lines += ld + [comp] + st
-        lines += ["                k += bd", "        r += uint64(cuda.gridDim.y)"]
+        lines += unrolled([f"r, k0 + uint64({u}) * bd" if u else "r, k0" for u in range(ROWS_EPT)],
+                          "k = k0", "r, k", "cols", var="k")
+        lines += ["        r += uint64(cuda.gridDim.y)"]
     elif layout == "tiled":
         # 2-D, output rows contiguous, some inputs contiguous down the columns (transposed):
         # those are staged through a shared-memory tile so that both their reads and the
