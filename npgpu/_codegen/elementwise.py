@@ -15,6 +15,9 @@ Layouts (chosen per call by :func:`launch`):
   aligned: each thread moves 2 uint64 words per array (4 elements), unpacked
   by bit reinterpretation -- half the memory instructions, which the H200
   needs to reach copy bandwidth on unary float32 ops.
+* ``rows``: 2-D (after collapsing) with every operand unit-stride along the rows or
+  broadcast there (``x - x.mean(axis=0)``, row-sliced views): threads along a row, the
+  grid's y over the rows, no per-element index unravelling (:data:`ROWS`).
 * ``strided``: N-d kernel over the collapsed shape; each operand keeps its
   own strides (negative and zero strides included).
 
