@@ -14,6 +14,7 @@ import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
 from . import _hostmode
+from ._codegen import compiler
 from ._codegen import elementwise as _ew
 from ._core.dtypes import check_dtype
 from ._core.ndarray import empty_array, ndarray
@@ -57,7 +58,7 @@ def _shape_str(s):
 # ---- where ------------------------------------------------------------------------------------
 # (condition, x, y) dtypes -> (contig launcher or None, out dtype, words args or None): a repeat
 # call on C-contiguous arrays of one shape is one allocation and one launch (the ufuncs' plan)
-_where_plans = {}
+_where_plans = compiler.clears_with_memory_cache({})   # (launchers: cleared with them)
 
 
 def where(condition, x=np._NoValue, y=np._NoValue, /):

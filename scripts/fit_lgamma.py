@@ -10,7 +10,7 @@ as one rounding of the exact result; ``log`` is the correctly rounded one (libde
 
 float64 (``--f64``, needs mpmath): g on b in [-0.5, 0.5] (y in [1.5, 2.5]), degree 17, fitted
 the same way against mpmath's loggamma at 40 digits (relative error of the fit < 1e-17); the
-whole float64 function is checked on the simulator by tests/test_scipy_special.py.
+whole float64 function is checked on the simulator by tests/test_scipy_special_f32.py.
 
 Run: ``python scripts/fit_lgamma.py [--f64]`` (needs SciPy).
 """

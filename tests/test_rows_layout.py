@@ -91,8 +91,19 @@ def test_rows_of_every_length_and_many_rows(rng, rows_on):
         for nrows in (1, 2, 5, 9):
             h = rng.standard_normal((nrows, cols))
             r = rng.standard_normal(cols)
-            got = (npgpu.asarray(h) - npgpu.asarray(r)).get()
-            np.testing.assert_array_equal(got, h - r)
+            got, rows = _rows_launches(lambda: npgpu.asarray(h) - npgpu.asarray(r))
+            assert bool(rows) == (nrows > 1)        # one row collapses to 1-D
+            np.testing.assert_array_equal(got.get(), h - r)
+
+
+def test_zero_d_operand_beside_a_row(rng, rows_on):
+    h = rng.standard_normal((6, 30)).astype(np.float32)
+    r = rng.standard_normal(30).astype(np.float32)
+    two = npgpu.asarray(np.float32(2.5))             # a 0-d array: loaded once ("z")
+    f = npgpu.fuse(lambda a, b, c: a * c + b)
+    got, rows = _rows_launches(lambda: f(npgpu.asarray(h), npgpu.asarray(r), two))
+    assert rows
+    np.testing.assert_allclose(got.get(), h * np.float32(2.5) + r, rtol=1e-6)
 
 
 def test_fused_row_broadcast(rng, rows_on):

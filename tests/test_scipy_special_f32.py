@@ -6,6 +6,7 @@ import pytest
 
 import npgpu
 import npgpu.scipy.special as gs
+from npgpu.ufuncs import helpers as _helpers
 
 sp = pytest.importorskip("scipy.special")
 
@@ -91,10 +92,15 @@ def test_gammainc_edges(name):
           rtol=2e-5, atol=2e-6)
 
 
-# gammaln float32: npgpu's straight-line lgamma (lgamma_f32.py), emulated within 3 ulp of
+# the ulp bounds are npgpu's own lgamma's (NPGPU_FAST_MATH_HELPERS without gammaln: libdevice's)
+_FAST_GAMMALN = pytest.mark.skipif(not _helpers.fast("gammaln"), reason="libdevice's lgamma")
+
+
+# gammaln float32: npgpu's straight-line lgamma (lgamma.py), emulated within 3 ulp of
 # SciPy; the GPU's logf adds up to 1 ulp of the log.  Every branch point from both sides, both
 # zeros of lgamma closely (relative accuracy there), subnormals, huge values, and x <= 0 / NaN
 # (libdevice's lgammaf), against SciPy's float64 gammaln.
+@_FAST_GAMMALN
 def test_gammaln_f32_ulps():
     edges = F32([0.5, 1, 2, 2.5, 3.5])
     x = np.concatenate([np.linspace(0.01, 12, 601), rng.uniform(0.1, 50, 200),
@@ -119,8 +125,8 @@ def test_gammaln_f32_special_values():
     np.testing.assert_allclose(got, want, rtol=1e-5, equal_nan=True)
 
 
-# gammaln float64: the same plan in float64 (lgamma.py), within 3 ulp of mpmath's loggamma on
-# the simulator (GPU: libdevice's log adds 1 ulp).  Away from the zeros against SciPy (within
+# gammaln float64: the same plan in float64 (lgamma.py), within 5 ulp of mpmath's loggamma on
+# the simulator (2 outside (1, 1.5)).  Away from the zeros against SciPy (within
 # ~2 ulp of mpmath there; on (0.5, 3) SciPy is accurate only in absolute terms: 45 ulp at x =
 # 0.97, 12 at 1.73); within 1e-2 of the zeros against lgamma(1 + t) = -gamma t + sum_k>=2
 # (-1)^k zeta(k) t^k / k (DLMF 5.7.3) and lgamma(2 + t) = lgamma(1 + t) + log1p(t).
@@ -132,6 +138,7 @@ def _lgamma_near_zeros(t, two):
     return s + np.log1p(t) if two else s
 
 
+@_FAST_GAMMALN
 def test_gammaln_f64_ulps():
     edges = np.array([0.5, 1, 1.5, 2, 2.5, 8])
     away = np.concatenate([np.linspace(0.001, 30, 901), rng.uniform(0.1, 50, 200),

@@ -82,7 +82,7 @@ TAIL_MIN_BLOCKS = None
 TAIL_MAX = 1 << 22
 # reduced elements per split of a tail plan (MIN_CHUNK's counterpart; NPGPU_REDUCE_TAIL_CHUNK:
 # another value, for reduce_tail_ab.py's measurements and a GPU test run with it)
-TAIL_MIN_CHUNK = int(os.environ.get("NPGPU_REDUCE_TAIL_CHUNK", "0")) or MIN_CHUNK
+TAIL_MIN_CHUNK = int(os.environ.get("NPGPU_REDUCE_TAIL_CHUNK") or 0) or MIN_CHUNK
 
 
 class _NoValue:
