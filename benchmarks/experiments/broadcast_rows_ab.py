@@ -1,0 +1,62 @@
+"""Broadcasting along rows: the elementwise ``rows`` layout (``NPGPU_EW_ROWS=1``; npgpu/_codegen/
+elementwise.py) against the strided layout, % of copy bandwidth, (2^14, 2^14) float32 and
+float64 / 2 elements.  H200, 2026-12-03 (call 4, strided): ``x - m`` with m a row 36.5% of copy
+bandwidth where ``x - y`` ran at 103.9%.
+
+Cases: ``x - m`` (row broadcast), ``x * c`` beside a row (``x * c + m``: the column operand is
+"transposed", so the tiled layout takes the first op), ``(x - m) ** 2``, a row-sliced view
+``x[:, 64:-64] * 2``, ``x[::2] + x[1::2]`` (row strides of two rows) and the Dask benchmark's
+``sum((x - x.mean(axis=0)) ** 2)``; each result checked against NumPy on sampled rows.  The
+switch is read at import, so each variant runs in its own process; the parent alternates them
+(0, 1, 0, 1).
+
+Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py`` (``EXP_SHIFT=20`` on the simulator).
+"""
+import os
+import subprocess
+import sys
+
+
+def child():
+    import numpy as np
+
+    from _common import SHIFT, copy_bandwidth, gl, gp, pct, timer
+
+    t = timer(10, 2.0)
+    bw = copy_bandwidth(t)
+    rng = np.random.default_rng(0)
+    side = 1 << max(14 - SHIFT // 2, 3)
+    for dt in (np.float32, np.float64):
+        rows = side if dt == np.float32 else side // 2
+        h = rng.random((rows, side)).astype(dt)
+        hm, hc = h.mean(axis=0), rng.random((rows, 1)).astype(dt)
+        x, m, c = gp.asarray(h), gp.asarray(hm), gp.asarray(hc)
+        s = x[:, 64 % side:side - 64 % side]
+        isz, n = np.dtype(dt).itemsize, h.size
+        cases = [("x - m", lambda: x - m, lambda: h - hm, 2 * isz * n),
+                 ("x * c + m", lambda: x * c + m, lambda: h * hc + hm, 4 * isz * n),
+                 ("(x - m) ** 2", lambda: (x - m) ** 2, lambda: (h - hm) ** 2, 4 * isz * n),
+                 ("x[:, 64:-64] * 2", lambda: s * 2, lambda: h[:, 64 % side:side - 64 % side] * 2,
+                  2 * isz * s.size),
+                 ("x[::2] + x[1::2]", lambda: x[::2] + x[1::2], lambda: h[::2] + h[1::2],
+                  3 * isz * n // 2),
+                 ("sum((x - x.mean(0)) ** 2)", lambda: gp.sum((x - x.mean(axis=0)) ** 2),
+                  lambda: ((h - hm) ** 2).sum(), 6 * isz * n)]
+        for name, fn, ref, nbytes in cases:
+            got, want = fn().get(), ref()
+            if np.ndim(want):
+                got, want = got[::97], want[::97]
+            np.testing.assert_allclose(got, want, rtol=1e-5 if dt == np.float32 else 1e-12)
+            print(f"  {np.dtype(dt).name} {name:28s} {pct(bw, nbytes, t(gl, fn))}", flush=True)
+
+
+def main():
+    here = os.path.abspath(__file__)
+    for v in sys.argv[1:] or ("0", "1", "0", "1"):
+        print(f"NPGPU_EW_ROWS={v}", flush=True)
+        subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, NPGPU_EW_ROWS=v),
+                       check=True)
+
+
+if __name__ == "__main__":
+    child() if "--child" in sys.argv else main()
