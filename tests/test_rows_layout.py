@@ -18,6 +18,7 @@ DTYPES = [np.float32, np.float64, np.int8, np.int64, np.uint16, np.complex64, np
 @pytest.fixture
 def rows_on(monkeypatch):
     monkeypatch.setattr(ew, "ROWS", True)
+    monkeypatch.setattr(ew, "ROWS_MIN_COLS", 2)     # (the GPU's threshold is 128: small arrays)
     ew._layouts.clear()
     yield
     ew._layouts.clear()

@@ -10,9 +10,11 @@ Cases: ``x - m`` (row broadcast), ``x * c`` beside a row (``x * c + m``: the col
 switch is read at import, so each variant runs in its own process; the parent alternates them
 (0, 1, 0, 1).
 
-Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py`` (``EXP_SHIFT=20`` on the simulator).
+Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py [VARIANT ...]`` (``EXP_SHIFT=20`` on
+the simulator; ``CASES=regex``: the cases whose "dtype name" matches); a variant is ``ROWS[:ROWS_EPT[:THREADS]]``, e.g. ``1:8:512``.
 """
 import os
+import re
 import subprocess
 import sys
 
@@ -43,6 +45,8 @@ def child():
                  ("sum((x - x.mean(0)) ** 2)", lambda: gp.sum((x - x.mean(axis=0)) ** 2),
                   lambda: ((h - hm) ** 2).sum(), 6 * isz * n)]
         for name, fn, ref, nbytes in cases:
+            if not re.search(os.environ.get("CASES", ""), f"{np.dtype(dt).name} {name}"):
+                continue
             got, want = fn().get(), ref()
             if np.ndim(want):
                 got, want = got[::97], want[::97]
@@ -53,9 +57,10 @@ def child():
 def main():
     here = os.path.abspath(__file__)
     for v in sys.argv[1:] or ("0", "1", "0", "1"):
-        print(f"NPGPU_EW_ROWS={v}", flush=True)
-        subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, NPGPU_EW_ROWS=v),
-                       check=True)
+        # a variant: ROWS[:ROWS_EPT[:THREADS]] (NPGPU_EW_THREADS: every layout's block size)
+        env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_THREADS"), v.split(":")))
+        print(" ".join(f"{k}={x}" for k, x in env.items()), flush=True)
+        subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, **env), check=True)
 
 
 if __name__ == "__main__":

@@ -578,12 +578,14 @@ SIM_GRID = 2
 TILED_MAX = 1 << 12 if _SIM else None
 # The ``rows`` layout (2-D operands unit-stride along the rows or broadcast there; render()):
 # from rows of ROWS_MIN_COLS elements (shorter rows leave a block's threads idle: the strided
-# layout), ROWS_EPT elements a thread.  NPGPU_EW_ROWS: on by default on the simulator (CI runs
-# it); on the GPU off until the GPU suite and the benchmarks have run it (written 2026-12-03
-# after the device time of that session was spent).
-ROWS = os.environ.get("NPGPU_EW_ROWS", "1" if _SIM else "0") == "1"
+# layout), ROWS_EPT elements a thread (NPGPU_EW_ROWS=0: the strided layout).  H200,
+# broadcast_rows_ab.py (2026-12-03), % of copy bandwidth, (2^14, 2^14) float32 strided -> rows:
+# x - m (m a row) 36.4 -> 72.3, (x - m) ** 2 53.8 -> 84.7, x[:, 64:-64] * 2 39.0 -> 85.6,
+# x[::2] + x[1::2] 52.3 -> 81.6; float64 x - m 68.2 -> 86.2, sum((x - x.mean(0)) ** 2)
+# 88.8 -> 99.8.
+ROWS = os.environ.get("NPGPU_EW_ROWS", "1") == "1"
 ROWS_MIN_COLS = 2 if _SIM else 128
-ROWS_EPT = 4
+ROWS_EPT = int(os.environ.get("NPGPU_EW_ROWS_EPT", "4"))
 # the ``words`` layout from this many elements (below, the plain kernel's shorter argument list
 # launches faster); every size on the simulator (up to WORDS_MAX), so CI runs it.  H200
 # (words_min_ab.py, 2026-12-03), add / exp of float32, words from 2^15 against the element

@@ -83,6 +83,12 @@ TAIL_MAX = 1 << 22
 # reduced elements per split of a tail plan (MIN_CHUNK's counterpart; NPGPU_REDUCE_TAIL_CHUNK:
 # another value, for reduce_tail_ab.py's measurements and a GPU test run with it)
 TAIL_MIN_CHUNK = int(os.environ.get("NPGPU_REDUCE_TAIL_CHUNK") or 0) or MIN_CHUNK
+# inner reductions of fewer reduced elements than this run one block a row (no split, tail or
+# not).  H200, reduce_tail_ab.py BIG_CHUNKS=1 (2026-12-03), 200 calls back to back: sum f32
+# 2^14 split in two with the tail 11.6 us, one block 8.1; 2^15 11.7 against 9.0 (float64 of as
+# many bytes: 11.7 against 8.2); 2^16 level (tail 11.7, one block 11.4), so 2^16 still splits.
+# The simulator splits from MIN_CHUNK, so its tests run the splits.
+SPLIT_MIN = 0 if _SIM else 1 << 16
 
 
 class _NoValue:
@@ -608,7 +614,7 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
             and all(s.kind in _t.TAIL_STATES for s in spec.state))
     if tail:
         per = TAIL_MIN_CHUNK
-    if mode != "fold" and not seed_first:
+    if mode != "fold" and not seed_first and not (mode == "inner" and m < SPLIT_MIN):
         # split the reduced range only as far as it takes to fill the GPU once: exactly one
         # wave of the split kernel's blocks (a second, partial wave leaves the GPU part idle)
         target = max(1, RESIDENT_THREADS // block)
