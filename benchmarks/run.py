@@ -327,6 +327,11 @@ def section_elementwise(cfg):
         f"transposed add ({r},{p2(c)}).T + ({p2(c)},{r}) f32",
         binop(lambda: H.rand((r, c), f32, "a"), lambda: H.rand((c, r), f32, "b"),
               lambda x, y: x.T + y), nbytes=3 * 4 * r * c))
+    side = 1 << (n.bit_length() - 1) // 2      # a row broadcast: x - x.mean(axis=0)'s last step
+    cases.append(Case(
+        f"row broadcast x - m ({p2(side)},{p2(side)}) - ({p2(side)},) f32",
+        binop(lambda: H.rand((side, side), f32, "a"), lambda: H.rand(side, f32, "m"),
+              lambda x, m: x - m), nbytes=2 * 4 * side * side))
     for s in cfg["seed_sizes"]:
         cases.append(Case(
             f"add f32 ({p2(s)}, 32)",

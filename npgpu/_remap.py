@@ -66,6 +66,11 @@ _IDX_BLOCK = 4 if _ew._SIM else 512     # threads a block
 _IDX_PREFETCH = 4       # stage units (16 bytes or an element) of the next row a thread holds
 _IDX_PER = 2            # output units a thread gathers a round
 _IDX_MIN = 4 if _ew._SIM else 1024      # least columns of index a block's chunk must hold
+# launch bounds' blocks an SM of the indexed form (0: 1024 threads' worth, 64 registers at 512
+# threads); more blocks hold more rows in flight, in fewer registers.  H200, take(8192^2 f32,
+# perm, axis=1) under Nsight Compute (2026-12-03): 56 registers, 2 blocks an SM (registers and
+# the shared-memory carveout both at 2), 50% occupancy, DRAM at 75% of peak: latency-bound
+_IDX_MIN_BLOCKS = 0
 
 # Bounds records of the index checks (take's 'raise' map here, advanced indexing's gather /
 # check / scatter): NPGPU_REGISTER_RECORDS=1 keeps a thread's first bad position in a register
@@ -528,7 +533,8 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     params = [Param("scalar", _I64)] * 5 + [Param("array", wdt, 1, "C"),
                                             Param("array", sdt, 1, "C")]
     params += [Param("scalar", _I64)] * (1 + nd + max(last - 1, 0)) + mparams
-    return KernelSource(name, text, params, launch_bounds=(block, max(1, 1024 // block)))
+    return KernelSource(name, text, params,
+                        launch_bounds=(block, _IDX_MIN_BLOCKS or max(1, 1024 // block)))
 
 
 # --- planning and launch -----------------------------------------------------------------------
@@ -856,7 +862,7 @@ def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots):
     KP = _IDX_PREFETCH          # (not fitted to the row: one kernel for every row length)
     unit = estrides[-1] == 1
     key = ("remap_indexed", isz, kinds, narrow, vstage, unit, VEC, U, KP, _IDX_PER, block,
-           STAGE_MAX)
+           STAGE_MAX, _IDX_MIN_BLOCKS)
     kern = compiler.get_kernel(key, lambda: _render_indexed(isz, kinds, narrow, vstage, unit, VEC,
                                                             U, KP, _IDX_PER, block, STAGE_MAX))
     wsz = 8 if U >= 8 else esz

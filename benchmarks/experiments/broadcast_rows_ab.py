@@ -11,7 +11,8 @@ switch is read at import, so each variant runs in its own process; the parent al
 (0, 1, 0, 1).
 
 Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py [VARIANT ...]`` (``EXP_SHIFT=20`` on
-the simulator; ``CASES=regex``: the cases whose "dtype name" matches); a variant is ``ROWS[:ROWS_EPT[:THREADS]]``, e.g. ``1:8:512``.
+the simulator; ``CASES=regex``: the cases whose "dtype name" matches); a variant is
+``ROWS[:ROWS_EPT[:ROWS_THREADS]]``, e.g. ``1:4:128``.
 """
 import os
 import re
@@ -57,8 +58,9 @@ def child():
 def main():
     here = os.path.abspath(__file__)
     for v in sys.argv[1:] or ("0", "1", "0", "1"):
-        # a variant: ROWS[:ROWS_EPT[:THREADS]] (NPGPU_EW_THREADS: every layout's block size)
-        env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_THREADS"), v.split(":")))
+        # a variant: ROWS[:ROWS_EPT[:ROWS_THREADS]]
+        env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_ROWS_THREADS"),
+                       v.split(":")))
         print(" ".join(f"{k}={x}" for k, x in env.items()), flush=True)
         subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, **env), check=True)
 

@@ -8,7 +8,8 @@ units a thread a round.
 
     python3 benchmarks/experiments/remap_knobs.py [--only=NAME,...] [VARIANT ...]
 
-VARIANT: block,words,ept,rows,stage,stage_ept,stage_max,indexed,idx_block,idx_prefetch,idx_per.
+VARIANT: block,words,ept,rows,stage,stage_ept,stage_max,indexed,idx_block,idx_prefetch,idx_per,
+idx_min_blocks (the indexed form's launch bounds, blocks an SM; 0: 1024 threads' worth).
 
 Default variants: the shipped constants (128,2,4,4,256,4,49152,<env>,512,4,2), one row a
 block, stage blocks of 512 with 16 loads a thread, no shared-memory stage (take gathers from
@@ -57,7 +58,7 @@ CASES = [  # name, call, bytes moved, NumPy's result
     ("roll as two copies", lambda: _roll_copies(a, 12345), 8 * n, lambda: np.roll(ha, 12345)),
 ]
 KNOBS = ("_ROWS_BLOCK", "_ROWS_WORDS", "EPT", "_ROWS_PER_BLOCK", "_STAGE_BLOCK", "_STAGE_EPT",
-         "STAGE_MAX", "INDEXED", "_IDX_BLOCK", "_IDX_PREFETCH", "_IDX_PER")
+         "STAGE_MAX", "INDEXED", "_IDX_BLOCK", "_IDX_PREFETCH", "_IDX_PER", "_IDX_MIN_BLOCKS")
 default = tuple(getattr(_remap, k) for k in KNOBS)
 def _roll_copies(x, s):
     out = gp.empty_like(x)

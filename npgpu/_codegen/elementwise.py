@@ -455,7 +455,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         params += [Param("array", WORD_DTYPE[np.dtype(d).itemsize], 1, "C") for d in out_dtypes]
         params += [Param("array", WORD_DTYPE[st.itemsize], 1, "C")
                    for kind, st in in_specs if kind == "a"]
-    threads = ((_THREADS or 128) if layout == "words" else threads_per_block(in_specs)) \
+    threads = ((_THREADS or 128) if layout == "words" else ROWS_THREADS if layout == "rows"
+               else threads_per_block(in_specs)) \
         if flat or (layout == "rows" and not sim) else _BLOCK
     # (the simulator ignores launch bounds; recorded kernels keep them for ptxcheck/sass_counts)
     bounds = (threads, max(1, HEAVY_THREADS_PER_SM // threads)) if heavy else None
@@ -586,6 +587,11 @@ TILED_MAX = 1 << 12 if _SIM else None
 ROWS = os.environ.get("NPGPU_EW_ROWS", "1") == "1"
 ROWS_MIN_COLS = 2 if _SIM else 128
 ROWS_EPT = int(os.environ.get("NPGPU_EW_ROWS_EPT", "4"))
+# ... and threads a block.  H200, broadcast_rows_ab.py (2026-12-03), (2^14, 2^14) float32, 4
+# elements a thread, 256 / 128 / 512 threads: x - m 69.8 / 80.3 / 61.7% of copy bandwidth,
+# (x - m) ** 2 83.4 / 88.4 / 79.0%, x[::2] + x[1::2] 80.4 / 90.4 / 80.3%; float64 x - m
+# 90.5 / 99.8 / 89.2% (8 or 16 elements a thread: slower at every block size)
+ROWS_THREADS = int(os.environ.get("NPGPU_EW_ROWS_THREADS", "128"))
 # the ``words`` layout from this many elements (below, the plain kernel's shorter argument list
 # launches faster); every size on the simulator (up to WORDS_MAX), so CI runs it.  H200
 # (words_min_ab.py, 2026-12-03), add / exp of float32, words from 2^15 against the element
