@@ -373,7 +373,8 @@ def _render_rows(dt, kinds, fill_sel, nfill, narrow, words, wload, unit, stage, 
 _UINT = {1: "uint8", 2: "uint16", 4: "uint32", 8: "uint64"}
 
 
-def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nbytes):
+def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nbytes,
+                    signal=False):
     """The indexed form of a staged last-axis lookup (module docstring).  One shared array of
     ``nbytes`` holds the source row (from byte 0) and, from uint16 ``JO`` on, the block's chunk
     of ``CH`` output columns mapped once (uint16 source columns, in column order); each row of
@@ -385,7 +386,10 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     units of the next row a thread loads into registers before it gathers the current one (in
     flight during the gather); ``U``-byte output units of ``VEC`` elements (16: one 16-byte
     store), their ``VEC`` indices one shared load (2 * VEC bytes), ``PER`` units a thread a
-    round.  Launch bounds: ``block`` threads, 1024 a SM at least (64 registers)."""
+    round.  Launch bounds: ``block`` threads, 1024 a SM at least (64 registers).  ``signal``
+    (one chunk of columns, a ``take_raise`` map): the threads record their bad columns right
+    after mapping them, and block (0, 0), which mapped every column, writes the record's value
+    to the host word ``SIG`` (:mod:`npgpu._core.host_signal`) before it gathers."""
     nd = len(kinds)
     last = nd - 1
     w = "uint32" if narrow else "int64"
@@ -395,7 +399,7 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     LV = VEC.bit_length() - 1
     margs, mparams = _map_args(kinds, 0)
     args = ["R", "L", "M", "CH", "JO", "outu", "srcx", "base"] + [f"e{d}" for d in range(nd)]
-    args += [f"s{d}" for d in range(1, last)] + margs
+    args += [f"s{d}" for d in range(1, last)] + margs + (["SIG"] if signal else [])
     L = [f"def KERNEL({', '.join(args)}):"] + _record_lines(kinds, "start", True)
     L += [f"    s{d} = {w}(s{d})" for d in range(1, last)] + _cast_params(kinds, w)
     L += ["    bd = cuda.blockDim.x", "    tid = cuda.threadIdx.x",
@@ -459,6 +463,13 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
           P + "            if ct < nc:"]
     L += [P + "                " + x for x in mapped("ct", "t") + put("ct", "t")]
     L += [P + "    c += 4 * bd"]
+    if signal:
+        L += _record_lines(kinds, "end", True)
+        L += [P + "cuda.threadfence()", P + "cuda.syncthreads()",
+              P + "if cuda.blockIdx.y == 0 and tid == 0:",
+              # (min with "none": the record's value, every thread of the block's included)
+              P + f"    SIG[0] = cuda.atomic.min(ERR, 0, int64({_NO_BAD}))",
+              P + "    cuda.threadfence_system()"]
     L += [P + "while r < R:"]
     Q = P + "    "
     if not KP:
@@ -524,7 +535,8 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
           Q + "            if ut < nu:"]
     L += [Q + "                " + x for x in unit_lines("ut", "t")]
     L += [Q + f"    u += {PER} * bd", Q + "cuda.syncthreads()", Q + "r = rn"]
-    L += _record_lines(kinds, "end", True)
+    if not signal:
+        L += _record_lines(kinds, "end", True)
     text = "\n".join(L) + "\n"
     name = _ew._kernel_name("remap_indexed", text)
     text = text.replace("def KERNEL(", f"def {name}(")
@@ -533,6 +545,8 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     params = [Param("scalar", _I64)] * 5 + [Param("array", wdt, 1, "C"),
                                             Param("array", sdt, 1, "C")]
     params += [Param("scalar", _I64)] * (1 + nd + max(last - 1, 0)) + mparams
+    if signal:
+        params.append(Param("array", _I64, 1, "C"))
     return KernelSource(name, text, params,
                         launch_bounds=(block, _IDX_MIN_BLOCKS or max(1, 1024 // block)))
 
@@ -596,10 +610,12 @@ def _map_values(maps, fills, rec, slots, start):
     return values
 
 
-def remap(src, maps, out=None, record=None):
+def remap(src, maps, out=None, record=None, signal=None):
     """A new C-contiguous array ``out[c] = src[f_0(c_0), ..., f_k(c_k)]`` (``maps``: one
     :class:`AxisMap` per axis of ``src``); ``out`` may be given (C-contiguous, right shape).
-    ``record``: the int64[1] record a ``take_raise`` map writes its first bad column to."""
+    ``record``: the int64[1] record a ``take_raise`` map writes its first bad column to;
+    ``signal``: an armed :class:`~npgpu._core.host_signal.Signal` that a launch able to answer
+    early also writes the record's value to (it then sets ``signal.armed``)."""
     assert len(maps) == src.ndim
     oshape = tuple(m.size for m in maps)
     if out is None:
@@ -610,10 +626,11 @@ def remap(src, maps, out=None, record=None):
     # a repeated call (same dtype, layout, alignment and maps) replays its launch: the
     # planning below costs more host time than the launch itself (take's tables and bounds
     # record included: its planning was ~50 us of host time a call)
-    pkey = _plan_key(src, maps, out, record)
+    signal = signal if record is not None else None
+    pkey = _plan_key(src, maps, out, record, signal)
     plan = _PLANS.get(pkey) if pkey is not None else None
     if plan is not None:
-        replay(plan, src, out, [m.table for m in maps if m.table is not None], record)
+        replay(plan, src, out, [m.table for m in maps if m.table is not None], record, signal)
         return out
     slots = []
     if src.ndim == 0:
@@ -627,7 +644,7 @@ def remap(src, maps, out=None, record=None):
     isz = src.itemsize
     if maps[-1].size >= ROWS_MIN and not any(s % isz for s in strides):
         kern, grid, block, values = _launch_rows(src, out, shape, strides, maps, kinds, fills,
-                                                 fill_sel, narrow, record, slots)
+                                                 fill_sel, narrow, record, slots, signal)
     else:
         key = ("remap", src.dtype, kinds, tuple(sorted(fill_sel.items())), len(fills), narrow)
         kern = compiler.get_kernel(key, lambda: _render(src.dtype, kinds, fill_sel, len(fills),
@@ -651,17 +668,18 @@ def remap(src, maps, out=None, record=None):
 _PLANS = {}
 
 
-def stored_plan(src, maps, out, record=None):
+def stored_plan(src, maps, out, record=None, signal=None):
     """The launch plan :func:`remap` stored for these arguments (after a call with them), or
     None; a caller keeping it replays it with :func:`replay` on arrays of the same layouts and
     alignments (``src._ptr % 16`` and ``out._ptr % 16`` are part of it)."""
-    pkey = _plan_key(src, maps, out, record)
+    pkey = _plan_key(src, maps, out, record, signal)
     return _PLANS.get(pkey) if pkey is not None else None
 
 
-def replay(plan, src, out, tables, record):
+def replay(plan, src, out, tables, record, signal=None):
     """One launch of a stored plan: its values with the pointers of ``src``, ``out``, the maps'
-    ``tables`` (device arrays, in axis order) and ``record`` filled in."""
+    ``tables`` (device arrays, in axis order), ``record`` and ``signal`` (when the plan writes
+    one: it is then marked armed) filled in."""
     kern, grid, block, values, slots = plan
     values = list(values)
     for i, which, off in slots:
@@ -671,6 +689,9 @@ def replay(plan, src, out, tables, record):
             ptr = src._ptr
         elif which == "rec":
             ptr = record._ptr
+        elif which == "sig":
+            ptr = signal.ptr
+            signal.armed = True
         else:
             ptr = tables[which]._ptr
         values[i] = ptr + off
@@ -723,7 +744,7 @@ def remember(key, src, maps, out, launched_out=None, launched_src=None):
     store(_CALLS, key, (plan, out.shape), 512)
 
 
-def _plan_key(src, maps, out, record):
+def _plan_key(src, maps, out, record, signal=None):
     """The key of a replayable launch, or None.  Alignments are part of it (they choose word
     loads and stores); the tables' and the record's pointers are refilled at each replay (a
     table's length is in the key: the launch values hold it)."""
@@ -732,7 +753,7 @@ def _plan_key(src, maps, out, record):
         parts.append((m.kind, m.size, m.params, m.fill,
                       None if m.table is None else m.table.size))
     key = (src.dtype, src.shape, src._strides, src._ptr & 15, out._ptr & 15,
-           record is not None, tuple(parts))
+           record is not None, signal is not None, tuple(parts))
     try:
         hash(key)
     except TypeError:             # a fill value that does not hash
@@ -757,12 +778,13 @@ def _repeats(shape, strides, maps):
     return k
 
 
-def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, rec, slots):
+def _launch_rows(src, out, shape, strides, maps, kinds, fills, fill_sel, narrow, rec, slots,
+                 signal=None):
     """(kernel, grid, block, values) of the rows form; ``slots`` receives (index in values,
     True for out / False for src, byte offset from that array's pointer) of every pointer."""
     dt, isz = src.dtype, src.itemsize
     if INDEXED and kinds[-1] in _LOOKUPS and not fills:
-        got = _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots)
+        got = _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots, signal)
         if got is not None:
             return got
     L = maps[-1].size
@@ -827,7 +849,7 @@ def _sm_count():
     return runtime.sm_count()
 
 
-def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots):
+def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots, signal=None):
     """(kernel, grid, block, values) of the indexed form (:func:`_render_indexed`), or None
     where it does not apply: item sizes other than 1-16 bytes, a source row over
     :data:`STAGE_MAX` bytes, or too little shared memory left beside the row for
@@ -861,10 +883,14 @@ def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots):
     block = _IDX_BLOCK
     KP = _IDX_PREFETCH          # (not fitted to the row: one kernel for every row length)
     unit = estrides[-1] == 1
+    gx = -(-L // CH)
+    # one chunk: each block maps every index, so block (0, 0) knows the record's value early
+    sig = signal is not None and rec is not None and gx == 1
     key = ("remap_indexed", isz, kinds, narrow, vstage, unit, VEC, U, KP, _IDX_PER, block,
-           STAGE_MAX, _IDX_MIN_BLOCKS)
+           STAGE_MAX, _IDX_MIN_BLOCKS, sig)
     kern = compiler.get_kernel(key, lambda: _render_indexed(isz, kinds, narrow, vstage, unit, VEC,
-                                                            U, KP, _IDX_PER, block, STAGE_MAX))
+                                                            U, KP, _IDX_PER, block, STAGE_MAX,
+                                                            sig))
     wsz = 8 if U >= 8 else esz
     values = [out.size // L, L, M, CH, 4 * SW] + _arr(out._ptr, out.size * isz // wsz, wsz)
     slots.append((len(values) - 3, True, 0))
@@ -873,7 +899,10 @@ def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots):
     slots.append((len(values) - 3, False, lo - src._ptr))
     values += [base, *estrides] + [mp.size for mp in maps[1:-1]]
     values += _map_values(maps, [], rec, slots, len(values))
-    gx = -(-L // CH)
+    if sig:
+        values += _arr(signal.ptr, 1, 8)
+        slots.append((len(values) - 3, "sig", 0))
+        signal.armed = True
     resident = 2 if _ew._SIM else _sm_count() * (kern.blocks_per_sm(block) or 1)
     gy = max(1, min(out.size // L, _GRID_Y, resident // gx))
     return kern, (gx, gy, 1), (block, 1, 1), values

@@ -199,3 +199,15 @@ def run_threads(work, args):
         t.join()
     if errors:
         raise errors[0]
+
+
+def launched(fn):
+    """``fn()`` and the kernels (launchers, with ``.source``) it launched, in order."""
+    from npgpu._codegen import launcher
+    seen = []
+    launcher.recorders.append(seen)
+    try:
+        out = fn()
+    finally:
+        launcher.recorders.remove(seen)
+    return out, seen

@@ -7,9 +7,8 @@ import numpy as np
 import pytest
 
 import npgpu
-from conftest import assert_same, random_array
+from conftest import assert_same, launched, random_array
 from npgpu._codegen import elementwise as ew
-from npgpu._codegen import launcher
 
 DTYPES = [np.float32, np.float64, np.int8, np.int64, np.uint16, np.complex64, np.bool_,
           np.float16]
@@ -26,12 +25,7 @@ def rows_on(monkeypatch):
 
 def _rows_launches(fn):
     """``fn()`` and the names of the kernels it launched in the rows layout."""
-    seen = []
-    launcher.recorders.append(seen)
-    try:
-        out = fn()
-    finally:
-        launcher.recorders.remove(seen)
+    out, seen = launched(fn)
     return out, [k.name for k in seen if "rows = uint64(out0.shape[0])" in k.source.source]
 
 

@@ -84,6 +84,8 @@ cuMemAllocManaged = _fn("cuMemAllocManaged", POINTER(c_uint64), c_size_t, c_uint
 cuMemFree = _fn("cuMemFree", c_uint64, v2=True)
 cuMemHostAlloc = _fn("cuMemHostAlloc", POINTER(c_void_p), c_size_t, c_uint)
 cuMemFreeHost = _fn("cuMemFreeHost", c_void_p)
+cuMemHostGetDevicePointer = _fn("cuMemHostGetDevicePointer", POINTER(c_uint64), c_void_p, c_uint,
+                                v2=True)
 cuMemcpyHtoDAsync = _fn("cuMemcpyHtoDAsync", c_uint64, c_void_p, c_size_t, c_void_p, v2=True)
 cuMemcpyDtoHAsync = _fn("cuMemcpyDtoHAsync", c_void_p, c_uint64, c_size_t, c_void_p, v2=True)
 cuMemcpyDtoDAsync = _fn("cuMemcpyDtoDAsync", c_uint64, c_uint64, c_size_t, c_void_p, v2=True)
@@ -120,6 +122,7 @@ CU_MEMPOOL_ATTR_RESERVED_MEM_CURRENT = 5
 CU_MEMPOOL_ATTR_USED_MEM_CURRENT = 7
 CU_MEM_ATTACH_GLOBAL = 1
 CU_MEMHOSTALLOC_PORTABLE = 1
+CU_MEMHOSTALLOC_DEVICEMAP = 2
 CU_EVENT_DEFAULT = 0
 CU_EVENT_DISABLE_TIMING = 2
 CU_STREAM_NON_BLOCKING = 1

@@ -387,23 +387,32 @@ def _thread_pool():
 
 # --- pinned host memory ----------------------------------------------------------
 class PinnedMemory:
-    """Page-locked host memory (``cuMemHostAlloc``); plain host memory on the simulator."""
+    """Page-locked host memory (``cuMemHostAlloc``); plain host memory on the simulator.
+    ``mapped``: kernels may read and write it too, at ``device_ptr`` (None when not mapped)."""
 
-    def __init__(self, nbytes):
+    def __init__(self, nbytes, mapped=False):
         self.size = nbytes
         self._keep = None
+        self.device_ptr = None
         if _backend.IS_CUDA and nbytes:
             self._device = runtime.get_device_id()
             runtime.ensure_context()
             p = ctypes.c_void_p()
-            drv.check(drv.cuMemHostAlloc(ctypes.byref(p), nbytes, drv.CU_MEMHOSTALLOC_PORTABLE),
-                      "cuMemHostAlloc")
+            flags = drv.CU_MEMHOSTALLOC_PORTABLE | (drv.CU_MEMHOSTALLOC_DEVICEMAP if mapped else 0)
+            drv.check(drv.cuMemHostAlloc(ctypes.byref(p), nbytes, flags), "cuMemHostAlloc")
             self.ptr = p.value
             self._pinned = True
+            if mapped:
+                d = ctypes.c_uint64()
+                drv.check(drv.cuMemHostGetDevicePointer(ctypes.byref(d), self.ptr, 0),
+                          "cuMemHostGetDevicePointer")
+                self.device_ptr = d.value
         else:
             self._keep = np.empty(max(nbytes, 1), np.uint8)
             self.ptr = self._keep.ctypes.data
             self._pinned = False
+            if mapped:              # (the simulator's kernels address host memory directly)
+                self.device_ptr = self.ptr
 
     def __del__(self):
         if getattr(self, "_pinned", False):

@@ -40,6 +40,7 @@ from .._codegen.compiler import KernelSource, Param
 from .._core import copy as _copy
 from .._core import layout as _layout
 from .._core import transfer as _transfer
+from .._core.host_signal import Signal
 from .._core.ndarray import empty_array, ndarray
 from .._remap import REGISTER_RECORDS
 from ..cuda import runtime as _runtime
@@ -374,6 +375,7 @@ def _nd(x):
 class _State(threading.local):
     def __init__(self):
         self.records = {}       # (device, stream) -> int64[1] holding _NONE between calls
+        self.signals = {}       # (device, stream) -> host_signal.Signal
         self.scratch = {}       # (device, stream) -> [int64 array, epoch]
 
 
@@ -392,6 +394,15 @@ def _record():
         rec = _state.records[key] = empty_array((1,), _I64)
         _copy.fill(rec, _NONE)
     return rec
+
+
+def _signal():
+    """This thread's and stream's host signal (``npgpu._core.host_signal``), armed."""
+    key = _stream_key()
+    sig = _state.signals.get(key)
+    if sig is None:
+        sig = _state.signals[key] = Signal()
+    return sig.arm()
 
 
 def _read_record(rec):

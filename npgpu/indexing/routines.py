@@ -132,15 +132,16 @@ def _take_rows(a, idx, axis, mode, key=None):
     kind = "table" if mode == "wrap" else "take_" + mode
     maps.append(_remap.AxisMap(kind, flat.size, *(() if mode == "wrap" else (n,)), table=table))
     rec = _adv._record() if mode == "raise" else None
-    res = _remap.remap(a, maps, record=rec)
+    sig = _adv._signal() if mode == "raise" else None
+    res = _remap.remap(a, maps, record=rec, signal=sig)
     shape = a.shape[:-1] + idx.shape
     if key is not None and res.size:
-        plan = _remap.stored_plan(a, maps, res, rec)
+        plan = _remap.stored_plan(a, maps, res, rec, sig)
         if plan is not None:
             store(_take_calls, key, (plan, n, axis, res._ptr & 15, res.shape, res._strides,
                                      (res._c_contig, res._f_contig), res.size * res.itemsize,
                                      shape, flat is idx))
-    _check_record(rec, flat, n, axis)
+    _check_record(rec, flat, n, axis, sig)
     return res if res.shape == shape else res.reshape(shape)
 
 
@@ -154,30 +155,35 @@ def _take_replay(e, a, idx, mode):
     flat = idx if direct else _flat_index(idx)
     table = _table(flat, n, mode)
     rec = _adv._record() if mode == "raise" else None
+    sig = _adv._signal() if mode == "raise" else None
     mem = _memory.alloc(nbytes)        # the output straight from the pool
     if mem.ptr & 15 != align:          # another alignment: another launch form
         del mem
         return _take_rows(a, idx, axis, mode)
     res = _new(mem, mem.ptr, oshape, ostrides, a.dtype, None, contig)
-    _remap.replay(plan, a, res, [table], rec)
-    _check_record(rec, flat, n, axis)
+    _remap.replay(plan, a, res, [table], rec, sig)
+    _check_record(rec, flat, n, axis, sig)
     return res if oshape == shape else res.reshape(shape)
 
 
 _tls = threading.local()
 
 
-def _check_record(rec, flat, n, axis):
+def _check_record(rec, flat, n, axis, sig=None):
     """NumPy's IndexError for the first bad index ``rec`` (the bounds record of a 'raise'
-    launch, or None) holds.  The record is read into a page-locked buffer of this thread: the
-    driver copies it straight there (a pageable read goes through its own staging)."""
+    launch, or None) holds.  Where the launch armed the host signal ``sig``, its value, which
+    the kernel writes once every index is checked (before the gather); else the record is
+    read into a page-locked buffer of this thread: the driver copies it straight there (a
+    pageable read goes through its own staging)."""
     if rec is None:
         return
-    buf = getattr(_tls, "record", None)
-    if buf is None:
-        buf = _tls.record = pinned_empty(1, _I64)
-    _transfer._d2h(buf, rec._ptr, 8)
-    bad = int(buf[0])
+    bad = sig.wait() if sig is not None and sig.armed else None
+    if bad is None:
+        buf = getattr(_tls, "record", None)
+        if buf is None:
+            buf = _tls.record = pinned_empty(1, _I64)
+        _transfer._d2h(buf, rec._ptr, 8)
+        bad = int(buf[0])
     if bad != _adv._NONE:
         _copy.fill(rec, _adv._NONE)       # re-armed for the next check
         host = np.empty(1, _I64)
