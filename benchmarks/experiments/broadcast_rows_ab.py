@@ -6,7 +6,8 @@ bandwidth where ``x - y`` ran at 103.9%.
 Cases: ``x - m`` (row broadcast), ``x * c`` beside a row (``x * c + m``: the column operand is
 "transposed", so the tiled layout takes the first op), ``(x - m) ** 2``, a row-sliced view
 ``x[:, 64:-64] * 2``, ``x[::2] + x[1::2]`` (row strides of two rows) and the Dask benchmark's
-``sum((x - x.mean(axis=0)) ** 2)``; each result checked against NumPy on sampled rows.  The
+``sum((x - x.mean(axis=0)) ** 2)``, and short rows: ``(n, 512)[:, :w] - m`` for w = 128, 192,
+320; each result checked against NumPy on sampled rows.  The
 switch is read at import, so each variant runs in its own process; the parent alternates them
 (0, 1, 0, 1).
 
@@ -45,6 +46,12 @@ def child():
                   3 * isz * n // 2),
                  ("sum((x - x.mean(0)) ** 2)", lambda: gp.sum((x - x.mean(axis=0)) ** 2),
                   lambda: ((h - hm) ** 2).sum(), 6 * isz * n)]
+        # short rows (the rows layout from ROWS_MIN_COLS = 128: most of a block's threads idle)
+        for w in (128, 192, 320):
+            hw = h.reshape(-1, 512)
+            xw, mw = gp.asarray(hw), gp.asarray(hw[0, :w].copy())
+            cases.append((f"(n, 512)[:, :{w}] - m", lambda xw=xw, mw=mw, w=w: xw[:, :w] - mw,
+                          lambda hw=hw, w=w: hw[:, :w] - hw[0, :w], 2 * isz * hw.shape[0] * w))
         for name, fn, ref, nbytes in cases:
             if not re.search(os.environ.get("CASES", ""), f"{np.dtype(dt).name} {name}"):
                 continue
