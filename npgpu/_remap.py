@@ -387,9 +387,10 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     flight during the gather); ``U``-byte output units of ``VEC`` elements (16: one 16-byte
     store), their ``VEC`` indices one shared load (2 * VEC bytes), ``PER`` units a thread a
     round.  Launch bounds: ``block`` threads, 1024 a SM at least (64 registers).  ``signal``
-    (one chunk of columns, a ``take_raise`` map): the threads record their bad columns right
-    after mapping them, and block (0, 0), which mapped every column, writes the record's value
-    to the host word ``SIG`` (:mod:`npgpu._core.host_signal`) before it gathers."""
+    (one chunk of columns, a ``take_raise`` map on the last axis only): the threads record
+    their bad columns right after mapping them, and block (0, 0), which mapped every column,
+    writes the record's value and then the launch's ``TOKEN`` to the host words ``SIG``
+    (:mod:`npgpu._core.host_signal`) before it gathers."""
     nd = len(kinds)
     last = nd - 1
     w = "uint32" if narrow else "int64"
@@ -399,7 +400,7 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     LV = VEC.bit_length() - 1
     margs, mparams = _map_args(kinds, 0)
     args = ["R", "L", "M", "CH", "JO", "outu", "srcx", "base"] + [f"e{d}" for d in range(nd)]
-    args += [f"s{d}" for d in range(1, last)] + margs + (["SIG"] if signal else [])
+    args += [f"s{d}" for d in range(1, last)] + margs + (["SIG", "TOKEN"] if signal else [])
     L = [f"def KERNEL({', '.join(args)}):"] + _record_lines(kinds, "start", True)
     L += [f"    s{d} = {w}(s{d})" for d in range(1, last)] + _cast_params(kinds, w)
     L += ["    bd = cuda.blockDim.x", "    tid = cuda.threadIdx.x",
@@ -468,7 +469,9 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
         L += [P + "cuda.threadfence()", P + "cuda.syncthreads()",
               P + "if cuda.blockIdx.y == 0 and tid == 0:",
               # (min with "none": the record's value, every thread of the block's included)
-              P + f"    SIG[0] = cuda.atomic.min(ERR, 0, int64({_NO_BAD}))",
+              P + f"    SIG[1] = cuda.atomic.min(ERR, 0, int64({_NO_BAD}))",
+              P + "    cuda.threadfence_system()",
+              P + "    SIG[0] = TOKEN",          # (after the value: the host waits for it)
               P + "    cuda.threadfence_system()"]
     L += [P + "while r < R:"]
     Q = P + "    "
@@ -546,7 +549,7 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
                                             Param("array", sdt, 1, "C")]
     params += [Param("scalar", _I64)] * (1 + nd + max(last - 1, 0)) + mparams
     if signal:
-        params.append(Param("array", _I64, 1, "C"))
+        params += [Param("array", _I64, 1, "C"), Param("scalar", _I64)]
     return KernelSource(name, text, params,
                         launch_bounds=(block, _IDX_MIN_BLOCKS or max(1, 1024 // block)))
 
@@ -692,6 +695,8 @@ def replay(plan, src, out, tables, record, signal=None):
         elif which == "sig":
             ptr = signal.ptr
             signal.armed = True
+        elif which == "token":          # (a scalar, not a pointer)
+            ptr = signal.token
         else:
             ptr = tables[which]._ptr
         values[i] = ptr + off
@@ -885,7 +890,7 @@ def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots, s
     unit = estrides[-1] == 1
     gx = -(-L // CH)
     # one chunk: each block maps every index, so block (0, 0) knows the record's value early
-    sig = signal is not None and rec is not None and gx == 1
+    sig = signal is not None and rec is not None and gx == 1 and "take_raise" not in kinds[:-1]
     key = ("remap_indexed", isz, kinds, narrow, vstage, unit, VEC, U, KP, _IDX_PER, block,
            STAGE_MAX, _IDX_MIN_BLOCKS, sig)
     kern = compiler.get_kernel(key, lambda: _render_indexed(isz, kinds, narrow, vstage, unit, VEC,
@@ -900,8 +905,8 @@ def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots, s
     values += [base, *estrides] + [mp.size for mp in maps[1:-1]]
     values += _map_values(maps, [], rec, slots, len(values))
     if sig:
-        values += _arr(signal.ptr, 1, 8)
-        slots.append((len(values) - 3, "sig", 0))
+        values += _arr(signal.ptr, 2, 8) + [signal.token]
+        slots += [(len(values) - 4, "sig", 0), (len(values) - 1, "token", 0)]
         signal.armed = True
     resident = 2 if _ew._SIM else _sm_count() * (kern.blocks_per_sm(block) or 1)
     gy = max(1, min(out.size // L, _GRID_Y, resident // gx))

@@ -7,10 +7,14 @@ import numpy as np
 import pytest
 
 import npgpu
-from conftest import launched, run_threads
+from conftest import ON_GPU, launched, run_threads
 from npgpu import _remap
-from npgpu._core.host_signal import PENDING, Signal
+from npgpu._core.host_signal import Signal
+from npgpu.cuda import Stream, get_current_stream
 from npgpu.indexing import advanced as adv
+
+# take runs the remap's staged rows (where the signal lives) from this many indices
+NIDX = _remap.ROWS_MIN + 3
 
 
 def _signalled(fn):
@@ -22,16 +26,16 @@ def _signalled(fn):
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.int8, np.complex64])
 def test_good_and_bad_indices_repeated(dt, rng):
     h = (rng.standard_normal((5, 37)) * 50).astype(dt)
-    good = rng.integers(-37, 37, size=29)
+    good = rng.integers(-37, 37, size=NIDX)
     a = npgpu.asarray(h)
     for _ in range(3):                     # the first call plans, the next ones replay
         got, sig = _signalled(lambda: npgpu.take(a, npgpu.asarray(good), axis=1))
         assert sig
         np.testing.assert_array_equal(got.get(), np.take(h, good, axis=1))
-    for pos, value in ((3, 37), (28, -38), (0, 1000)):
+    for pos, value in ((3, 37), (NIDX - 1, -38), (0, 1000)):
         bad = good.copy()
         bad[pos] = value
-        if pos != 28:
+        if pos != NIDX - 1:
             bad[-1] = 99                    # a later bad index too: NumPy names the first
         with pytest.raises(IndexError) as e:
             np.take(h, bad, axis=1)
@@ -43,7 +47,7 @@ def test_good_and_bad_indices_repeated(dt, rng):
 
 def test_two_d_index_and_three_d_source(rng):
     h = rng.standard_normal((2, 3, 19)).astype(np.float32)
-    idx = rng.integers(-19, 19, size=(4, 6))
+    idx = rng.integers(-19, 19, size=(4, -(-NIDX // 4)))
     got, sig = _signalled(lambda: npgpu.take(npgpu.asarray(h), npgpu.asarray(idx), axis=-1))
     assert sig
     np.testing.assert_array_equal(got.get(), np.take(h, idx, axis=-1))
@@ -66,11 +70,15 @@ def test_several_chunks_fall_back_to_the_record(rng, monkeypatch):
         npgpu.take(a, npgpu.asarray(bad), axis=1)
 
 
-def test_wait_returns_none_when_the_word_is_never_written():
+def test_wait_takes_only_its_own_token():
     s = Signal().arm()
     s.armed = True
-    assert s.buf[0] == PENDING
-    assert s.wait() is None             # the stream is idle and nothing wrote the word
+    assert s.wait() is None             # the stream idle, nothing written: read the record
+    s.buf[1], s.buf[0] = 7, s.token - 1
+    assert s.wait() is None             # an earlier launch's late write is not this one's
+    s.buf[1], s.buf[0] = 5, s.token
+    assert s.wait() == 5
+    assert s.arm().wait() is None       # a new token
 
 
 def test_threads_have_their_own_signals(rng):
@@ -81,7 +89,7 @@ def test_threads_have_their_own_signals(rng):
     def work(seed):
         r = np.random.default_rng(seed)
         for k in range(4):
-            idx = r.integers(-33, 33, size=21)
+            idx = r.integers(-33, 33, size=NIDX)
             if k == 2:
                 idx[5] = -34
                 with pytest.raises(IndexError, match="index -34 is out of bounds"):
@@ -93,3 +101,25 @@ def test_threads_have_their_own_signals(rng):
 
     run_threads(work, range(3))
     assert len({id(x) for x in sigs}) == 3
+
+
+@pytest.mark.skipif(not ON_GPU, reason="queued work and a non-blocking stream need a GPU")
+def test_behind_queued_work_and_on_a_non_blocking_stream(rng):
+    h = rng.standard_normal((64, 1000)).astype(np.float32)
+    good = rng.integers(-1000, 1000, size=NIDX)
+    bad = good.copy()
+    bad[NIDX // 2] = 1000
+    big = npgpu.ones(1 << 26, np.float32)
+    for stream in (get_current_stream(), Stream(non_blocking=True)):
+        with stream:
+            a = npgpu.asarray(h)
+            for k in range(6):
+                for _ in range(4):                      # milliseconds queued before the take
+                    big = big * 1.0
+                if k % 3 == 1:
+                    with pytest.raises(IndexError, match="index 1000 is out of bounds"):
+                        npgpu.take(a, npgpu.asarray(bad), axis=1)
+                else:
+                    got, sig = _signalled(lambda: npgpu.take(a, npgpu.asarray(good), axis=1))
+                    assert sig
+                    np.testing.assert_array_equal(got.get(), np.take(h, good, axis=1))

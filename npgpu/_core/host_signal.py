@@ -1,55 +1,56 @@
-"""A page-locked word through which a kernel answers the host before it has finished.
+"""A page-locked pair of words through which a kernel answers the host before it has finished.
 
 A call that must raise on bad input checked on the device (take's ``mode='raise'``) used to
 read the bounds record back after the whole kernel: the read waits for the kernel's last
 block.  Where the check is complete early in the kernel (the indexed take maps every index in
-each block's first phase), a block writes the record's value into this mapped host word as
+each block's first phase), a block writes the record's value into this mapped host memory as
 soon as it knows it, and the host waits only that long; the kernel runs on.
 
-Protocol: :meth:`Signal.arm` writes :data:`PENDING` (no record value is negative); the launch
-that will write the word sets ``armed``; :meth:`Signal.wait` spins on the word, and falls back
-to None (the caller reads the record itself) if the stream goes idle without it.
+Protocol: word 1 the value, then (after a system fence) word 0 the launch's token.
+:meth:`Signal.arm` draws a new token, which the launch takes as a scalar (a replay refills it);
+the launch that will write the words sets ``armed``; :meth:`Signal.wait` waits for its own
+token, so a write of an earlier launch whose wait was cut short (an interrupt) is never taken
+for this one's.  A wait that goes on past a short spin synchronizes the stream instead (the
+GIL released), and one whose stream went idle without the token returns None: the caller reads
+the record itself (a failed kernel never writes the words).
 """
 from .. import _backend
 from ..cuda import runtime as _runtime
 from ..cuda.memory import PinnedMemory
 
-PENDING = -1
-_SPINS = 256        # word reads between stream queries (a failed kernel never writes the word)
+_SPINS = 2000       # word reads before the wait synchronizes the stream (~0.1-0.2 ms)
 
 
 class Signal:
-    __slots__ = ("mem", "buf", "ptr", "armed")
+    __slots__ = ("mem", "buf", "ptr", "armed", "token")
 
     def __init__(self):
-        self.mem = PinnedMemory(8, mapped=True)
-        self.buf = self.mem.as_numpy((1,), "int64")
+        self.mem = PinnedMemory(16, mapped=True)
+        self.buf = self.mem.as_numpy((2,), "int64")
+        self.buf[0] = 0
         self.ptr = self.mem.device_ptr
         self.armed = False
+        self.token = 0
 
     def arm(self):
-        """Before the launch: the word pending, no launch committed to write it yet."""
-        self.buf[0] = PENDING
+        """Before the launch: a new token, no launch committed to write it yet."""
+        self.token += 1
         self.armed = False
         return self
 
     def wait(self):
-        """The value the armed launch wrote, or None where the stream went idle without it
+        """The value the armed launch wrote, or None where its stream went idle without it
         (the caller then reads the record)."""
-        buf = self.buf
-        spins = 0
-        while True:
-            v = int(buf[0])
-            if v != PENDING:
-                return v
-            spins += 1
-            if spins % _SPINS == 0 and _stream_idle():
-                v = int(buf[0])
-                return None if v == PENDING else v
+        buf, token = self.buf, self.token
+        for _ in range(_SPINS):
+            if buf[0] == token:
+                return int(buf[1])
+        _synchronize()
+        return int(buf[1]) if buf[0] == token else None
 
 
-def _stream_idle():
-    if not _backend.IS_CUDA:
-        return True
-    from ..cuda import _driver as drv
-    return drv.cuStreamQuery(_runtime.current_stream_handle()) != 600    # NOT_READY
+def _synchronize():
+    """Wait for the current stream (errors are left to the caller's record read)."""
+    if _backend.IS_CUDA:
+        from ..cuda import _driver as drv
+        drv.cuStreamSynchronize(_runtime.current_stream_handle())

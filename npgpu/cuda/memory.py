@@ -411,7 +411,7 @@ class PinnedMemory:
             self._keep = np.empty(max(nbytes, 1), np.uint8)
             self.ptr = self._keep.ctypes.data
             self._pinned = False
-            if mapped:              # (the simulator's kernels address host memory directly)
+            if mapped and not _backend.IS_CUDA:     # (simulated kernels address host memory)
                 self.device_ptr = self.ptr
 
     def __del__(self):

@@ -83,12 +83,12 @@ TAIL_MAX = 1 << 22
 # reduced elements per split of a tail plan (MIN_CHUNK's counterpart; NPGPU_REDUCE_TAIL_CHUNK:
 # another value, for reduce_tail_ab.py's measurements and a GPU test run with it)
 TAIL_MIN_CHUNK = int(os.environ.get("NPGPU_REDUCE_TAIL_CHUNK") or 0) or MIN_CHUNK
-# inner reductions of fewer reduced elements than this run one block a row (no split, tail or
+# inner reductions reading at most this many bytes a row run one block a row (no split, tail or
 # not).  H200, reduce_tail_ab.py BIG_CHUNKS=1 (2026-12-03), 200 calls back to back: sum f32
-# 2^14 split in two with the tail 11.6 us, one block 8.1; 2^15 11.7 against 9.0 (float64 of as
-# many bytes: 11.7 against 8.2); 2^16 level (tail 11.7, one block 11.4), so 2^16 still splits.
-# The simulator splits from MIN_CHUNK, so its tests run the splits.
-SPLIT_MIN = 0 if _SIM else 1 << 16
+# 2^14 split in two with the tail 11.6 us, one block 8.1; 2^15 11.7 against 9.0; 2^16 (256
+# KiB) level, 11.7 against 11.4; float64 2^15 (256 KiB) 11.5 against 8.6, 2^16 11.7 against
+# 13.0.  The simulator splits from MIN_CHUNK, so its tests run the splits.
+SPLIT_MAX_BYTES = -1 if _SIM else 1 << 18
 
 
 class _NoValue:
@@ -614,7 +614,8 @@ def _shape_plan(p, spec, a, out, mode, block, tx, nk, nr, nrow, m, has_mask, has
             and all(s.kind in _t.TAIL_STATES for s in spec.state))
     if tail:
         per = TAIL_MIN_CHUNK
-    if mode != "fold" and not seed_first and not (mode == "inner" and m < SPLIT_MIN):
+    one = mode == "inner" and m * sum(x.itemsize for x in ins) <= SPLIT_MAX_BYTES
+    if mode != "fold" and not seed_first and not one:
         # split the reduced range only as far as it takes to fill the GPU once: exactly one
         # wave of the split kernel's blocks (a second, partial wave leaves the GPU part idle)
         target = max(1, RESIDENT_THREADS // block)
