@@ -2,7 +2,7 @@
 there (a row broadcast ``x - m``, a column one beside it, row-sliced and row-reversed views,
 ``out=`` views), threads along a row and the grid's y over the rows.  Every case against
 NumPy on random data, for every dtype kind, with a check that the layout was the one taken
-(on by default; the fixture lowers the GPU's 128-column threshold for small arrays)."""
+(on by default; the fixture lowers the GPU's 256-column threshold for small arrays)."""
 import numpy as np
 import pytest
 

@@ -584,8 +584,11 @@ TILED_MAX = 1 << 12 if _SIM else None
 # x - m (m a row) 36.4 -> 72.3, (x - m) ** 2 53.8 -> 84.7, x[:, 64:-64] * 2 39.0 -> 85.6,
 # x[::2] + x[1::2] 52.3 -> 81.6; float64 x - m 68.2 -> 86.2, sum((x - x.mean(0)) ** 2)
 # 88.8 -> 99.8.
+# Short rows leave most of a block's threads idle: (n, 512)[:, :w] - m, w = 128 / 192 / 320,
+# strided -> rows: float32 33.5 -> 33.2, 33.2 -> 34.1, 33.8 -> 40.1%; float64 57.6 -> 44.5,
+# 55.9 -> 51.6, 61.4 -> 61.2% (same run), hence rows from 256 columns.
 ROWS = os.environ.get("NPGPU_EW_ROWS", "1") == "1"
-ROWS_MIN_COLS = 2 if _SIM else 128
+ROWS_MIN_COLS = 2 if _SIM else 256
 ROWS_EPT = int(os.environ.get("NPGPU_EW_ROWS_EPT", "4"))
 # ... and threads a block.  H200, broadcast_rows_ab.py (2026-12-03), (2^14, 2^14) float32, 4
 # elements a thread, 256 / 128 / 512 threads: x - m 69.8 / 80.3 / 61.7% of copy bandwidth,
