@@ -115,3 +115,30 @@ def test_short_rows_keep_the_strided_layout(rng, rows_on, monkeypatch):
     got, rows = _rows_launches(lambda: npgpu.asarray(h) + npgpu.asarray(h[0]))
     assert not rows
     np.testing.assert_array_equal(got.get(), h + h[0])
+
+
+def test_block_shape_for_short_rows():
+    # a block row covers at most the row's elements (a warp at least on the GPU); the rest of
+    # the block's threads take further rows (blockDim.y), so short rows keep threads busy
+    least = 1 if npgpu.backend() != "cuda" else 32
+    for threads in (4, 128):
+        for cols in (1, 2, 3, 5, 16, 100, 255, 256, 257, 511, 512, 4096):
+            bx, by = ew.rows_block(threads, cols)
+            assert bx * by == threads and bx & (bx - 1) == 0
+            assert bx == threads or bx == least or bx * ew.ROWS_EPT >= cols > bx * ew.ROWS_EPT // 2
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.int16, np.complex128])
+def test_several_rows_a_block(dt, rng, rows_on):
+    # rows of 1-8 columns: blocks of several rows, the grid's y looping over the rest
+    for cols in (1, 2, 3, 5, 8):
+        h = random_array((23, 11, cols), dt, rng)[:, 3]          # row-strided view
+        r = random_array((cols,), dt, rng)
+        x = npgpu.asarray(random_array((23, 11, cols), dt, rng))
+        x[:, 3] = npgpu.asarray(h)
+        got, rows = _rows_launches(lambda: x[:, 3] * npgpu.asarray(r))
+        assert rows or cols < ew.ROWS_MIN_COLS
+        if np.dtype(dt).kind == "c":
+            np.testing.assert_allclose(got.get(), h * r, rtol=1e-12)
+        else:
+            assert_same(got, h * r)

@@ -13,7 +13,8 @@ switch is read at import, so each variant runs in its own process; the parent al
 
 Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py [VARIANT ...]`` (``EXP_SHIFT=20`` on
 the simulator; ``CASES=regex``: the cases whose "dtype name" matches); a variant is
-``ROWS[:ROWS_EPT[:ROWS_THREADS]]``, e.g. ``1:4:128``.
+``ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS]]]``, e.g. ``1:4:128:64`` (rows from 64 columns:
+short rows in blocks of several rows).
 """
 import os
 import re
@@ -65,9 +66,9 @@ def child():
 def main():
     here = os.path.abspath(__file__)
     for v in sys.argv[1:] or ("0", "1", "0", "1"):
-        # a variant: ROWS[:ROWS_EPT[:ROWS_THREADS]]
-        env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_ROWS_THREADS"),
-                       v.split(":")))
+        # a variant: ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS]]]
+        env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_ROWS_THREADS",
+                        "NPGPU_EW_ROWS_MIN_COLS"), v.split(":")))
         print(" ".join(f"{k}={x}" for k, x in env.items()), flush=True)
         subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, **env), check=True)
 

@@ -362,12 +362,14 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                   "    bd = uint64(cuda.blockDim.x)",
                   f"    k0 = uint64(cuda.blockIdx.x) * (bd * uint64({ROWS_EPT})) "
                   "+ uint64(cuda.threadIdx.x)",
-                  "    r = uint64(cuda.blockIdx.y)",
+                  # (rows shorter than a block row: blockDim.y rows a block, a row each y)
+                  "    r = uint64(cuda.blockIdx.y) * uint64(cuda.blockDim.y) "
+                  "+ uint64(cuda.threadIdx.y)",
                   "    while r < rows:",
                   f"        if k0 + uint64({ROWS_EPT - 1}) * bd < cols:"]
         lines += unrolled([f"r, k0 + uint64({u}) * bd" if u else "r, k0" for u in range(ROWS_EPT)],
                           "k = k0", "r, k", "cols", var="k")
-        lines += ["        r += uint64(cuda.gridDim.y)"]
+        lines += ["        r += uint64(cuda.gridDim.y) * uint64(cuda.blockDim.y)"]
     elif layout == "tiled":
         # 2-D, output rows contiguous, some inputs contiguous down the columns (transposed):
         # those are staged through a shared-memory tile so that both their reads and the
@@ -588,7 +590,7 @@ TILED_MAX = 1 << 12 if _SIM else None
 # strided -> rows: float32 33.5 -> 33.2, 33.2 -> 34.1, 33.8 -> 40.1%; float64 57.6 -> 44.5,
 # 55.9 -> 51.6, 61.4 -> 61.2% (same run), hence rows from 256 columns.
 ROWS = os.environ.get("NPGPU_EW_ROWS", "1") == "1"
-ROWS_MIN_COLS = 2 if _SIM else 256
+ROWS_MIN_COLS = int(os.environ.get("NPGPU_EW_ROWS_MIN_COLS") or (2 if _SIM else 256))
 ROWS_EPT = int(os.environ.get("NPGPU_EW_ROWS_EPT", "4"))
 # ... and threads a block.  H200, broadcast_rows_ab.py (2026-12-03), (2^14, 2^14) float32, 4
 # elements a thread, 256 / 128 / 512 threads: x - m 69.8 / 80.3 / 61.7% of copy bandwidth,
@@ -605,6 +607,16 @@ WORDS_MIN = 1 if _SIM else 1 << 21
 # ... up to this many: on the simulator a word's unpacking (NumPy scalar bit views) costs 2-3x
 # the element kernel's load, and the memory instructions it saves cost nothing there
 WORDS_MAX = 1 << 12 if _SIM else 1 << 62
+
+
+def rows_block(threads, cols):
+    """(x, y) block shape of the rows layout: ``threads`` along a row, or for rows shorter than
+    that many threads' ROWS_EPT elements, a power of two of at least a warp (a single thread on
+    the simulator) along the row and as many rows as fill the block."""
+    bx = threads
+    while bx > (1 if _SIM else 32) and (bx // 2) * ROWS_EPT >= cols:
+        bx //= 2
+    return bx, threads // bx
 
 
 def words_size(n):
@@ -961,9 +973,10 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
         T, BY = _TILE
         grid, block = (-(-cshape[0] // T), -(-cshape[1] // T), 1), (T, BY, 1)
     elif layout == "rows":
-        bd = kern.threads
-        grid = (-(-cshape[1] // (bd * ROWS_EPT)), min(cshape[0], SIM_GRID if _SIM else 65535), 1)
-        block = (bd, 1, 1)
+        bx, by = rows_block(kern.threads, cshape[1])
+        grid = (-(-cshape[1] // (bx * ROWS_EPT)),
+                min(-(-cshape[0] // by), SIM_GRID if _SIM else 65535), 1)
+        block = (bx, by, 1)
     else:
         grid, block = _grid(n, kern)
     if fkey is not None and flat and "z" not in kinds:
