@@ -71,6 +71,11 @@ _IDX_MIN = 4 if _ew._SIM else 1024      # least columns of index a block's chunk
 # perm, axis=1) under Nsight Compute (2026-12-03): 56 registers, 2 blocks an SM (registers and
 # the shared-memory carveout both at 2), 50% occupancy, DRAM at 75% of peak: latency-bound
 _IDX_MIN_BLOCKS = 0
+# streaming cache hints on the indexed form's 16-byte global accesses (experiment, not yet
+# measured): "ld" the source rows' stage loads, "st" the output stores (ptx.load16_cs /
+# store16_cs: evict-first lines, read or written once)
+_IDX_CACHE_HINTS = frozenset(os.environ.get("NPGPU_REMAP_CACHE_HINTS", "").replace(",", " ")
+                             .split())
 
 # Bounds records of the index checks (take's 'raise' map here, advanced indexing's gather /
 # check / scatter): NPGPU_REGISTER_RECORDS=1 keeps a thread's first bad position in a register
@@ -419,7 +424,8 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     def load(k, dst):
         """Stage unit ``k`` of the row at ``rb`` into register(s) ``dst``."""
         if vstage:
-            return [f"{dst}a, {dst}b = ptx.load16(srcx, ((rb * {isz}) >> 4) + {k})"]
+            ld = "load16_cs" if "ld" in _IDX_CACHE_HINTS else "load16"
+            return [f"{dst}a, {dst}b = ptx.{ld}(srcx, ((rb * {isz}) >> 4) + {k})"]
         el = f"({k})" if S == 1 else f"(({k}) >> 1)"
         at = f"rb + {el}" if unit else f"rb + {el} * e{last}"
         return [f"{dst} = srcx[{at}]" if S == 1 else f"{dst} = srcx[2 * ({at}) + (({k}) & 1)]"]
@@ -528,7 +534,8 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
                      for b, x in enumerate(vals[i * per:(i + 1) * per])]
             words.append(" | ".join(parts))
         if U == 16:
-            return out + [f"ptx.store16(outu, ro + {uq}, {words[0]}, {words[1]})"]
+            st = "store16_cs" if "st" in _IDX_CACHE_HINTS else "store16"
+            return out + [f"ptx.{st}(outu, ro + {uq}, {words[0]}, {words[1]})"]
         return out + [f"outu[ro + {uq}] = {words[0]}"]
 
     L += [Q + "u = tid", Q + "while u < nu:", Q + f"    if u + {PER - 1} * bd < nu:"]
@@ -892,7 +899,7 @@ def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots, s
     # one chunk: each block maps every index, so block (0, 0) knows the record's value early
     sig = signal is not None and rec is not None and gx == 1 and "take_raise" not in kinds[:-1]
     key = ("remap_indexed", isz, kinds, narrow, vstage, unit, VEC, U, KP, _IDX_PER, block,
-           STAGE_MAX, _IDX_MIN_BLOCKS, sig)
+           STAGE_MAX, _IDX_MIN_BLOCKS, sig, tuple(sorted(_IDX_CACHE_HINTS)))
     kern = compiler.get_kernel(key, lambda: _render_indexed(isz, kinds, narrow, vstage, unit, VEC,
                                                             U, KP, _IDX_PER, block, STAGE_MAX,
                                                             sig))

@@ -315,3 +315,21 @@ def test_take_indexed_forms(dt, rows, monkeypatch):
     assert_same(np.delete(g, np.asarray(pos), axis=1), numpy.delete(h, pos, axis=1))
     counts = RNG.integers(0, 4, 16)
     assert_same(np.repeat(g, np.asarray(counts), axis=1), numpy.repeat(h, counts, axis=1))
+
+
+@pytest.mark.parametrize("hints", [{"ld"}, {"st"}, {"ld", "st"}])
+def test_take_indexed_cache_hints(hints, rows, indexed, monkeypatch):
+    # the streaming-hint forms of the indexed take's 16-byte accesses (NPGPU_REMAP_CACHE_HINTS):
+    # the same results; their kernels go to CI's PTX check (the hints are asm there)
+    if not _remap.INDEXED:
+        pytest.skip("the hints are the indexed form's")
+    monkeypatch.setattr(_remap, "_IDX_CACHE_HINTS", frozenset(hints))
+    n = _remap.ROWS_MIN + 4
+    h = random_array((5, 2 * n), "f4", RNG)              # 16-byte rows: the 16-byte stage
+    for mode in ("raise", "clip"):
+        idx = RNG.integers(-2 * n if mode == "raise" else -5 * n, 2 * n, 4 * n)
+        assert_same(np.take(np.asarray(h), np.asarray(idx), axis=1, mode=mode),
+                    numpy.take(h, idx, axis=1, mode=mode))
+    names = " ".join(k.source.source for k in indexed)
+    for hint, fn in (("ld", "ptx.load16_cs("), ("st", "ptx.store16_cs(")):
+        assert (fn in names) == (hint in hints)

@@ -9,7 +9,8 @@ units a thread a round.
     python3 benchmarks/experiments/remap_knobs.py [--only=NAME,...] [VARIANT ...]
 
 VARIANT: block,words,ept,rows,stage,stage_ept,stage_max,indexed,idx_block,idx_prefetch,idx_per,
-idx_min_blocks (the indexed form's launch bounds, blocks an SM; 0: 1024 threads' worth).
+idx_min_blocks (the indexed form's launch bounds, blocks an SM; 0: 1024 threads' worth),
+idx_hints (its streaming cache hints: 0 none, 1 the stage loads, 2 the output stores, 3 both).
 
 Default variants: the shipped constants (128,2,4,4,256,4,49152,<env>,512,4,2), one row a
 block, stage blocks of 512 with 16 loads a thread, no shared-memory stage (take gathers from
@@ -58,8 +59,11 @@ CASES = [  # name, call, bytes moved, NumPy's result
     ("roll as two copies", lambda: _roll_copies(a, 12345), 8 * n, lambda: np.roll(ha, 12345)),
 ]
 KNOBS = ("_ROWS_BLOCK", "_ROWS_WORDS", "EPT", "_ROWS_PER_BLOCK", "_STAGE_BLOCK", "_STAGE_EPT",
-         "STAGE_MAX", "INDEXED", "_IDX_BLOCK", "_IDX_PREFETCH", "_IDX_PER", "_IDX_MIN_BLOCKS")
-default = tuple(getattr(_remap, k) for k in KNOBS)
+         "STAGE_MAX", "INDEXED", "_IDX_BLOCK", "_IDX_PREFETCH", "_IDX_PER", "_IDX_MIN_BLOCKS",
+         "_IDX_CACHE_HINTS")
+_HINTS = {0: frozenset(), 1: frozenset({"ld"}), 2: frozenset({"st"}), 3: frozenset({"ld", "st"})}
+default = tuple(getattr(_remap, k) for k in KNOBS[:-1]) + (
+    {h: c for c, h in _HINTS.items()}[_remap._IDX_CACHE_HINTS],)
 def _roll_copies(x, s):
     out = gp.empty_like(x)
     isz, m = x.itemsize, x.size
@@ -83,7 +87,7 @@ variants = [v + default[len(v):] for v in variants]
 
 def use(v):
     for k, x in zip(KNOBS, v):
-        setattr(_remap, k, x)
+        setattr(_remap, k, _HINTS[x] if k == "_IDX_CACHE_HINTS" else x)
     _remap._PLANS.clear()
     _remap._CALLS.clear()
     _take_calls.clear()     # take's stored launches (else every variant replays the first's)

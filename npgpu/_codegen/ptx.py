@@ -26,11 +26,15 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
   alignment of ``a[2 i]``.  Plain LLVM vector accesses (not asm): NVVM infers the state space
   and schedules them as ordinary loads (``ld.global.v2.u64`` / ``st.shared.v2.u64``); Numba
   emits no access wider than 8 bytes, and LLVM's vectoriser cannot prove the alignment.
+* ``load16_cs(a, i)`` / ``store16_cs(a, i, lo, hi)``: the same in global memory with the
+  streaming cache hint (``ld.global.cs.v2.u64`` / ``st.global.cs.v2.u64``: evict first, the
+  lines read or written once), as asm with the generic address (global memory's generic and
+  global addresses coincide, as CUDA's ``__ldcs``/``__stcs`` assume).
 """
 from .. import _backend
 
 __all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx",
-           "sqrt_approx", "load16", "store16"]
+           "sqrt_approx", "load16", "store16", "load16_cs", "store16_cs"]
 
 if _backend.IS_SIM:
     import time
@@ -64,6 +68,8 @@ if _backend.IS_SIM:
     def store16(a, i, lo, hi):
         a[2 * i] = lo
         a[2 * i + 1] = hi
+
+    load16_cs, store16_cs = load16, store16
 
 else:
     from llvmlite import ir
@@ -155,30 +161,55 @@ else:
         ptr = _item_pointer(context, builder, sig.args[0], types.intp, args[0], i)
         return builder.bitcast(ptr, ir.VectorType(ir.IntType(64), 2).as_pointer())
 
-    @intrinsic
-    def load16(typingctx, a, i):
-        if not (_u64_vector(a) and isinstance(i, types.Integer)):
-            return None
-        ret = types.UniTuple(types.uint64, 2)
+    def _load16(streaming):
+        """16-byte global/shared load intrinsic; ``streaming``: ``ld.global.cs`` asm."""
+        def load(typingctx, a, i):
+            if not (_u64_vector(a) and isinstance(i, types.Integer)):
+                return None
+            ret = types.UniTuple(types.uint64, 2)
 
-        def codegen(context, builder, sig, args):
-            v = builder.load(_v2_pointer(context, builder, sig, args), align=16)
-            lo = builder.extract_element(v, ir.Constant(ir.IntType(32), 0))
-            hi = builder.extract_element(v, ir.Constant(ir.IntType(32), 1))
-            return context.make_tuple(builder, ret, [lo, hi])
-        return ret(a, i), codegen
+            def codegen(context, builder, sig, args):
+                ptr = _v2_pointer(context, builder, sig, args)
+                i32, i64 = ir.IntType(32), ir.IntType(64)
+                if streaming:
+                    pair = ir.LiteralStructType([i64, i64])
+                    asm = ir.InlineAsm(ir.FunctionType(pair, [i64]),
+                                       "ld.global.cs.v2.u64 {$0, $1}, [$2];", "=l,=l,l",
+                                       side_effect=True)
+                    v = builder.call(asm, [builder.ptrtoint(ptr, i64)])
+                    parts = [builder.extract_value(v, 0), builder.extract_value(v, 1)]
+                else:
+                    v = builder.load(ptr, align=16)
+                    parts = [builder.extract_element(v, ir.Constant(i32, k)) for k in (0, 1)]
+                return context.make_tuple(builder, ret, parts)
+            return ret(a, i), codegen
+        load.__name__ = load.__qualname__ = "load16_cs" if streaming else "load16"
+        return intrinsic(load)
 
-    @intrinsic
-    def store16(typingctx, a, i, lo, hi):
-        if not (_u64_vector(a) and isinstance(i, types.Integer) and lo == types.uint64
-                and hi == types.uint64):
-            return None
+    def _store16(streaming):
+        """16-byte global/shared store intrinsic; ``streaming``: ``st.global.cs`` asm."""
+        def store(typingctx, a, i, lo, hi):
+            if not (_u64_vector(a) and isinstance(i, types.Integer) and lo == types.uint64
+                    and hi == types.uint64):
+                return None
 
-        def codegen(context, builder, sig, args):
-            i64 = ir.IntType(64)
-            v = ir.Constant(ir.VectorType(i64, 2), ir.Undefined)
-            v = builder.insert_element(v, args[2], ir.Constant(ir.IntType(32), 0))
-            v = builder.insert_element(v, args[3], ir.Constant(ir.IntType(32), 1))
-            builder.store(v, _v2_pointer(context, builder, sig, args), align=16)
-            return context.get_dummy_value()
-        return types.none(a, i, lo, hi), codegen
+            def codegen(context, builder, sig, args):
+                ptr = _v2_pointer(context, builder, sig, args)
+                i32, i64 = ir.IntType(32), ir.IntType(64)
+                if streaming:
+                    asm = ir.InlineAsm(ir.FunctionType(ir.VoidType(), [i64, i64, i64]),
+                                       "st.global.cs.v2.u64 [$0], {$1, $2};", "l,l,l,~{memory}",
+                                       side_effect=True)
+                    builder.call(asm, [builder.ptrtoint(ptr, i64), args[2], args[3]])
+                else:
+                    v = ir.Constant(ir.VectorType(i64, 2), ir.Undefined)
+                    v = builder.insert_element(v, args[2], ir.Constant(i32, 0))
+                    v = builder.insert_element(v, args[3], ir.Constant(i32, 1))
+                    builder.store(v, ptr, align=16)
+                return context.get_dummy_value()
+            return types.none(a, i, lo, hi), codegen
+        store.__name__ = store.__qualname__ = "store16_cs" if streaming else "store16"
+        return intrinsic(store)
+
+    load16, store16 = _load16(False), _store16(False)
+    load16_cs, store16_cs = _load16(True), _store16(True)
