@@ -44,7 +44,7 @@ class Signal:
         buf, token = self.buf, self.token
         for _ in range(_SPINS):
             if buf[0] == token:
-                return int(buf[1])
+                return int(buf[1])          # (x86 keeps the two reads in order)
         _synchronize()
         return int(buf[1]) if buf[0] == token else None
 
