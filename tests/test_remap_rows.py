@@ -317,12 +317,11 @@ def test_take_indexed_forms(dt, rows, monkeypatch):
     assert_same(np.repeat(g, np.asarray(counts), axis=1), numpy.repeat(h, counts, axis=1))
 
 
+@pytest.mark.parametrize("indexed", [True], ids=["indexed"], indirect=True)
 @pytest.mark.parametrize("hints", [{"ld"}, {"st"}, {"ld", "st"}])
 def test_take_indexed_cache_hints(hints, rows, indexed, monkeypatch):
-    # the streaming-hint forms of the indexed take's 16-byte accesses (NPGPU_REMAP_CACHE_HINTS):
-    # the same results; their kernels go to CI's PTX check (the hints are asm there)
-    if not _remap.INDEXED:
-        pytest.skip("the hints are the indexed form's")
+    # the streaming-hint forms of the indexed take's 16-byte accesses (NPGPU_REMAP_CACHE_HINTS),
+    # the indexed form only: the same results; their kernels go to CI's PTX check (asm there)
     monkeypatch.setattr(_remap, "_IDX_CACHE_HINTS", frozenset(hints))
     n = _remap.ROWS_MIN + 4
     h = random_array((5, 2 * n), "f4", RNG)              # 16-byte rows: the 16-byte stage

@@ -387,8 +387,8 @@ def _stream_key():
     return (_runtime.get_device_id(), _runtime.current_stream_handle())
 
 
-def _record():
-    key = _stream_key()
+def _record(key=None):
+    key = key or _stream_key()
     rec = _state.records.get(key)
     if rec is None:
         rec = _state.records[key] = empty_array((1,), _I64)
@@ -396,13 +396,19 @@ def _record():
     return rec
 
 
-def _signal():
+def _signal(key=None):
     """This thread's and stream's host signal (``npgpu._core.host_signal``), armed."""
-    key = _stream_key()
+    key = key or _stream_key()
     sig = _state.signals.get(key)
     if sig is None:
         sig = _state.signals[key] = Signal()
     return sig.arm()
+
+
+def _raise_checks():
+    """(record, armed signal) of this thread and stream: a 'raise' launch's bounds check."""
+    key = _stream_key()
+    return _record(key), _signal(key)
 
 
 def _read_record(rec):

@@ -131,8 +131,7 @@ def _take_rows(a, idx, axis, mode, key=None):
     table = _table(flat, n, mode)
     kind = "table" if mode == "wrap" else "take_" + mode
     maps.append(_remap.AxisMap(kind, flat.size, *(() if mode == "wrap" else (n,)), table=table))
-    rec = _adv._record() if mode == "raise" else None
-    sig = _adv._signal() if mode == "raise" else None
+    rec, sig = _adv._raise_checks() if mode == "raise" else (None, None)
     res = _remap.remap(a, maps, record=rec, signal=sig)
     shape = a.shape[:-1] + idx.shape
     if key is not None and res.size:
@@ -154,8 +153,7 @@ def _take_replay(e, a, idx, mode):
     plan, n, axis, align, oshape, ostrides, contig, nbytes, shape, direct = e
     flat = idx if direct else _flat_index(idx)
     table = _table(flat, n, mode)
-    rec = _adv._record() if mode == "raise" else None
-    sig = _adv._signal() if mode == "raise" else None
+    rec, sig = _adv._raise_checks() if mode == "raise" else (None, None)
     mem = _memory.alloc(nbytes)        # the output straight from the pool
     if mem.ptr & 15 != align:          # another alignment: another launch form
         del mem
