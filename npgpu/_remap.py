@@ -71,10 +71,12 @@ _IDX_MIN = 4 if _ew._SIM else 1024      # least columns of index a block's chunk
 # perm, axis=1) under Nsight Compute (2026-12-03): 56 registers, 2 blocks an SM (registers and
 # the shared-memory carveout both at 2), 50% occupancy, DRAM at 75% of peak: latency-bound
 _IDX_MIN_BLOCKS = 0
-# streaming cache hints on the indexed form's 16-byte global accesses (experiment, not yet
-# measured): "ld" the source rows' stage loads, "st" the output stores (ptx.load16_cs /
-# store16_cs: evict-first lines, read or written once)
-_IDX_CACHE_HINTS = frozenset(os.environ.get("NPGPU_REMAP_CACHE_HINTS", "").replace(",", " ")
+# streaming cache hints on the indexed form's 16-byte global accesses: "ld" the source rows'
+# stage loads, "st" the output stores (ptx.load16_cs / store16_cs: evict-first lines, read or
+# written once); NPGPU_REMAP_CACHE_HINTS ("" none, "ld,st" both).  H200, remap_knobs.py
+# --only=take (2026-12-03, 3 rounds): none 160.8 us (80.5% of copy), ld 160.9, st 155.1
+# (83.4%), both 158.4: the output's lines evicted first leave L2 to the staged rows
+_IDX_CACHE_HINTS = frozenset(os.environ.get("NPGPU_REMAP_CACHE_HINTS", "st").replace(",", " ")
                              .split())
 
 # Bounds records of the index checks (take's 'raise' map here, advanced indexing's gather /

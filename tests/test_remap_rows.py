@@ -318,10 +318,11 @@ def test_take_indexed_forms(dt, rows, monkeypatch):
 
 
 @pytest.mark.parametrize("indexed", [True], ids=["indexed"], indirect=True)
-@pytest.mark.parametrize("hints", [{"ld"}, {"st"}, {"ld", "st"}])
+@pytest.mark.parametrize("hints", [set(), {"ld"}, {"st"}, {"ld", "st"}])
 def test_take_indexed_cache_hints(hints, rows, indexed, monkeypatch):
-    # the streaming-hint forms of the indexed take's 16-byte accesses (NPGPU_REMAP_CACHE_HINTS),
-    # the indexed form only: the same results; their kernels go to CI's PTX check (asm there)
+    # every streaming-hint form of the indexed take's 16-byte accesses (NPGPU_REMAP_CACHE_HINTS;
+    # "st" the default) and none, the indexed form only: the same results; their kernels go to
+    # CI's PTX check (asm there)
     monkeypatch.setattr(_remap, "_IDX_CACHE_HINTS", frozenset(hints))
     n = _remap.ROWS_MIN + 4
     h = random_array((5, 2 * n), "f4", RNG)              # 16-byte rows: the 16-byte stage

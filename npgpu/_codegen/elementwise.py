@@ -586,11 +586,13 @@ TILED_MAX = 1 << 12 if _SIM else None
 # x - m (m a row) 36.4 -> 72.3, (x - m) ** 2 53.8 -> 84.7, x[:, 64:-64] * 2 39.0 -> 85.6,
 # x[::2] + x[1::2] 52.3 -> 81.6; float64 x - m 68.2 -> 86.2, sum((x - x.mean(0)) ** 2)
 # 88.8 -> 99.8.
-# Short rows leave most of a block's threads idle: (n, 512)[:, :w] - m, w = 128 / 192 / 320,
-# strided -> rows: float32 33.5 -> 33.2, 33.2 -> 34.1, 33.8 -> 40.1%; float64 57.6 -> 44.5,
-# 55.9 -> 51.6, 61.4 -> 61.2% (same run), hence rows from 256 columns.
+# Short rows: (n, 512)[:, :w] - m, w = 128 / 192 / 320, % of copy, strided -> rows with several
+# rows a block (blockDim.y; call 1, 2026-12-03, power-of-two block rows): float32 32.3 -> 62.2,
+# 34.3 -> 39.1, 35.2 -> 39.3; float64 57.6 -> 74.8, 60.9 -> 58.2, 62.8 -> 64.5, hence rows from
+# 128 columns (before blockDim.y: float64 57.6 -> 44.5 at 128 columns).  Block rows are whole
+# warps now, not powers of two (rows_block).
 ROWS = os.environ.get("NPGPU_EW_ROWS", "1") == "1"
-ROWS_MIN_COLS = int(os.environ.get("NPGPU_EW_ROWS_MIN_COLS") or (2 if _SIM else 256))
+ROWS_MIN_COLS = int(os.environ.get("NPGPU_EW_ROWS_MIN_COLS") or (2 if _SIM else 128))
 ROWS_EPT = int(os.environ.get("NPGPU_EW_ROWS_EPT", "4"))
 # ... and threads a block.  H200, broadcast_rows_ab.py (2026-12-03), (2^14, 2^14) float32, 4
 # elements a thread, 256 / 128 / 512 threads: x - m 69.8 / 80.3 / 61.7% of copy bandwidth,
@@ -611,11 +613,11 @@ WORDS_MAX = 1 << 12 if _SIM else 1 << 62
 
 def rows_block(threads, cols):
     """(x, y) block shape of the rows layout: ``threads`` along a row, or for rows shorter than
-    that many threads' ROWS_EPT elements, a power of two of at least a warp (a single thread on
-    the simulator) along the row and as many rows as fill the block."""
-    bx = threads
-    while bx > (1 if _SIM else 32) and (bx // 2) * ROWS_EPT >= cols:
-        bx //= 2
+    that many threads' ROWS_EPT elements, the fewest whole warps (threads on the simulator)
+    that cover the row along it and as many rows as fit the block (a block of 96 threads for
+    320 columns: 83% of its lanes busy, where a power of two, 128, left 37.5% idle)."""
+    unit = 1 if _SIM else 32
+    bx = min(threads, -(-cols // (ROWS_EPT * unit)) * unit)
     return bx, threads // bx
 
 
