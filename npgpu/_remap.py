@@ -63,7 +63,10 @@ _GRID_Y = 2 if _ew._SIM else 65535
 # (53.9% of copy) with 0, 176 us (73.5%) with 1; the GPU's remap tests passed with both.
 INDEXED = os.environ.get("NPGPU_REMAP_INDEXED", "1") == "1"
 _IDX_BLOCK = 4 if _ew._SIM else 512     # threads a block
-_IDX_PREFETCH = 4       # stage units (16 bytes or an element) of the next row a thread holds
+# stage units (16 bytes or an element) of the next row a thread holds.  H200, remap_knobs.py
+# --only=take with the "st" hint (2026-12-03, 3 rounds): 2 units 155.3 us (83.6% of copy), 4
+# units 157.2 us (82.6%)
+_IDX_PREFETCH = 2
 _IDX_PER = 2            # output units a thread gathers a round
 _IDX_MIN = 4 if _ew._SIM else 1024      # least columns of index a block's chunk must hold
 # launch bounds' blocks an SM of the indexed form (0: 1024 threads' worth, 64 registers at 512
