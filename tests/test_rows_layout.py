@@ -2,7 +2,7 @@
 there (a row broadcast ``x - m``, a column one beside it, row-sliced and row-reversed views,
 ``out=`` views), threads along a row and the grid's y over the rows.  Every case against
 NumPy on random data, for every dtype kind, with a check that the layout was the one taken
-(on by default; the fixture lowers the GPU's 256-column threshold for small arrays)."""
+(on by default; the fixture lowers the GPU's 128-column threshold for small arrays)."""
 import numpy as np
 import pytest
 
@@ -142,3 +142,69 @@ def test_several_rows_a_block(dt, rng, rows_on):
             np.testing.assert_allclose(got.get(), h * r, rtol=1e-12)
         else:
             assert_same(got, h * r)
+
+
+WORD_DTYPES = [np.float32, np.int32, np.uint32, np.int8, np.uint8, np.bool_]
+
+
+def _word_forms(fn):
+    """``fn()`` and, per rows-layout kernel it launched, whether it moved words (``rowsw``)."""
+    out, seen = launched(fn)
+    return out, ["colsw = " in k.source.source for k in seen
+                 if "rows = uint64(out0.shape[0])" in k.source.source]
+
+
+@pytest.mark.parametrize("dt", WORD_DTYPES)
+def test_words_along_rows(dt, rng, rows_on):
+    # rows of even length whose operands' rows start on a word boundary move two elements a
+    # word (rowsw); odd lengths and rows starting off a word keep one element a load
+    h = random_array((10, 38), dt, rng)
+    r = random_array((38,), dt, rng)
+    x, row = npgpu.asarray(h), npgpu.asarray(r)
+    f = (lambda a, b: a ^ b) if dt == np.bool_ else (lambda a, b: a - b)
+    cases = [  # (npgpu, NumPy, words expected)
+        (lambda: f(x, row), lambda: f(h, r), True),
+        (lambda: f(x[::2], x[1::2]), lambda: f(h[::2], h[1::2]), True),
+        (lambda: f(x[::-1], row), lambda: f(h[::-1], r), True),
+        (lambda: f(x[:, 2:-2], row[2:-2]), lambda: f(h[:, 2:-2], r[2:-2]), True),
+        (lambda: f(x[:, 1:-1], row[1:-1]), lambda: f(h[:, 1:-1], r[1:-1]), False),
+        (lambda: f(x[:, :-1], row[:-1]), lambda: f(h[:, :-1], r[:-1]), False),
+        (lambda: f(x[:, 1:-1], dt(1)), lambda: f(h[:, 1:-1], dt(1)), False),
+    ]
+    for got_fn, want_fn, words in cases:
+        got, forms = _word_forms(got_fn)
+        assert forms == [words], (forms, words)
+        assert_same(got, want_fn())
+    # out= a row-sliced view of even length on a word boundary
+    o = npgpu.asarray(random_array((10, 40), dt, rng))
+    ho = o.get()
+    got, forms = _word_forms(lambda: npgpu.bitwise_xor(x, row, out=o[:, 2:]) if dt == np.bool_
+                             else npgpu.subtract(x, row, out=o[:, 2:]))
+    ho[:, 2:] = f(h, r)
+    assert forms == [True]
+    assert_same(o, ho)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.uint8])
+def test_words_along_rows_beside_a_column(dt, rng, rows_on, monkeypatch):
+    # a column broadcast beside words (its one element a row used for both halves of a word):
+    # the tiled layout takes column operands up to its limit, so the limit is lowered here
+    monkeypatch.setattr(ew, "TILED_MAX", 16)
+    h = random_array((11, 46), dt, rng)
+    lo, hi = random_array((11, 1), dt, rng), random_array((46,), dt, rng)
+    x, glo, ghi = npgpu.asarray(h), npgpu.asarray(lo), npgpu.asarray(hi)
+    got, forms = _word_forms(lambda: npgpu.clip(x, glo, ghi))
+    assert forms == [True]
+    assert_same(got, np.clip(h, lo, hi))
+    got, forms = _word_forms(lambda: npgpu.where(x > ghi, glo, x))
+    assert forms[-1] is True
+    assert_same(got, np.where(h > hi, lo, h))
+
+
+def test_words_along_rows_off(rng, rows_on, monkeypatch):
+    # NPGPU_EW_ROWS_WORDS=0: one element a load on aligned even rows too
+    monkeypatch.setattr(ew, "ROWS_WORDS", False)
+    h, r = random_array((9, 38), np.float32, rng), random_array((38,), np.float32, rng)
+    got, forms = _word_forms(lambda: npgpu.asarray(h) - npgpu.asarray(r))
+    assert forms == [False]
+    assert_same(got, h - r)

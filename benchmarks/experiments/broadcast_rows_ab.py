@@ -13,8 +13,9 @@ switch is read at import, so each variant runs in its own process; the parent al
 
 Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py [VARIANT ...]`` (``EXP_SHIFT=20`` on
 the simulator; ``CASES=regex``: the cases whose "dtype name" matches); a variant is
-``ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS]]]``, e.g. ``1:4:128:64`` (rows from 64 columns:
-short rows in blocks of several rows).
+``ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS[:ROWS_WORDS[:ROWS_WORDS_EPT]]]]]``, e.g.
+``1:4:128:64`` (rows from 64 columns: short rows in blocks of several rows), ``1:4:128:128:0``
+(the rows layout one element a load: no ``rowsw``), ``1:4:128:128:1:4`` (4 words a thread).
 """
 import os
 import re
@@ -68,7 +69,8 @@ def main():
     for v in sys.argv[1:] or ("0", "1", "0", "1"):
         # a variant: ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS]]]
         env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_ROWS_THREADS",
-                        "NPGPU_EW_ROWS_MIN_COLS"), v.split(":")))
+                        "NPGPU_EW_ROWS_MIN_COLS", "NPGPU_EW_ROWS_WORDS",
+                        "NPGPU_EW_ROWS_WORDS_EPT"), v.split(":")))
         print(" ".join(f"{k}={x}" for k, x in env.items()), flush=True)
         subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, **env), check=True)
 

@@ -249,6 +249,52 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                                      f"            while {var} < {end}:"]
                 + ld + [comp] + st + [f"                {var} += bd"])
 
+    def words_lines(ats, pad, guard_second=False, row=""):
+        """Lines doing the words at ``ats`` (``words``; ``rowsw``: of row ``r``, ``row`` the
+        index's first part): loads, unpacking, ops, packed stores (the second word's only when
+        ``full`` if ``guard_second``).  ``staged`` inputs of ``rowsw`` (a column broadcast,
+        column stride 0) load the row's one element, used for both halves of a word."""
+        out, srcs = [], [{} for _ in range(2 * len(ats))]
+        for i, (kind, st) in enumerate(in_specs):
+            if kind != "a":
+                continue
+            for h, at in enumerate(ats):
+                if i in staged:
+                    out.append(f"{pad}e{i}_{h} = in{i}[r, uint64(0)]")
+                    srcs[2 * h][i] = srcs[2 * h + 1][i] = f"e{i}_{h}"
+                else:
+                    out.append(f"{pad}w{i}_{h} = in{i}w[{row}{at}]")
+                    for half in range(2):
+                        srcs[2 * h + half][i] = from_word(f"w{i}_{h}", half, st)
+        comps = []
+        for u in range(len(srcs)):
+            ld, comp, _ = element(None, u, len(pad), sources=srcs[u])
+            out += ld
+            comps.append(comp)
+        out += comps
+        for j in range(nout):
+            vals = [stored(j, f"r_{u}" if nout == 1 else f"r_{u}[{j}]") for u in range(len(srcs))]
+            for h, at in enumerate(ats):
+                st = f"out{j}w[{row}{at}] = {_to_word(vals[2 * h], vals[2 * h + 1], out_dtypes[j])}"
+                out += ([f"{pad}if full:", f"{pad}    {st}"] if h and guard_second
+                        else [f"{pad}{st}"])
+        return out
+
+    def rows_head(args, cols, ept):
+        """The rows layouts' first lines: the kernel's ``args``, the row length (``cols``: its
+        line, elements or words), a thread's first unit ``k0`` (``ept`` a thread, ``bd``
+        apart), its first row ``r`` (rows shorter than a block row: blockDim.y rows a block, a
+        row each y), and the loop over rows with its test for a round of ``ept`` units."""
+        name = cols.split(" =")[0]
+        return [f"def KERNEL(n, {', '.join(args)}):", *hoisted,
+                "    rows = uint64(out0.shape[0])", f"    {cols}",
+                "    bd = uint64(cuda.blockDim.x)",
+                f"    k0 = uint64(cuda.blockIdx.x) * (bd * uint64({ept})) "
+                "+ uint64(cuda.threadIdx.x)",
+                "    r = uint64(cuda.blockIdx.y) * uint64(cuda.blockDim.y) "
+                "+ uint64(cuda.threadIdx.y)",
+                "    while r < rows:", f"        if k0 + uint64({ept - 1}) * bd < {name}:"]
+
     heavy = layout == "contig" and getattr(op, "heavy", False)
     ept = (HEAVY_EPT if heavy else elements_per_thread(in_specs)) if layout == "contig" else 1
     if layout == "contig":
@@ -309,41 +355,15 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         # the clamped word, so it keeps a branch per word count.
         raw = any(kind[0] == "r" for kind, _ in in_specs)
 
-        def words(ats, pad, guard_second):
-            """Lines doing the words at ``ats``: loads, unpacking, ops, packed stores (the
-            second word's only when ``full`` if ``guard_second``)."""
-            out, srcs = [], [{} for _ in range(2 * len(ats))]
-            for i, (kind, st) in enumerate(in_specs):
-                if kind == "a":
-                    for h, at in enumerate(ats):
-                        out.append(f"{pad}w{i}_{h} = in{i}w[{at}]")
-                        for half in range(2):
-                            srcs[2 * h + half][i] = from_word(f"w{i}_{h}", half, st)
-            comps = []
-            for u in range(len(srcs)):
-                ld, comp, _ = element(None, u, len(pad), sources=srcs[u])
-                out += ld
-                comps.append(comp)
-            out += comps
-            for j in range(nout):
-                vals = [stored(j, f"r_{u}" if nout == 1 else f"r_{u}[{j}]")
-                        for u in range(len(srcs))]
-                for h, at in enumerate(ats):
-                    st = (f"out{j}w[{at}] = "
-                          f"{_to_word(vals[2 * h], vals[2 * h + 1], out_dtypes[j])}")
-                    out += ([f"{pad}if full:", f"{pad}    {st}"] if h and guard_second
-                            else [f"{pad}{st}"])
-            return out
-
         if raw:
             lines.append("        if base + bd < nw:")
-            lines += words(["base", "base + bd"], " " * 12, False)
+            lines += words_lines(["base", "base + bd"], " " * 12)
             lines.append("        else:")
-            lines += words(["base"], " " * 12, False)
+            lines += words_lines(["base"], " " * 12)
         else:
             lines += ["        b1 = base + bd", "        full = b1 < nw", "        if not full:",
                       "            b1 = base"]
-            lines += words(["base", "b1"], " " * 8, True)
+            lines += words_lines(["base", "b1"], " " * 8, guard_second=True)
         if sim:
             lines.append("        base += step")
         lines.append("    if n & 1 and cuda.blockIdx.x == 0 and cuda.threadIdx.x == 0:")
@@ -356,20 +376,26 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         # so no element unravels its index (the strided layout divides per element: x - m of
         # (2^14, 2^14) float32 ran at 36.5% of copy bandwidth there, H200).  (c{i} are the
         # hoisted scalars: the columns are k)
-        lines.append(f"def KERNEL(n, {', '.join(outs + ins)}):")
-        lines += hoisted
-        lines += ["    rows = uint64(out0.shape[0])", "    cols = uint64(out0.shape[1])",
-                  "    bd = uint64(cuda.blockDim.x)",
-                  f"    k0 = uint64(cuda.blockIdx.x) * (bd * uint64({ROWS_EPT})) "
-                  "+ uint64(cuda.threadIdx.x)",
-                  # (rows shorter than a block row: blockDim.y rows a block, a row each y)
-                  "    r = uint64(cuda.blockIdx.y) * uint64(cuda.blockDim.y) "
-                  "+ uint64(cuda.threadIdx.y)",
-                  "    while r < rows:",
-                  f"        if k0 + uint64({ROWS_EPT - 1}) * bd < cols:"]
+        lines += rows_head(outs + ins, "cols = uint64(out0.shape[1])", ROWS_EPT)
         lines += unrolled([f"r, k0 + uint64({u}) * bd" if u else "r, k0" for u in range(ROWS_EPT)],
                           "k = k0", "r, k", "cols", var="k")
         lines += ["        r += uint64(cuda.gridDim.y) * uint64(cuda.blockDim.y)"]
+    elif layout == "rowsw":
+        # the rows layout moving two elements a word (as ``words``): rows of even length whose
+        # operands' rows start 8-byte aligned (4-byte dtypes; 2-byte for 1-byte ones).  Inputs
+        # broadcast along the row (a column, ``staged``) load one element a word, used twice;
+        # the other array operands (unit-stride, or a row broadcast down the columns) and the
+        # outputs come twice, as elements and as 2-D word views (``*w``).
+        wouts = [f"out{j}w" for j in range(nout)]
+        wins = [f"in{i}w" for i in range(nin) if in_specs[i][0] == "a" and i not in staged]
+        lines += rows_head(outs + ins + wouts + wins, "colsw = uint64(out0w.shape[1])",
+                           ROWS_WORDS_EPT)
+        lines += words_lines(["k0" if u == 0 else f"k0 + uint64({u}) * bd"
+                              for u in range(ROWS_WORDS_EPT)], " " * 12, row="r, ")
+        lines += ["        else:", "            k = k0", "            while k < colsw:"]
+        lines += words_lines(["k"], " " * 16, row="r, ")
+        lines += ["                k += bd",
+                  "        r += uint64(cuda.gridDim.y) * uint64(cuda.blockDim.y)"]
     elif layout == "tiled":
         # 2-D, output rows contiguous, some inputs contiguous down the columns (transposed):
         # those are staged through a shared-memory tile so that both their reads and the
@@ -457,13 +483,19 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         params += [Param("array", WORD_DTYPE[np.dtype(d).itemsize], 1, "C") for d in out_dtypes]
         params += [Param("array", WORD_DTYPE[st.itemsize], 1, "C")
                    for kind, st in in_specs if kind == "a"]
-    threads = ((_THREADS or 128) if layout == "words" else ROWS_THREADS if layout == "rows"
+    elif layout == "rowsw":
+        params += [Param("array", WORD_DTYPE[np.dtype(d).itemsize], 2, "A") for d in out_dtypes]
+        params += [Param("array", WORD_DTYPE[st.itemsize], 2, "A")
+                   for i, (kind, st) in enumerate(in_specs) if kind == "a" and i not in staged]
+    rows = layout in ("rows", "rowsw")
+    threads = ((_THREADS or 128) if layout == "words" else ROWS_THREADS if rows
                else threads_per_block(in_specs)) \
-        if flat or (layout == "rows" and not sim) else _BLOCK
+        if flat or (rows and not sim) else _BLOCK
     # (the simulator ignores launch bounds; recorded kernels keep them for ptxcheck/sass_counts)
     bounds = (threads, max(1, HEAVY_THREADS_PER_SM // threads)) if heavy else None
     ks = KernelSource(kname, text, params, bounds)
-    ks.elements_per_thread = 4 if layout == "words" else ROWS_EPT if layout == "rows" else ept
+    ks.elements_per_thread = (4 if layout == "words" else ROWS_EPT if layout == "rows"
+                              else 2 * ROWS_WORDS_EPT if layout == "rowsw" else ept)
     ks.threads = threads
     ks.covers = layout == "words" and not sim     # launched with a grid that covers every element
     return ks
@@ -611,13 +643,20 @@ WORDS_MIN = 1 if _SIM else 1 << 21
 WORDS_MAX = 1 << 12 if _SIM else 1 << 62
 
 
-def rows_block(threads, cols):
+# The rows layout moves two elements a word where the dtypes (those of ``words``) and the rows'
+# alignment allow (``rowsw``; NPGPU_EW_ROWS_WORDS=0: never), ROWS_WORDS_EPT words a thread.
+ROWS_WORDS = os.environ.get("NPGPU_EW_ROWS_WORDS", "1") == "1"
+ROWS_WORDS_EPT = int(os.environ.get("NPGPU_EW_ROWS_WORDS_EPT", "2"))
+
+
+def rows_block(threads, cols, ept=None):
     """(x, y) block shape of the rows layout: ``threads`` along a row, or for rows shorter than
-    that many threads' ROWS_EPT elements, the fewest whole warps (threads on the simulator)
-    that cover the row along it and as many rows as fit the block (a block of 96 threads for
-    320 columns: 83% of its lanes busy, where a power of two, 128, left 37.5% idle)."""
+    that many threads' ``ept`` elements (ROWS_EPT; words of ``rowsw``), the fewest whole warps
+    (threads on the simulator) that cover the row along it and as many rows as fit the block
+    (a block of 96 threads for 320 columns: 83% of its lanes busy, where a power of two, 128,
+    left 37.5% idle)."""
     unit = 1 if _SIM else 32
-    bx = min(threads, -(-cols // (ROWS_EPT * unit)) * unit)
+    bx = min(threads, -(-cols // ((ept or ROWS_EPT) * unit)) * unit)
     return bx, threads // bx
 
 
@@ -787,6 +826,31 @@ def _transposed_inputs(inputs, kinds, in_strides):
     return tuple(out)
 
 
+def _rows_words(outputs, inputs, kinds, cshape, cstrides):
+    """The ``rowsw`` form of a ``rows`` launch: None where it does not apply (odd rows, a dtype
+    ``words`` does not take, an operand's rows not aligned to its words), else the inputs
+    broadcast along the rows (column stride 0: loaded one element a word)."""
+    if cshape[1] % 2:
+        return None
+    nout = len(outputs)
+    cols_b, ai = [], 0
+    for k, x in enumerate((*outputs, *inputs)):
+        kind = "a" if k < nout else kinds[k - nout]
+        if kind not in "az":
+            continue
+        s = cstrides[ai]
+        ai += 1
+        if kind == "z":
+            continue
+        if not words_dtypes((x.dtype,)):
+            return None
+        if s[1] == 0:
+            cols_b.append(k - nout)
+        elif x._ptr % (2 * x.itemsize) or s[0] % (2 * x.itemsize):
+            return None
+    return tuple(cols_b)
+
+
 def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     """Run ``op`` elementwise.
 
@@ -845,11 +909,11 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             break
         if isinstance(x, np.generic):
             mkey.append(x.dtype)
-        else:
-            mkey.append((x.dtype, x.shape, x._strides))
+        else:   # (the address's low bits: the rowsw form moves aligned words)
+            mkey.append((x.dtype, x.shape, x._strides, x._ptr & 7))
     if mkey is not None:
         for o in outputs:
-            mkey.append((o.dtype, o.shape, o._strides))
+            mkey.append((o.dtype, o.shape, o._strides, o._ptr & 7))
         mkey = tuple(mkey)
         hit = _layouts.get(mkey)
         if hit is not None:
@@ -919,6 +983,10 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
                 if all(s == 0 for s in cstrides[len(outputs) + ai]):
                     kinds[k] = "z"
                 ai += 1
+        if layout == "rows" and ROWS_WORDS:
+            cols_b = _rows_words(outputs, inputs, kinds, cshape, cstrides)
+            if cols_b is not None:
+                layout, staged = "rowsw", cols_b
     in_specs = []
     for k, x in enumerate(inputs):
         in_specs.append((kinds[k], _I64 if x is INDEX else np.dtype(x.dtype)))
@@ -971,13 +1039,26 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
         ai += 1
     if layout == "words":
         _word_values(values, n, [*outputs, *(x for k, x in enumerate(inputs) if kinds[k] == "a")])
+    elif layout == "rowsw":
+        wshape = (cshape[0], cshape[1] // 2)
+        ai = 0
+        for k, x in enumerate((*outputs, *inputs)):
+            if k >= nout and kinds[k - nout] not in "az":
+                continue
+            s = cstrides[ai]
+            ai += 1
+            if k >= nout and (kinds[k - nout] == "z" or k - nout in staged):
+                continue
+            slots.append((len(values) + 4, k, 0))
+            values += _arr_values(x._ptr, wshape, (s[0], 2 * x.itemsize), 2 * x.itemsize)
     if layout == "tiled":
         T, BY = _TILE
         grid, block = (-(-cshape[0] // T), -(-cshape[1] // T), 1), (T, BY, 1)
-    elif layout == "rows":
-        bx, by = rows_block(kern.threads, cshape[1])
-        grid = (-(-cshape[1] // (bx * ROWS_EPT)),
-                min(-(-cshape[0] // by), SIM_GRID if _SIM else 65535), 1)
+    elif layout in ("rows", "rowsw"):
+        cols, per = ((cshape[1], ROWS_EPT) if layout == "rows"
+                     else (cshape[1] // 2, ROWS_WORDS_EPT))
+        bx, by = rows_block(kern.threads, cols, per)
+        grid = (-(-cols // (bx * per)), min(-(-cshape[0] // by), SIM_GRID if _SIM else 65535), 1)
         block = (bx, by, 1)
     else:
         grid, block = _grid(n, kern)
