@@ -208,3 +208,14 @@ def test_words_along_rows_off(rng, rows_on, monkeypatch):
     got, forms = _word_forms(lambda: npgpu.asarray(h) - npgpu.asarray(r))
     assert forms == [False]
     assert_same(got, h - r)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_column_broadcast_untiled(dt, rng, rows_on, monkeypatch):
+    # NPGPU_EW_TILE_COLUMNS=0: a column broadcast (one value a row) is no transposed operand,
+    # so x - c takes the rows layout (words for 4-byte dtypes) instead of the tiled stage
+    monkeypatch.setattr(ew, "TILE_COLUMNS", False)
+    h, c = random_array((12, 36), dt, rng), random_array((12, 1), dt, rng)
+    got, forms = _word_forms(lambda: npgpu.asarray(h) - npgpu.asarray(c))
+    assert forms == [dt == np.float32]
+    assert_same(got, h - c)

@@ -3,8 +3,8 @@ elementwise.py) against the strided layout, % of copy bandwidth, (2^14, 2^14) fl
 float64 / 2 elements.  H200, 2026-12-03 (call 4, strided): ``x - m`` with m a row 36.5% of copy
 bandwidth where ``x - y`` ran at 103.9%.
 
-Cases: ``x - m`` (row broadcast), ``x * c`` beside a row (``x * c + m``: the column operand is
-"transposed", so the tiled layout takes the first op), ``(x - m) ** 2``, a row-sliced view
+Cases: ``x - m`` (row broadcast), ``x - c`` (a column broadcast), ``x * c`` beside a row
+(``x * c + m``: the column operand is "transposed", so the tiled layout takes the first op), ``(x - m) ** 2``, a row-sliced view
 ``x[:, 64:-64] * 2``, ``x[::2] + x[1::2]`` (row strides of two rows) and the Dask benchmark's
 ``sum((x - x.mean(axis=0)) ** 2)``, and short rows: ``(n, 512)[:, :w] - m`` for w = 128, 192,
 320; each result checked against NumPy on sampled rows.  The
@@ -13,9 +13,11 @@ switch is read at import, so each variant runs in its own process; the parent al
 
 Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py [VARIANT ...]`` (``EXP_SHIFT=20`` on
 the simulator; ``CASES=regex``: the cases whose "dtype name" matches); a variant is
-``ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS[:ROWS_WORDS[:ROWS_WORDS_EPT]]]]]``, e.g.
-``1:4:128:64`` (rows from 64 columns: short rows in blocks of several rows), ``1:4:128:128:0``
-(the rows layout one element a load: no ``rowsw``), ``1:4:128:128:1:4`` (4 words a thread).
+``ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS[:ROWS_WORDS[:ROWS_WORDS_EPT[:TILE_COLUMNS]]]]]]``,
+e.g. ``1:4:128:64`` (rows from 64 columns: short rows in blocks of several rows),
+``1:4:128:128:0`` (the rows layout one element a load: no ``rowsw``), ``1:4:128:128:1:4`` (4
+words a thread), ``1:4:128:128:1:2:0`` (column broadcasts ``x - c`` in the rows layout, not
+the tiled one's shared-memory stage).
 """
 import os
 import re
@@ -40,6 +42,7 @@ def child():
         s = x[:, 64 % side:side - 64 % side]
         isz, n = np.dtype(dt).itemsize, h.size
         cases = [("x - m", lambda: x - m, lambda: h - hm, 2 * isz * n),
+                 ("x - c", lambda: x - c, lambda: h - hc, 2 * isz * n),
                  ("x * c + m", lambda: x * c + m, lambda: h * hc + hm, 4 * isz * n),
                  ("(x - m) ** 2", lambda: (x - m) ** 2, lambda: (h - hm) ** 2, 4 * isz * n),
                  ("x[:, 64:-64] * 2", lambda: s * 2, lambda: h[:, 64 % side:side - 64 % side] * 2,
@@ -70,7 +73,7 @@ def main():
         # a variant: ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS]]]
         env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_ROWS_THREADS",
                         "NPGPU_EW_ROWS_MIN_COLS", "NPGPU_EW_ROWS_WORDS",
-                        "NPGPU_EW_ROWS_WORDS_EPT"), v.split(":")))
+                        "NPGPU_EW_ROWS_WORDS_EPT", "NPGPU_EW_TILE_COLUMNS"), v.split(":")))
         print(" ".join(f"{k}={x}" for k, x in env.items()), flush=True)
         subprocess.run([sys.executable, here, "--child"], env=dict(os.environ, **env), check=True)
 

@@ -810,6 +810,11 @@ class ContigPlan:
             kern(grid, block, values)
 
 
+# column broadcasts (an (n, 1) operand: one value a row) count as transposed inputs, staged by
+# the tiled layout (1), or not (0: the rows layout takes them, one load a row); experiment
+TILE_COLUMNS = os.environ.get("NPGPU_EW_TILE_COLUMNS", "1") == "1"
+
+
 def _transposed_inputs(inputs, kinds, in_strides):
     """Indices of 2-D array inputs that run down the columns (what the tiled layout stages)."""
     out = []
@@ -821,7 +826,8 @@ def _transposed_inputs(inputs, kinds, in_strides):
             continue
         s = in_strides[ai]
         ai += 1
-        if abs(s[0]) == x.itemsize and s[1] != x.itemsize and x.dtype.kind != "b":
+        if (abs(s[0]) == x.itemsize and s[1] != x.itemsize and x.dtype.kind != "b"
+                and (TILE_COLUMNS or s[1])):
             out.append(k)
     return tuple(out)
 
