@@ -330,6 +330,7 @@ def test_take_indexed_cache_hints(hints, rows, indexed, monkeypatch):
         idx = RNG.integers(-2 * n if mode == "raise" else -5 * n, 2 * n, 4 * n)
         assert_same(np.take(np.asarray(h), np.asarray(idx), axis=1, mode=mode),
                     numpy.take(h, idx, axis=1, mode=mode))
+    assert indexed
     names = " ".join(k.source.source for k in indexed)
     for hint, fn in (("ld", "ptx.load16_cs("), ("st", "ptx.store16_cs(")):
         assert (fn in names) == (hint in hints)

@@ -161,6 +161,9 @@ def test_words_along_rows(dt, rng, rows_on):
     h = random_array((10, 38), dt, rng)
     r = random_array((38,), dt, rng)
     x, row = npgpu.asarray(h), npgpu.asarray(r)
+    hy = random_array((10, 39), dt, rng)
+    hz, hzr = random_array((3, 300), dt, rng), random_array((300,), dt, rng)
+    y, z, zr = npgpu.asarray(hy), npgpu.asarray(hz), npgpu.asarray(hzr)
     f = (lambda a, b: a ^ b) if dt == np.bool_ else (lambda a, b: a - b)
     cases = [  # (npgpu, NumPy, words expected)
         (lambda: f(x, row), lambda: f(h, r), True),
@@ -170,6 +173,10 @@ def test_words_along_rows(dt, rng, rows_on):
         (lambda: f(x[:, 1:-1], row[1:-1]), lambda: f(h[:, 1:-1], r[1:-1]), False),
         (lambda: f(x[:, :-1], row[:-1]), lambda: f(h[:, :-1], r[:-1]), False),
         (lambda: f(x[:, 1:-1], dt(1)), lambda: f(h[:, 1:-1], dt(1)), False),
+        # even rows on an aligned start whose row stride is no whole number of words
+        (lambda: f(y[:, :38], row), lambda: f(hy[:, :38], r), False),
+        # rows long enough that a GPU thread does whole rounds of words (the main path)
+        (lambda: f(z, zr), lambda: f(hz, hzr), True),
     ]
     for got_fn, want_fn, words in cases:
         got, forms = _word_forms(got_fn)
@@ -199,6 +206,15 @@ def test_words_along_rows_beside_a_column(dt, rng, rows_on, monkeypatch):
     got, forms = _word_forms(lambda: npgpu.where(x > ghi, glo, x))
     assert forms[-1] is True
     assert_same(got, np.where(h > hi, lo, h))
+    # a column of a dtype words do not take (loaded one element a row) beside word operands
+    c16 = random_array((11, 1), np.int16, rng)
+    got, forms = _word_forms(lambda: npgpu.clip(x, npgpu.asarray(c16).astype(dt), ghi))
+    assert forms[-1] is True
+    assert_same(got, np.clip(h, c16.astype(dt), hi))
+    if dt == np.float32:
+        got, forms = _word_forms(lambda: npgpu.add(x, npgpu.asarray(c16), dtype=dt))
+        assert forms == [True]
+        assert_same(got, np.add(h, c16, dtype=dt))
 
 
 def test_words_along_rows_off(rng, rows_on, monkeypatch):

@@ -4,14 +4,14 @@ float64 / 2 elements.  H200, 2026-12-03 (call 4, strided): ``x - m`` with m a ro
 bandwidth where ``x - y`` ran at 103.9%.
 
 Cases: ``x - m`` (row broadcast), ``x - c`` (a column broadcast), ``x * c`` beside a row
-(``x * c + m``: the column operand is "transposed", so the tiled layout takes the first op), ``(x - m) ** 2``, a row-sliced view
-``x[:, 64:-64] * 2``, ``x[::2] + x[1::2]`` (row strides of two rows) and the Dask benchmark's
-``sum((x - x.mean(axis=0)) ** 2)``, and short rows: ``(n, 512)[:, :w] - m`` for w = 128, 192,
-320; each result checked against NumPy on sampled rows.  The
-switch is read at import, so each variant runs in its own process; the parent alternates them
-(0, 1, 0, 1).
+(``x * c + m``: the column operand is "transposed", so the tiled layout takes the first op),
+``(x - m) ** 2``, a row-sliced view ``x[:, 64:-64] * 2``, ``x[::2] + x[1::2]`` (row strides of
+two rows) and the Dask benchmark's ``sum((x - x.mean(axis=0)) ** 2)``, and short rows:
+``(n, 512)[:, :w] - m`` for w = 128, 192, 320; each result checked against NumPy on sampled
+rows.  The switches are read at import, so each variant runs in its own process; the parent
+alternates them (0, 1, 0, 1).
 
-Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py [VARIANT ...]`` (``EXP_SHIFT=20`` on
+Run: ``python3 benchmarks/experiments/broadcast_rows_ab.py [VARIANT ...]`` (``EXP_SHIFT=12`` on
 the simulator; ``CASES=regex``: the cases whose "dtype name" matches); a variant is
 ``ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS[:ROWS_WORDS[:ROWS_WORDS_EPT[:TILE_COLUMNS]]]]]]``,
 e.g. ``1:4:128:64`` (rows from 64 columns: short rows in blocks of several rows),
@@ -70,7 +70,7 @@ def child():
 def main():
     here = os.path.abspath(__file__)
     for v in sys.argv[1:] or ("0", "1", "0", "1"):
-        # a variant: ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS]]]
+        # a variant: ROWS[:ROWS_EPT[:ROWS_THREADS[:ROWS_MIN_COLS[:...]]]] (the docstring)
         env = dict(zip(("NPGPU_EW_ROWS", "NPGPU_EW_ROWS_EPT", "NPGPU_EW_ROWS_THREADS",
                         "NPGPU_EW_ROWS_MIN_COLS", "NPGPU_EW_ROWS_WORDS",
                         "NPGPU_EW_ROWS_WORDS_EPT", "NPGPU_EW_TILE_COLUMNS"), v.split(":")))

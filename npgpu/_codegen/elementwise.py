@@ -253,15 +253,16 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         """Lines doing the words at ``ats`` (``words``; ``rowsw``: of row ``r``, ``row`` the
         index's first part): loads, unpacking, ops, packed stores (the second word's only when
         ``full`` if ``guard_second``).  ``staged`` inputs of ``rowsw`` (a column broadcast,
-        column stride 0) load the row's one element, used for both halves of a word."""
+        column stride 0) load the row's one element once a round, used for every element."""
         out, srcs = [], [{} for _ in range(2 * len(ats))]
         for i, (kind, st) in enumerate(in_specs):
             if kind != "a":
                 continue
+            if i in staged:
+                out.append(f"{pad}e{i} = in{i}[r, uint64(0)]")
             for h, at in enumerate(ats):
                 if i in staged:
-                    out.append(f"{pad}e{i}_{h} = in{i}[r, uint64(0)]")
-                    srcs[2 * h][i] = srcs[2 * h + 1][i] = f"e{i}_{h}"
+                    srcs[2 * h][i] = srcs[2 * h + 1][i] = f"e{i}"
                 else:
                     out.append(f"{pad}w{i}_{h} = in{i}w[{row}{at}]")
                     for half in range(2):
@@ -383,9 +384,9 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
     elif layout == "rowsw":
         # the rows layout moving two elements a word (as ``words``): rows of even length whose
         # operands' rows start 8-byte aligned (4-byte dtypes; 2-byte for 1-byte ones).  Inputs
-        # broadcast along the row (a column, ``staged``) load one element a word, used twice;
-        # the other array operands (unit-stride, or a row broadcast down the columns) and the
-        # outputs come twice, as elements and as 2-D word views (``*w``).
+        # broadcast along the row (a column, ``staged``; any dtype) load the row's one element
+        # once a round; the other array operands (unit-stride, or a row broadcast down the
+        # columns) and the outputs come twice, as elements and as 2-D word views (``*w``).
         wouts = [f"out{j}w" for j in range(nout)]
         wins = [f"in{i}w" for i in range(nin) if in_specs[i][0] == "a" and i not in staged]
         lines += rows_head(outs + ins + wouts + wins, "colsw = uint64(out0w.shape[1])",
@@ -811,7 +812,8 @@ class ContigPlan:
 
 
 # column broadcasts (an (n, 1) operand: one value a row) count as transposed inputs, staged by
-# the tiled layout (1), or not (0: the rows layout takes them, one load a row); experiment
+# the tiled layout (1), or not (0: from ROWS_MIN_COLS columns the rows layout takes them, one
+# load a row and round; shorter rows the strided layout); experiment
 TILE_COLUMNS = os.environ.get("NPGPU_EW_TILE_COLUMNS", "1") == "1"
 
 
@@ -834,12 +836,13 @@ def _transposed_inputs(inputs, kinds, in_strides):
 
 def _rows_words(outputs, inputs, kinds, cshape, cstrides):
     """The ``rowsw`` form of a ``rows`` launch: None where it does not apply (odd rows, a dtype
-    ``words`` does not take, an operand's rows not aligned to its words), else the inputs
-    broadcast along the rows (column stride 0: loaded one element a word)."""
+    ``words`` does not take, an operand's rows not aligned to its words), else (the inputs
+    broadcast along the rows: column stride 0, loaded one element a row, any dtype; the
+    operands moved as words: (position among outputs then inputs, row stride in bytes))."""
     if cshape[1] % 2:
         return None
     nout = len(outputs)
-    cols_b, ai = [], 0
+    cols_b, words, ai = [], [], 0
     for k, x in enumerate((*outputs, *inputs)):
         kind = "a" if k < nout else kinds[k - nout]
         if kind not in "az":
@@ -848,13 +851,14 @@ def _rows_words(outputs, inputs, kinds, cshape, cstrides):
         ai += 1
         if kind == "z":
             continue
-        if not words_dtypes((x.dtype,)):
-            return None
         if s[1] == 0:
             cols_b.append(k - nout)
-        elif x._ptr % (2 * x.itemsize) or s[0] % (2 * x.itemsize):
+        elif (not words_dtypes((x.dtype,)) or x._ptr % (2 * x.itemsize)
+              or s[0] % (2 * x.itemsize)):
             return None
-    return tuple(cols_b)
+        else:
+            words.append((k, s[0]))
+    return tuple(cols_b), words
 
 
 def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
@@ -915,7 +919,8 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
             break
         if isinstance(x, np.generic):
             mkey.append(x.dtype)
-        else:   # (the address's low bits: the rowsw form moves aligned words)
+        else:   # (the address's low bits: the rowsw form moves aligned words; other layouts
+            # may then keep an entry per alignment seen)
             mkey.append((x.dtype, x.shape, x._strides, x._ptr & 7))
     if mkey is not None:
         for o in outputs:
@@ -990,9 +995,9 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
                     kinds[k] = "z"
                 ai += 1
         if layout == "rows" and ROWS_WORDS:
-            cols_b = _rows_words(outputs, inputs, kinds, cshape, cstrides)
-            if cols_b is not None:
-                layout, staged = "rowsw", cols_b
+            plan = _rows_words(outputs, inputs, kinds, cshape, cstrides)
+            if plan is not None:
+                layout, (staged, word_ops) = "rowsw", plan
     in_specs = []
     for k, x in enumerate(inputs):
         in_specs.append((kinds[k], _I64 if x is INDEX else np.dtype(x.dtype)))
@@ -1047,16 +1052,11 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
         _word_values(values, n, [*outputs, *(x for k, x in enumerate(inputs) if kinds[k] == "a")])
     elif layout == "rowsw":
         wshape = (cshape[0], cshape[1] // 2)
-        ai = 0
-        for k, x in enumerate((*outputs, *inputs)):
-            if k >= nout and kinds[k - nout] not in "az":
-                continue
-            s = cstrides[ai]
-            ai += 1
-            if k >= nout and (kinds[k - nout] == "z" or k - nout in staged):
-                continue
+        ops = (*outputs, *inputs)
+        for k, s0 in word_ops:
+            x = ops[k]
             slots.append((len(values) + 4, k, 0))
-            values += _arr_values(x._ptr, wshape, (s[0], 2 * x.itemsize), 2 * x.itemsize)
+            values += _arr_values(x._ptr, wshape, (s0, 2 * x.itemsize), 2 * x.itemsize)
     if layout == "tiled":
         T, BY = _TILE
         grid, block = (-(-cshape[0] // T), -(-cshape[1] // T), 1), (T, BY, 1)
