@@ -34,7 +34,8 @@ def test_broadcasts_and_views(dt, rng, rows_on):
     h = random_array((7, 37), dt, rng)
     r, c = random_array((37,), dt, rng), random_array((7, 1), dt, rng)
     x, row, col = npgpu.asarray(h), npgpu.asarray(r), npgpu.asarray(c)
-    # (a column broadcast alone is a "transposed" operand: the tiled layout stages it)
+    # (x * col: a column broadcast takes the rows layout too; with NPGPU_EW_TILE_COLUMNS=1 the
+    # tiled layout stages it as a transposed operand)
     cases = [(lambda: x + row, lambda: h + r), (lambda: x * col + row, lambda: h * c + r),
              (lambda: x[::-1, 3:] + x[1:2, 3:], lambda: h[::-1, 3:] + h[1:2, 3:]),
              (lambda: x[::2] - row if dt != np.bool_ else x[::2] ^ row,
@@ -194,8 +195,8 @@ def test_words_along_rows(dt, rng, rows_on):
 
 @pytest.mark.parametrize("dt", [np.float32, np.uint8])
 def test_words_along_rows_beside_a_column(dt, rng, rows_on, monkeypatch):
-    # a column broadcast beside words (its one element a row used for both halves of a word):
-    # the tiled layout takes column operands up to its limit, so the limit is lowered here
+    # a column broadcast beside words (its one element a row used for both halves of a word);
+    # the tiled layout's limit lowered keeps this on rows with NPGPU_EW_TILE_COLUMNS=1 too
     monkeypatch.setattr(ew, "TILED_MAX", 16)
     h = random_array((11, 46), dt, rng)
     lo, hi = random_array((11, 1), dt, rng), random_array((46,), dt, rng)
@@ -228,10 +229,15 @@ def test_words_along_rows_off(rng, rows_on, monkeypatch):
 
 @pytest.mark.parametrize("dt", [np.float32, np.float64])
 def test_column_broadcast_untiled(dt, rng, rows_on, monkeypatch):
-    # NPGPU_EW_TILE_COLUMNS=0: a column broadcast (one value a row) is no transposed operand,
-    # so x - c takes the rows layout (words for 4-byte dtypes) instead of the tiled stage
-    monkeypatch.setattr(ew, "TILE_COLUMNS", False)
+    # a column broadcast (one value a row) is no transposed operand (the default,
+    # NPGPU_EW_TILE_COLUMNS=0), so x - c takes the rows layout (words for 4-byte dtypes);
+    # NPGPU_EW_TILE_COLUMNS=1 stages it through the tiled layout
     h, c = random_array((12, 36), dt, rng), random_array((12, 1), dt, rng)
     got, forms = _word_forms(lambda: npgpu.asarray(h) - npgpu.asarray(c))
     assert forms == [dt == np.float32]
+    assert_same(got, h - c)
+    monkeypatch.setattr(ew, "TILE_COLUMNS", True)
+    ew._layouts.clear()
+    got, forms = _word_forms(lambda: npgpu.asarray(h) - npgpu.asarray(c))
+    assert forms == []
     assert_same(got, h - c)
