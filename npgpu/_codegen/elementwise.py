@@ -16,8 +16,12 @@ Layouts (chosen per call by :func:`launch`):
   by bit reinterpretation -- half the memory instructions, which the H200
   needs to reach copy bandwidth on unary float32 ops.
 * ``rows``: 2-D (after collapsing) with every operand unit-stride along the rows or
-  broadcast there (``x - x.mean(axis=0)``, row-sliced views): threads along a row, the
-  grid's y over the rows, no per-element index unravelling (:data:`ROWS`).
+  broadcast there (``x - x.mean(axis=0)``, ``x - c`` of a column ``c``, row-sliced views):
+  threads along a row, the grid's y over the rows, no per-element index unravelling
+  (:data:`ROWS`).  ``rowsw``: the same moving two elements a word where rows are even and
+  word-aligned (:data:`ROWS_WORDS`).
+* ``tiled``: 2-D with inputs running down the columns (transposed): staged through a
+  shared-memory tile so that their loads and the output's stores are both coalesced.
 * ``strided``: N-d kernel over the collapsed shape; each operand keeps its
   own strides (negative and zero strides included).
 
