@@ -285,14 +285,13 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                         else [f"{pad}{st}"])
         return out
 
-    def rows_head(args, cols, ept):
-        """The rows layouts' first lines: the kernel's ``args``, the row length (``cols``: its
-        line, elements or words), a thread's first unit ``k0`` (``ept`` a thread, ``bd``
+    def rows_head(args, name, length, ept):
+        """The rows layouts' first lines: the kernel's ``args``, the row length ``name`` (from
+        ``length``: elements or words), a thread's first unit ``k0`` (``ept`` a thread, ``bd``
         apart), its first row ``r`` (rows shorter than a block row: blockDim.y rows a block, a
         row each y), and the loop over rows with its test for a round of ``ept`` units."""
-        name = cols.split(" =")[0]
         return [f"def KERNEL(n, {', '.join(args)}):", *hoisted,
-                "    rows = uint64(out0.shape[0])", f"    {cols}",
+                "    rows = uint64(out0.shape[0])", f"    {name} = uint64({length})",
                 "    bd = uint64(cuda.blockDim.x)",
                 f"    k0 = uint64(cuda.blockIdx.x) * (bd * uint64({ept})) "
                 "+ uint64(cuda.threadIdx.x)",
@@ -381,7 +380,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         # so no element unravels its index (the strided layout divides per element: x - m of
         # (2^14, 2^14) float32 ran at 36.5% of copy bandwidth there, H200).  (c{i} are the
         # hoisted scalars: the columns are k)
-        lines += rows_head(outs + ins, "cols = uint64(out0.shape[1])", ROWS_EPT)
+        lines += rows_head(outs + ins, "cols", "out0.shape[1]", ROWS_EPT)
         lines += unrolled([f"r, k0 + uint64({u}) * bd" if u else "r, k0" for u in range(ROWS_EPT)],
                           "k = k0", "r, k", "cols", var="k")
         lines += ["        r += uint64(cuda.gridDim.y) * uint64(cuda.blockDim.y)"]
@@ -393,8 +392,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         # columns) and the outputs come twice, as elements and as 2-D word views (``*w``).
         wouts = [f"out{j}w" for j in range(nout)]
         wins = [f"in{i}w" for i in range(nin) if in_specs[i][0] == "a" and i not in staged]
-        lines += rows_head(outs + ins + wouts + wins, "colsw = uint64(out0w.shape[1])",
-                           ROWS_WORDS_EPT)
+        lines += rows_head(outs + ins + wouts + wins, "colsw", "out0w.shape[1]", ROWS_WORDS_EPT)
         lines += words_lines(["k0" if u == 0 else f"k0 + uint64({u}) * bd"
                               for u in range(ROWS_WORDS_EPT)], " " * 12, row="r, ")
         lines += ["        else:", "            k = k0", "            while k < colsw:"]

@@ -388,7 +388,8 @@ def _stream_key():
 
 
 def _record(key=None):
-    key = key or _stream_key()
+    if key is None:
+        key = _stream_key()
     rec = _state.records.get(key)
     if rec is None:
         rec = _state.records[key] = empty_array((1,), _I64)
@@ -398,7 +399,8 @@ def _record(key=None):
 
 def _signal(key=None):
     """This thread's and stream's host signal (``npgpu._core.host_signal``), armed."""
-    key = key or _stream_key()
+    if key is None:
+        key = _stream_key()
     sig = _state.signals.get(key)
     if sig is None:
         sig = _state.signals[key] = Signal()
