@@ -13,7 +13,8 @@ Three ways of timing a zero-argument callable ``fn``:
     ``time_interleaved`` does the same for several libraries at once, in
     rounds that take turns, so all of them sample the same minutes.
   * ``Lib.time_per_call`` -- for tiny, host-overhead-bound ops: synchronize,
-    run ``n`` calls back to back, synchronize, divide by ``n``.
+    run ``n`` calls back to back, synchronize, divide by ``n``;
+    ``time_per_call_interleaved`` the same for several libraries taking turns.
 Both return a ``dict`` (seconds per call, number of repetitions, spread).
 """
 
@@ -154,6 +155,43 @@ def time_interleaved(entries, reps, rounds, warmup, budget_s, min_reps=5):
     for name, s in samples.items():
         out[name] = _summary(s)
         out[name]["rounds"] = len(s) // per
+    return out
+
+
+def time_per_call_interleaved(entries, n, warmup, rounds=7):
+    """Host time per call for each ``name: (lib, fn)`` of ``entries``, as
+    ``Lib.time_per_call`` but the libraries take turns: ``rounds`` rounds, each timing a batch
+    of ``n`` back-to-back calls of every library in turn (synchronized before and after).  A
+    tiny call's time moves by tens of % between minutes of one run (the host's clock, the
+    driver's queue); taking turns lets every library sample the same minutes.
+
+    Returns ``name: summary`` (or ``{"error": ...}`` for a library whose ``fn`` raised)."""
+    out, live = {}, dict(entries)
+    for name, (lib, fn) in list(live.items()):
+        try:
+            for _ in range(warmup):
+                fn()
+            lib.sync()
+        except Exception as e:
+            out[name] = {"error": f"{type(e).__name__}: {e}".strip()}
+            del live[name]
+    samples = {name: [] for name in live}
+    for _ in range(rounds):
+        for name, (lib, fn) in list(live.items()):
+            try:
+                lib.sync()
+                t0 = time.perf_counter()
+                for _ in range(n):
+                    fn()
+                lib.sync()
+                samples[name].append((time.perf_counter() - t0) / n)
+            except Exception as e:
+                out[name] = {"error": f"{type(e).__name__}: {e}".strip()}
+                del live[name], samples[name]
+    for name, s in samples.items():
+        out[name] = _summary(s)
+        out[name]["calls"] = n
+        out[name]["rounds"] = len(s)
     return out
 
 

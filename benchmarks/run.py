@@ -29,7 +29,7 @@ ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)          # so `import npgpu` works from a checkout
 sys.path.insert(0, HERE)
 
-from _timing import load_libs, time_interleaved  # noqa: E402
+from _timing import load_libs, time_interleaved, time_per_call_interleaved  # noqa: E402
 
 LIBS = ("npgpu", "cupy", "torch", "numpy")
 GPU_LIBS = ("npgpu", "cupy", "torch")
@@ -59,7 +59,7 @@ def make_config(smoke):
     if smoke:  # tiny sizes: only proves the code paths (Numba CUDA simulator)
         return dict(
             smoke=True, reps=3, rounds=3, min_reps=1, warmup=1, budget_s=1.0,
-            np_budget_s=0.3, percall_n=5, percall_warmup=1,
+            np_budget_s=0.3, percall_n=5, percall_warmup=1, percall_rounds=3,
             child_timeout_s=120,
             copy_n=2**10, xfer_n=2**18, big_n=2**10, big64_n=2**10,
             tpose=(32, 64), seed_sizes=[2**4, 2**6], red2d=2**5,
@@ -70,7 +70,7 @@ def make_config(smoke):
     return dict(
         smoke=False, reps=20, rounds=5, min_reps=5, warmup=3, budget_s=2.0,
         np_budget_s=0.75,
-        percall_n=2000, percall_warmup=50, child_timeout_s=300,
+        percall_n=2000, percall_warmup=50, percall_rounds=5, child_timeout_s=300,
         copy_n=2**28, xfer_n=2**28, big_n=2**28, big64_n=2**27,
         tpose=(32, 2**22), seed_sizes=[2**10, 2**14, 2**18, 2**22],
         red2d=2**14, cumsum_n=2**26, mm32=8192, mm64=4096, batch=(4096, 64),
@@ -740,7 +740,7 @@ def _startup_verdicts(rows, runs):
 # ---------------------------------------------------------------------------
 
 def run_case(case, libs, load_errors, cfg):
-    results, notes, gpu_fns = {}, {}, {}
+    results, notes, gpu_fns, call_fns = {}, {}, {}, {}
     for name in LIBS:
         lib = libs.get(name)
         if name not in case.libs:
@@ -756,9 +756,9 @@ def run_case(case, libs, load_errors, cfg):
             if note:
                 notes[name] = note
             if case.kind == "call":
-                results[name] = lib.time_per_call(
-                    fn, cfg["percall_n"], cfg["percall_warmup"])
-            elif lib.gpu:
+                call_fns[name] = (lib, fn)     # timed below, the libraries taking turns
+                continue
+            if lib.gpu:
                 gpu_fns[name] = (lib, fn)      # timed below, interleaved with the others
                 continue
             else:
@@ -771,16 +771,16 @@ def run_case(case, libs, load_errors, cfg):
             lib.free()
         except Exception:
             pass
+    if call_fns:
+        results.update(time_per_call_interleaved(call_fns, cfg["percall_n"],
+                                                 cfg["percall_warmup"], cfg["percall_rounds"]))
+        _free_all(call_fns)
+        call_fns = None
     if gpu_fns:
         results.update(time_interleaved(gpu_fns, cfg["reps"], cfg["rounds"], cfg["warmup"],
                                         cfg["budget_s"], min_reps=cfg["min_reps"]))
+        _free_all(gpu_fns)
         gpu_fns = None
-        for name in results:
-            if libs.get(name) is not None and libs[name].gpu:
-                try:
-                    libs[name].free()
-                except Exception:
-                    pass
     results = {name: results.get(name) for name in LIBS}
     row = {"case": case.label, "kind": case.kind, "bytes": case.nbytes,
            "flops": case.flops, "results": results}
@@ -790,6 +790,16 @@ def run_case(case, libs, load_errors, cfg):
                       for k, v in results.items() if v and "time_s" in v)
     log(f"  {case.label}: {brief or 'no results'}")
     return row
+
+
+def _free_all(entries):
+    """Give each library of ``entries`` (``name: (lib, fn)``) its cached memory back."""
+    for lib, _ in entries.values():
+        try:
+            lib.free()
+        except Exception:
+            pass
+    entries.clear()
 
 
 def derive(row, ceiling):

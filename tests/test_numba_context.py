@@ -136,3 +136,101 @@ def test_threads_attach_their_own():
     from conftest import run_threads
     run_threads(work, range(4))
     assert sorted(seen, key=str) == sorted([0x10] * 4 + [None] * 4, key=str)
+
+
+# --- npgpu.cuda.numba_device_array: device_array's fast path over the check -------------------
+class Manager:
+    def __init__(self):
+        self.sizes = []
+
+    def memalloc(self, size):
+        self.sizes.append(size)
+        return ("block", len(self.sizes), size)
+
+
+class FakeArray:
+    """Numba's ``DeviceNDArray`` as ``device_array`` fills it (fields only)."""
+
+
+def fake_numba_device_array(calls):
+    """Numba's ``device_array`` over a manager: NumPy's rules and errors for the layout."""
+    import numpy as np
+
+    def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+        calls.append(shape)
+        if isinstance(shape, float):
+            raise TypeError("shape must be an integer or tuple of integers")
+        model = np.empty(shape, dtype, order)
+        a = FakeArray()
+        a.ndim, a._dummy, a.shape = model.ndim, ("model", model.shape), model.shape
+        a.strides = tuple(strides) if strides else model.strides
+        a.dtype, a.size, a.alloc_size = model.dtype, model.size, model.nbytes
+        a.gpu_data = MANAGER.memalloc(model.nbytes) if model.size else None
+        a.stream = stream
+        return a
+    return device_array
+
+
+MANAGER = Manager()
+
+
+def fast_setup():
+    from npgpu.cuda.numba_device_array import FastDeviceArray
+    state, rt, check = setup()
+    for h in (0x10, 0x20):
+        rt.devices[h].primary_context.memory_manager = MANAGER
+    calls = []
+    fast = FastDeviceArray(fake_numba_device_array(calls), FakeArray, check)
+    with check():                            # Numba's check accepts device 0's context
+        pass
+    return state, rt, check, fast, calls
+
+
+def test_device_array_repeat_request_skips_numbas_function():
+    import numpy as np
+    state, rt, check, fast, calls = fast_setup()
+    first = fast((4, 3), np.float32, order="F")
+    assert calls == [(4, 3)]
+    for stream in (0, 7):
+        again = fast((4, 3), np.float32, order="F", stream=stream)
+        for f in ("ndim", "_dummy", "shape", "strides", "dtype", "size", "alloc_size"):
+            assert getattr(again, f) == getattr(first, f), f
+        assert again.stream == stream and again.gpu_data != first.gpu_data
+        assert again.gpu_data[2] == 48 and type(again) is FakeArray
+    assert calls == [(4, 3)] and rt.slow_calls == 1
+    fast(5)
+    fast(5)
+    assert calls == [(4, 3), 5]
+
+
+def test_device_array_other_requests_take_numbas_function():
+    import numpy as np
+    state, rt, check, fast, calls = fast_setup()
+    for _ in range(2):
+        fast(8, np.int16, strides=(2,))               # strides given
+        fast([2, 2], np.float32)                       # not a tuple of ints
+        fast((2, np.int64(2)), np.float32)
+        fast(0, np.float32)                            # size 0: no template
+        fast(3, [("a", "i4")])                         # an unhashable dtype spec
+    assert len(calls) == 10
+    fast(8, np.float32)
+    fast(8, np.float32)                                # (the template's hit)
+    with pytest.raises(TypeError, match="shape must be an integer"):
+        fast(8.0, np.float32)                          # hashes as 8: must not hit 8's template
+    assert len(calls) == 12
+
+
+def test_device_array_unknown_or_reset_context_takes_numbas_function():
+    import numpy as np
+    state, rt, check, fast, calls = fast_setup()
+    fast(6, np.float32)
+    state["h"] = 0x20                                  # not accepted by the check yet
+    fast(6, np.float32)
+    assert len(calls) == 2
+    state["h"] = 0x10
+    fast(6, np.float32)
+    assert len(calls) == 2
+    Context(0x10, rt.devices[0x10])                    # device 0 reset: a new context
+    rt.devices[0x10].primary_context.memory_manager = MANAGER
+    fast(6, np.float32)
+    assert len(calls) == 3

@@ -544,6 +544,35 @@ t.start()
 t.join()
 np.testing.assert_array_equal(got[0], h[:7])
 assert devices._runtime._get_attached_context() is None
+# device_array's fast path (npgpu/cuda/numba_device_array.py): a repeat request gets the fields
+# Numba's own function gave the first, its own pool block, and works as Numba's arrays do
+from npgpu.cuda.numba_device_array import FastDeviceArray
+assert isinstance(cuda.device_array, FastDeviceArray)
+for shape, order in [(1000, "C"), ((30, 7), "F"), ((2, 3, 4), "C")]:
+    a = cuda.device_array(shape, np.float32, order=order)
+    b = cuda.device_array(shape, np.float32, order=order)
+    c = cuda.device_array.slow(shape, np.float32, order=order)
+    for x in (b, c):
+        assert (x.shape, x.strides, x.dtype, x.size, x.alloc_size, x.ndim) == \
+            (a.shape, a.strides, a.dtype, a.size, a.alloc_size, a.ndim)
+        assert x.is_c_contiguous() == a.is_c_contiguous() and type(x) is type(a)
+    assert b.device_ctypes_pointer.value != a.device_ctypes_pointer.value
+    hv = np.random.default_rng(1).standard_normal(a.shape).astype(np.float32)
+    b.copy_to_device(np.asfortranarray(hv) if order == "F" else hv)
+    np.testing.assert_array_equal(b.copy_to_host(), hv)
+    np.testing.assert_array_equal(npgpu.asarray(b).get(), hv)
+    np.testing.assert_array_equal(b.reshape(-1, order=order).copy_to_host(),
+                                  hv.reshape(-1, order=order))
+used = pool.used_bytes()
+del a, b, c, x
+gc.collect()
+assert pool.used_bytes() < used
+try:
+    cuda.device_array(1000.0, np.float32)
+except TypeError:
+    pass
+else:
+    raise AssertionError("a float shape must raise as Numba's does")
 print("ok")
 """
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)

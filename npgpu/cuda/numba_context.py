@@ -92,9 +92,10 @@ class _Scope:
 
 
 def install():
-    """Put :class:`ContextCheck` in place of Numba's ``ensure_context`` (once)."""
+    """Put :class:`ContextCheck` in place of Numba's ``ensure_context`` (once); returns it."""
     from numba.cuda.cudadrv import devices
     rt = devices._runtime
-    if isinstance(rt.__dict__.get("ensure_context"), ContextCheck):
-        return
-    rt.ensure_context = ContextCheck(rt, rt.ensure_context, _driver_current())
+    check = rt.__dict__.get("ensure_context")
+    if not isinstance(check, ContextCheck):
+        check = rt.ensure_context = ContextCheck(rt, rt.ensure_context, _driver_current())
+    return check

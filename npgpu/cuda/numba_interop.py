@@ -183,7 +183,9 @@ def use_npgpu_allocator_in_numba():
 
     It also gives Numba's context check around its top-level calls a fast path for contexts
     it has already checked (:mod:`npgpu.cuda.numba_context`; ``NPGPU_NUMBA_CONTEXT_CHECK=0``
-    leaves Numba's own; measured in docs/kernels.md)."""
+    leaves Numba's own), and ``cuda.device_array`` one for requests it has seen
+    (:mod:`npgpu.cuda.numba_device_array`; ``NPGPU_NUMBA_DEVICE_ARRAY=0``: not); measured in
+    docs/kernels.md."""
     if _backend.IS_SIM:
         return
     _backend.require()
@@ -202,4 +204,7 @@ def use_npgpu_allocator_in_numba():
     nd.set_memory_manager(cls)
     if os.environ.get("NPGPU_NUMBA_CONTEXT_CHECK", "1") != "0":
         from . import numba_context
-        numba_context.install()
+        check = numba_context.install()
+        if os.environ.get("NPGPU_NUMBA_DEVICE_ARRAY", "1") != "0":
+            from . import numba_device_array
+            numba_device_array.install(check)

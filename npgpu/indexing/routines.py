@@ -6,7 +6,6 @@ Each builds a :class:`~.advanced.Plan` (or an advanced index) and runs the one g
 scatter template; arithmetic on indices is one elementwise launch.  Bounds in ``mode='raise'`` are
 checked on the device with one 8-byte read of the record, as in ``a[idx]``."""
 import operator
-import threading
 
 import numpy as np
 
@@ -19,7 +18,6 @@ from .._core import transfer as _transfer
 from .._core.ndarray import _new, empty_array, fail_unless_writeable, ndarray
 from ..cuda import memory as _memory
 from ..cuda import runtime as _rt
-from ..cuda.memory import pinned_empty
 from ..creation import arange, asarray
 from . import advanced as _adv
 
@@ -164,8 +162,6 @@ def _take_replay(e, a, idx, mode):
     return res if oshape == shape else res.reshape(shape)
 
 
-_tls = threading.local()
-
 
 def _check_record(rec, flat, n, axis, sig=None):
     """NumPy's IndexError for the first bad index ``rec`` (the bounds record of a 'raise'
@@ -177,13 +173,10 @@ def _check_record(rec, flat, n, axis, sig=None):
         return
     bad = sig.wait() if sig is not None and sig.armed else None
     if bad is None:
-        buf = getattr(_tls, "record", None)
-        if buf is None:
-            buf = _tls.record = pinned_empty(1, _I64)
-        _transfer._d2h(buf, rec._ptr, 8)
-        bad = int(buf[0])
-    if bad != _adv._NONE:
+        bad = _adv.read_back(rec)
+    elif bad != _adv._NONE:
         _copy.fill(rec, _adv._NONE)       # re-armed for the next check
+    if bad != _adv._NONE:
         host = np.empty(1, _I64)
         _transfer._d2h(host, flat._ptr + 8 * bad, 8)
         raise _adv.out_of_bounds(int(host[0]), n, axis)

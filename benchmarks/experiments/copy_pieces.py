@@ -1,0 +1,121 @@
+"""Contiguous pieces copied by the driver's memcpy or by the elementwise copy kernel (issue 13:
+roll, concatenate and tile at >= 85% of copy bandwidth; H200 2026-12-03: 83.6 / 84.2 / 78.4%).
+
+roll and concatenate of C-contiguous arrays are two ``cuMemcpyDtoDAsync`` each today, tile a
+remap kernel that reads its source once per repetition.  Here, on 2^26 float32 outputs, beside
+CuPy and PyTorch, in 3 interleaved rounds, results checked against NumPy:
+
+* one piece of 2^26 by memcpy and by the copy kernel (the ceiling for this size);
+* roll(a, 12345) and concatenate([a, b]) as two memcpys and as two copy-kernel launches;
+* tile(a, 2) as the remap kernel, two memcpys, two copy launches, and one launch of a
+  two-output identity (one load, two stores: the bytes the benchmark counts).
+
+    python3 benchmarks/experiments/copy_pieces.py
+"""
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from _common import SHIFT, cl, copy_bandwidth, gl, gp, pct, rounds, timer, tl  # noqa: E402
+from npgpu._codegen import elementwise as _ew  # noqa: E402
+from npgpu._core import transfer as _transfer  # noqa: E402
+from npgpu._core.copy import IDENTITY  # noqa: E402
+
+t = timer(20, 2.0)
+n = 1 << (26 - SHIFT)
+h = n // 2
+shift = 12345 % n
+bw = copy_bandwidth(t)
+rng = np.random.default_rng(0)
+ha = rng.random(n, dtype=np.float32)
+hb = rng.random(h, dtype=np.float32)
+a, ah, b = gp.asarray(ha), gp.asarray(ha[:h]), gp.asarray(hb)
+f32 = np.dtype(np.float32)
+DUP2 = _ew.ScalarOp.from_expr("dup2", 1, "x0, x0", nout=2)
+out = gp.empty(n, f32)
+
+
+def kcopy(dst, src):
+    _ew.launch(IDENTITY, [src], [f32], [dst], [f32], name="copy")
+
+
+def d2d(dst, src):
+    _transfer.d2d(dst._ptr, src._ptr, src.nbytes)
+
+
+def roll_with(copy):
+    k = n - shift
+    copy(out[shift:], a[:k])
+    copy(out[:shift], a[k:])
+    return out
+
+
+def concat_with(copy):
+    copy(out[:h], ah)
+    copy(out[h:], b)
+    return out
+
+
+def tile_with(copy):
+    copy(out[:h], ah)
+    copy(out[h:], ah)
+    return out
+
+
+def tile_dup2():
+    _ew.launch(DUP2, [ah], [f32], [out[:h], out[h:]], [f32, f32], name="tile")
+    return out
+
+
+WANT = {"roll": np.roll(ha, shift), "concat": np.concatenate([ha[:h], hb]),
+        "tile": np.tile(ha[:h], 2), "copy": ha}
+CASES = {
+    "copy memcpy": ("copy", 8 * n, lambda: (d2d(out, a), out)[1]),
+    "copy kernel": ("copy", 8 * n, lambda: (kcopy(out, a), out)[1]),
+    "roll npgpu": ("roll", 8 * n, lambda: gp.roll(a, shift)),
+    "roll 2 kernels": ("roll", 8 * n, lambda: roll_with(kcopy)),
+    "concat npgpu": ("concat", 8 * n, lambda: gp.concatenate([ah, b])),
+    "concat 2 kernels": ("concat", 8 * n, lambda: concat_with(kcopy)),
+    "tile npgpu": ("tile", 6 * n, lambda: gp.tile(ah, 2)),
+    "tile 2 memcpys": ("tile", 6 * n, lambda: tile_with(d2d)),
+    "tile 2 kernels": ("tile", 6 * n, lambda: tile_with(kcopy)),
+    "tile dup2 kernel": ("tile", 6 * n, tile_dup2),
+}
+if cl is not None:
+    cp = cl.cp
+    ca, cah, cb = cp.asarray(ha), cp.asarray(ha[:h]), cp.asarray(hb)
+    CASES.update({"roll cupy": ("roll", 8 * n, lambda: cp.roll(ca, shift)),
+                  "concat cupy": ("concat", 8 * n, lambda: cp.concatenate([cah, cb])),
+                  "tile cupy": ("tile", 6 * n, lambda: cp.tile(cah, 2))})
+if tl is not None:
+    tt = tl.torch
+    ta, tah, tb = (tt.as_tensor(x, device="cuda") for x in (ha, ha[:h], hb))
+    CASES.update({"roll torch": ("roll", 8 * n, lambda: tt.roll(ta, shift)),
+                  "concat torch": ("concat", 8 * n, lambda: tt.cat([tah, tb])),
+                  "tile torch": ("tile", 6 * n, lambda: tah.repeat(2))})
+
+
+def lib_of(v):
+    return cl if v.endswith("cupy") else tl if v.endswith("torch") else gl
+
+
+def host(x):
+    return x.get() if hasattr(x, "get") and not hasattr(x, "cpu") else (
+        x.cpu().numpy() if hasattr(x, "cpu") else x.get())
+
+
+def run(v):
+    what, nbytes, fn = CASES[v]
+    s = t(lib_of(v), fn)
+    ok = np.array_equal(host(fn()), WANT[what])
+    return s, ("ok" if ok else "WRONG RESULT") + f" [{nbytes}]"
+
+
+print(f"pieces of 2^{26 - SHIFT} float32 outputs; roll shift {shift}", flush=True)
+for group in ("copy", "roll", "concat", "tile"):
+    names = [k for k, c in CASES.items() if c[0] == group]
+    nbytes = CASES[names[0]][1]
+    print(f"{group}:", flush=True)
+    rounds(names, run, lambda s, nb=nbytes: pct(bw, nb, s))
