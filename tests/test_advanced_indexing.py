@@ -231,7 +231,8 @@ def test_launches_and_reads_per_call(monkeypatch, relay):
     8-byte device-to-host read."""
     from npgpu._codegen.stats import stats
     from npgpu.indexing import advanced
-    monkeypatch.setattr(advanced, "RELAY", relay)
+    from npgpu._core import host_signal
+    monkeypatch.setattr(host_signal, "RELAY", relay)
     g = np.asarray(random_array((64,), "f4", RNG))
     ix = np.asarray(RNG.integers(-64, 64, 16))
     g[ix]                                          # compile, allocate the record

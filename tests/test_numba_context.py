@@ -175,12 +175,12 @@ MANAGER = Manager()
 
 
 def fast_setup():
-    from npgpu.cuda.numba_device_array import FastDeviceArray
+    from npgpu.cuda.numba_device_array import fast_device_array
     state, rt, check = setup()
     for h in (0x10, 0x20):
         rt.devices[h].primary_context.memory_manager = MANAGER
     calls = []
-    fast = FastDeviceArray(fake_numba_device_array(calls), FakeArray, check)
+    fast = fast_device_array(fake_numba_device_array(calls), FakeArray, check)
     with check():                            # Numba's check accepts device 0's context
         pass
     return state, rt, check, fast, calls

@@ -546,8 +546,7 @@ np.testing.assert_array_equal(got[0], h[:7])
 assert devices._runtime._get_attached_context() is None
 # device_array's fast path (npgpu/cuda/numba_device_array.py): a repeat request gets the fields
 # Numba's own function gave the first, its own pool block, and works as Numba's arrays do
-from npgpu.cuda.numba_device_array import FastDeviceArray
-assert isinstance(cuda.device_array, FastDeviceArray)
+assert cuda.device_array.npgpu_fast_path
 for shape, order in [(1000, "C"), ((30, 7), "F"), ((2, 3, 4), "C")]:
     a = cuda.device_array(shape, np.float32, order=order)
     b = cuda.device_array(shape, np.float32, order=order)

@@ -14,6 +14,11 @@ for this one's.  A wait that goes on past a short spin synchronizes the stream i
 GIL released), and one whose stream went idle without the token returns None: the caller reads
 the record itself (a failed kernel never writes the words).
 """
+import os
+import threading
+
+import numpy as np
+
 from .. import _backend
 from ..cuda import runtime as _runtime
 from ..cuda.memory import PinnedMemory
@@ -54,3 +59,68 @@ def _synchronize():
     if _backend.IS_CUDA:
         from ..cuda import _driver as drv
         drv.cuStreamSynchronize(_runtime.current_stream_handle())
+
+
+# --- a device word relayed to the host -----------------------------------------------------
+class _Signals(threading.local):
+    def __init__(self):
+        self.by_stream = {}     # (device, stream) -> Signal
+
+
+_signals = _Signals()
+
+
+def stream_signal(key=None):
+    """This thread's host signal for ``key`` = (device, stream) (default: the current ones),
+    armed with a new token."""
+    if key is None:
+        key = (_runtime.get_device_id(), _runtime.current_stream_handle())
+    sig = _signals.by_stream.get(key)
+    if sig is None:
+        sig = _signals.by_stream[key] = Signal()
+    return sig.arm()
+
+
+# One thread copies a device word into the stream's signal (and, where asked, resets it), queued
+# behind the work that computes it: the host then waits on page-locked memory (a spin, then a
+# stream synchronization) instead of an 8-byte copy, whose own wait and staging the H200 took
+# ~25 us over (a[idx] of 2^26: 1.648 -> 1.623 ms; benchmarks/results/
+# 2026-12-03-h200-gather-relay-device-array-per-call-turns.md).  NPGPU_RELAY_READS=0: copies.
+RELAY = os.environ.get("NPGPU_RELAY_READS", "1") != "0"
+_RELAY_SRC = """def word_relay(SRC, SIG, TOKEN, RESET, VALUE):
+    if cuda.threadIdx.x == 0:
+        v = SRC[0]
+        if RESET:
+            SRC[0] = VALUE
+        SIG[1] = v
+        cuda.threadfence_system()
+        SIG[0] = TOKEN
+        cuda.threadfence_system()
+"""
+
+
+def _relay_kernel():
+    from .._codegen import compiler
+    from .._codegen.compiler import KernelSource, Param
+
+    def render():
+        i64 = np.dtype(np.int64)
+        arr = Param("array", i64, 1, "C")
+        return KernelSource("word_relay", _RELAY_SRC,
+                            [arr, arr, Param("scalar", i64), Param("scalar", i64),
+                             Param("scalar", i64)])
+    return compiler.get_kernel(("host_signal", "word_relay"), render)
+
+
+def read_word(ptr, reset=None):
+    """The int64 at device address ``ptr`` once the work queued on the current stream has
+    written it, relayed through this thread's and stream's signal; ``reset``: a value the word
+    is set to after it is read (on the device, in the same launch).  None where relays are off
+    or the relay did not answer (the caller then reads the word itself)."""
+    if not RELAY:
+        return None
+    sig = stream_signal()
+    _relay_kernel()(1, 1, [0, 0, 1, 8, ptr, 1, 8, 0, 0, 2, 8, sig.ptr, 2, 8, sig.token,
+                           int(reset is not None), 0 if reset is None else reset])
+    sig.armed = True
+    return sig.wait()

@@ -23,16 +23,19 @@ __all__ = ["ContextCheck", "install"]
 def _driver_current():
     """The calling thread's current context handle (0: none), one ctypes call."""
     from . import _driver as drv
-    tls = threading.local()
     get = drv.cuCtxGetCurrent
 
+    class Slot(threading.local):
+        def __init__(self):
+            self.h = ctypes.c_void_p()
+            self.ref = ctypes.byref(self.h)     # made once a thread (~0.1 us a call)
+    tls = Slot()
+
     def current():
-        h = getattr(tls, "h", None)
-        if h is None:
-            h = tls.h = ctypes.c_void_p()
-        if get(ctypes.byref(h)):
+        t = tls
+        if get(t.ref):
             return 0                    # an error: Numba's own check reports it
-        return h.value or 0
+        return t.h.value or 0
     return current
 
 

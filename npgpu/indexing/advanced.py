@@ -30,7 +30,6 @@ repeated index (a scalar, or broadcast over the index dims) skips the claim: any
 same result.
 """
 import operator
-import os
 import threading
 
 import numpy as np
@@ -41,7 +40,7 @@ from .._codegen.compiler import KernelSource, Param
 from .._core import copy as _copy
 from .._core import layout as _layout
 from .._core import transfer as _transfer
-from .._core.host_signal import Signal
+from .._core.host_signal import read_word, stream_signal
 from .._core.ndarray import empty_array, ndarray
 from .._remap import REGISTER_RECORDS
 from ..cuda import runtime as _runtime
@@ -377,7 +376,6 @@ def _nd(x):
 class _State(threading.local):
     def __init__(self):
         self.records = {}       # (device, stream) -> int64[1] holding _NONE between calls
-        self.signals = {}       # (device, stream) -> host_signal.Signal
         self.scratch = {}       # (device, stream) -> [int64 array, epoch]
 
 
@@ -401,12 +399,7 @@ def _record(key=None):
 
 def _signal(key=None):
     """This thread's and stream's host signal (``npgpu._core.host_signal``), armed."""
-    if key is None:
-        key = _stream_key()
-    sig = _state.signals.get(key)
-    if sig is None:
-        sig = _state.signals[key] = Signal()
-    return sig.arm()
+    return stream_signal(key)
 
 
 def _raise_checks():
@@ -415,42 +408,11 @@ def _raise_checks():
     return _record(key), _signal(key)
 
 
-# One thread copies the bounds record into the stream's host signal and re-arms it, queued
-# right behind the launch that checked.  The host then waits on page-locked memory (a spin, then
-# a stream synchronization) instead of a pageable 8-byte copy, whose own wait and staging the
-# H200 took ~20 us over (a[idx] of 2^26: 1.80 ms against PyTorch's 1.78, gather_ept.py).
-_RELAY = """def KERNEL(ERR, SIG, TOKEN):
-    if cuda.threadIdx.x == 0:
-        v = ERR[0]
-        ERR[0] = int64({none})
-        SIG[1] = v
-        cuda.threadfence_system()
-        SIG[0] = TOKEN
-        cuda.threadfence_system()
-"""
-RELAY = os.environ.get("NPGPU_RECORD_RELAY", "1") != "0"
-
-
-def _relay_kernel():
-    def render():
-        text = _RELAY.format(none=_NONE).replace("def KERNEL(", "def record_relay(")
-        i64 = Param("array", _I64, 1, "C")
-        return KernelSource("record_relay", text, [i64, i64, Param("scalar", _I64)])
-    return compiler.get_kernel(("index", "record_relay"), render)
-
-
 def _read_record(rec):
     """The record's value after the launch just queued (re-armed when it was set): relayed to
-    this thread's and stream's host signal, else (``NPGPU_RECORD_RELAY=0``, or the relay did
-    not answer) read back."""
-    if RELAY:
-        sig = _signal()
-        _relay_kernel()(1, 1, _arr(rec._ptr, 1, 8) + _arr(sig.ptr, 2, 8) + [sig.token])
-        sig.armed = True
-        v = sig.wait()
-        if v is not None:
-            return v
-    return read_back(rec)
+    this thread's and stream's host signal, else read back."""
+    v = read_word(rec._ptr, reset=_NONE)
+    return read_back(rec) if v is None else v
 
 
 def read_back(rec):

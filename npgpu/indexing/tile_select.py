@@ -26,6 +26,7 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core import transfer as _transfer
+from .._core.host_signal import read_word
 from .._core.ndarray import empty_array
 
 BLOCK = 4 if _ew._SIM else 256        # threads a block (the simulator: a few, so scans loop)
@@ -188,9 +189,12 @@ def count(flags):
     c = empty_array((tiles,), _I64)
     _kernel("count")(tiles, BLOCK, _flag_args(flags) + _arr(c))
     r = cumsum(c)
-    host = np.empty(1, _I64)
-    _transfer._d2h(host, r._ptr + (tiles - 1) * 8, 8)
-    return c, r, int(host[0])
+    total = read_word(r._ptr + (tiles - 1) * 8)
+    if total is None:
+        host = np.empty(1, _I64)
+        _transfer._d2h(host, r._ptr + (tiles - 1) * 8, 8)
+        total = int(host[0])
+    return c, r, total
 
 
 def select(src, flags, post):
