@@ -4,7 +4,7 @@ unravel_index, ravel_multi_index) and fill_diagonal.
 
 Each builds a :class:`~.advanced.Plan` (or an advanced index) and runs the one gather / check /
 scatter template; arithmetic on indices is one elementwise launch.  Bounds in ``mode='raise'`` are
-checked on the device with one 8-byte read of the record, as in ``a[idx]``."""
+checked on the device, the record brought to the host once, as in ``a[idx]``."""
 import operator
 
 import numpy as np
@@ -121,7 +121,7 @@ def _table(flat, n, mode):
 def _take_rows(a, idx, axis, mode, key=None):
     """``take`` along the last axis: a block a row, the row read once into shared memory and
     gathered from there; ``mode='raise'`` checks in the same launch (the first bad position
-    recorded, one 8-byte read).  ``key``: take's replay key of this call, its launch stored
+    recorded, brought to the host once).  ``key``: take's replay key of this call, its launch stored
     under it."""
     flat = _flat_index(idx)
     n = a.shape[-1]

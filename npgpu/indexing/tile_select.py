@@ -6,8 +6,9 @@ reading 4 more bytes an element.  Here only per-tile counts are stored:
 
 1. ``count``: one block per tile of :data:`TILE` flags counts its set flags (8 flags a load:
    a bool is one byte, 0 or 1, so ``popc`` of a uint64 word counts eight) into ``C[tile]``;
-2. ``R = cumsum(C)`` (the existing scan, over ``m / TILE`` entries) and one read of ``R[-1]``,
-   the output's size;
+2. ``R = cumsum(C)`` (the existing scan, over ``m / TILE`` entries) and ``R[-1]``, the
+   output's size, brought to the host (relayed into a page-locked word by a one-thread launch,
+   ``host_signal.read_word``; an 8-byte read with ``NPGPU_RELAY_READS=0``);
 3. ``scatter``: each block re-reads its tile's flags, scans its threads' counts in shared
    memory, and writes the selected elements (or their indices) from ``R[tile] - C[tile]`` on.
 
