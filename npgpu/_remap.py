@@ -81,11 +81,6 @@ _IDX_MIN_BLOCKS = 0
 # (83.4%), both 158.4: the output's lines evicted first leave L2 to the staged rows
 _IDX_CACHE_HINTS = frozenset(os.environ.get("NPGPU_REMAP_CACHE_HINTS", "st").replace(",", " ")
                              .split())
-# rows dealt evenly: the fewest rounds of resident blocks that take every row, then as few
-# blocks as take the rows in that many rounds (8192 rows on 264 resident blocks: 256 blocks of
-# 32 rows, where 8 blocks ran a 32nd row alone, ~3% of take's time);
-# NPGPU_REMAP_BALANCED_ROWS=0: every resident block
-_IDX_BALANCED = os.environ.get("NPGPU_REMAP_BALANCED_ROWS", "1") != "0"
 
 # Bounds records of the index checks (take's 'raise' map here, advanced indexing's gather /
 # check / scatter): NPGPU_REGISTER_RECORDS=1 keeps a thread's first bad position in a register
@@ -926,8 +921,5 @@ def _launch_indexed(src, out, shape, strides, maps, kinds, narrow, rec, slots, s
         slots += [(len(values) - 4, "sig", 0), (len(values) - 1, "token", 0)]
         signal.armed = True
     resident = 2 if _ew._SIM else _sm_count() * (kern.blocks_per_sm(block) or 1)
-    rows = out.size // L
-    gy = max(1, min(rows, _GRID_Y, resident // gx))
-    if _IDX_BALANCED:
-        gy = -(-rows // -(-rows // gy))
+    gy = max(1, min(out.size // L, _GRID_Y, resident // gx))
     return kern, (gx, gy, 1), (block, 1, 1), values

@@ -458,13 +458,9 @@ def test_compaction_api():
         compaction.select_values(g, np.asarray(rmask((6,))), axis=0)
 
 
-@pytest.mark.parametrize("relay", [True, False])
-def test_mask_select_cost(monkeypatch, relay):
-    """a[mask] with a C-contiguous bool mask: the tile counts, their scan, one scatter, and the
-    count brought to the host once (tile_select.py): relayed into the stream's page-locked
-    signal by a one-thread launch, or (relays off) one small read."""
-    from npgpu._core import host_signal
-    monkeypatch.setattr(host_signal, "RELAY", relay)
+def test_mask_select_cost(monkeypatch):
+    """a[mask] with a C-contiguous bool mask: the tile counts, their scan, one scatter, one
+    small host read (tile_select.py)."""
     reads = []
     d2h = _transfer._d2h
 
@@ -477,13 +473,13 @@ def test_mask_select_cost(monkeypatch, relay):
     before = stats["launches"]
     r = masks.mask_select(g, gm)
     scan_and_scatter = stats["launches"] - before
-    assert (not reads) if relay else (len(reads) == 1 and reads[0] <= 8)
+    assert len(reads) == 1 and reads[0] <= 8
     # the scan is npgpu.cumsum of the tile counts: as many launches as cumsum alone takes,
-    # plus the count and the scatter kernels (and the relay)
+    # plus the count and the scatter kernels
     counts = np.ones(3, dtype=numpy.int64)
     before = stats["launches"]
     np.cumsum(counts)
-    assert scan_and_scatter == stats["launches"] - before + 2 + relay
+    assert scan_and_scatter == stats["launches"] - before + 2
     # a scalar assignment needs no count: one kernel, no read (function and operator)
     for assign in (lambda: masks.mask_setitem(g, gm, 1.0), lambda: g.__setitem__(gm, 2.0)):
         reads.clear()
@@ -494,7 +490,7 @@ def test_mask_select_cost(monkeypatch, relay):
     reads.clear()
     before = stats["launches"]
     g[gm]
-    assert stats["launches"] - before == scan_and_scatter and len(reads) == (0 if relay else 1)
+    assert stats["launches"] - before == scan_and_scatter and len(reads) == 1
     monkeypatch.undo()
     assert r.size == int(gm.sum())
 

@@ -14,7 +14,6 @@ for this one's.  A wait that goes on past a short spin synchronizes the stream i
 GIL released), and one whose stream went idle without the token returns None: the caller reads
 the record itself (a failed kernel never writes the words).
 """
-import os
 import threading
 
 import numpy as np
@@ -81,46 +80,27 @@ def stream_signal(key=None):
     return sig.arm()
 
 
-# One thread copies a device word into the stream's signal (and, where asked, resets it), queued
-# behind the work that computes it: the host then waits on page-locked memory (a spin, then a
-# stream synchronization) instead of an 8-byte copy, whose own wait and staging the H200 took
-# ~25 us over (a[idx] of 2^26: 1.648 -> 1.623 ms; benchmarks/results/
-# 2026-12-03-h200-gather-relay-device-array-per-call-turns.md).  NPGPU_RELAY_READS=0: copies.
-RELAY = os.environ.get("NPGPU_RELAY_READS", "1") != "0"
-_RELAY_SRC = """def word_relay(SRC, SIG, TOKEN, RESET, VALUE):
-    if cuda.threadIdx.x == 0:
-        v = SRC[0]
-        if RESET:
-            SRC[0] = VALUE
-        SIG[1] = v
-        cuda.threadfence_system()
-        SIG[0] = TOKEN
-        cuda.threadfence_system()
-"""
+# A device word the host must know (a bounds record, a count): copied into this thread's
+# page-locked word, then the stream synchronized.  Measured against a one-thread launch writing
+# the word into the stream's mapped signal (H200 2026-12-03, benchmarks/results/
+# 2026-12-03-h200-gather-relay-device-array-per-call-turns.md): the relay took 9.8 us of GPU
+# time (two system-scope fences), a 16-element gather 32.3 us a call against 19.8, a mask
+# select of 2^26 491 against 388 us, and the 2^26 gather within the run-to-run spread.
+class _Word(threading.local):
+    def __init__(self):
+        self.buf = None
 
 
-def _relay_kernel():
-    from .._codegen import compiler
-    from .._codegen.compiler import KernelSource, Param
-
-    def render():
-        i64 = np.dtype(np.int64)
-        arr = Param("array", i64, 1, "C")
-        return KernelSource("word_relay", _RELAY_SRC,
-                            [arr, arr, Param("scalar", i64), Param("scalar", i64),
-                             Param("scalar", i64)])
-    return compiler.get_kernel(("host_signal", "word_relay"), render)
+_word = _Word()
 
 
-def read_word(ptr, reset=None):
+def read_word(ptr):
     """The int64 at device address ``ptr`` once the work queued on the current stream has
-    written it, relayed through this thread's and stream's signal; ``reset``: a value the word
-    is set to after it is read (on the device, in the same launch).  None where relays are off
-    or the relay did not answer (the caller then reads the word itself)."""
-    if not RELAY:
-        return None
-    sig = stream_signal()
-    _relay_kernel()(1, 1, [0, 0, 1, 8, ptr, 1, 8, 0, 0, 2, 8, sig.ptr, 2, 8, sig.token,
-                           int(reset is not None), 0 if reset is None else reset])
-    sig.armed = True
-    return sig.wait()
+    written it (one 8-byte copy into this thread's page-locked word)."""
+    from . import transfer as _transfer
+    from ..cuda.memory import pinned_empty
+    buf = _word.buf
+    if buf is None:
+        buf = _word.buf = pinned_empty(1, np.int64)
+    _transfer._d2h(buf, ptr, 8)
+    return int(buf[0])

@@ -44,7 +44,6 @@ from .._core.host_signal import read_word, stream_signal
 from .._core.ndarray import empty_array, ndarray
 from .._remap import REGISTER_RECORDS
 from ..cuda import runtime as _runtime
-from ..cuda.memory import pinned_empty
 
 _I64 = np.dtype(np.int64)
 EPT = 4     # elements a gather thread handles (the elementwise contiguous layout's choice)
@@ -409,20 +408,9 @@ def _raise_checks():
 
 
 def _read_record(rec):
-    """The record's value after the launch just queued (re-armed when it was set): relayed to
-    this thread's and stream's host signal, else read back."""
-    v = read_word(rec._ptr, reset=_NONE)
-    return read_back(rec) if v is None else v
-
-
-def read_back(rec):
-    """The record's value, read into this thread's page-locked word; re-armed when it was
-    set."""
-    buf = getattr(_state, "pinned", None)
-    if buf is None:
-        buf = _state.pinned = pinned_empty(1, _I64)
-    _transfer._d2h(buf, rec._ptr, 8)
-    v = int(buf[0])
+    """The record's value after the launch just queued (one 8-byte read into this thread's
+    page-locked word); re-armed when it was set."""
+    v = read_word(rec._ptr)
     if v != _NONE:
         _copy.fill(rec, _NONE)
     return v

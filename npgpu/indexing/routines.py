@@ -173,7 +173,7 @@ def _check_record(rec, flat, n, axis, sig=None):
         return
     bad = sig.wait() if sig is not None and sig.armed else None
     if bad is None:
-        bad = _adv.read_back(rec)
+        bad = _adv._read_record(rec)        # (re-armed there when set)
     elif bad != _adv._NONE:
         _copy.fill(rec, _adv._NONE)       # re-armed for the next check
     if bad != _adv._NONE:

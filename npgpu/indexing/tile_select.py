@@ -6,9 +6,8 @@ reading 4 more bytes an element.  Here only per-tile counts are stored:
 
 1. ``count``: one block per tile of :data:`TILE` flags counts its set flags (8 flags a load:
    a bool is one byte, 0 or 1, so ``popc`` of a uint64 word counts eight) into ``C[tile]``;
-2. ``R = cumsum(C)`` (the existing scan, over ``m / TILE`` entries) and ``R[-1]``, the
-   output's size, brought to the host (relayed into a page-locked word by a one-thread launch,
-   ``host_signal.read_word``; an 8-byte read with ``NPGPU_RELAY_READS=0``);
+2. ``R = cumsum(C)`` (the existing scan, over ``m / TILE`` entries) and one read of ``R[-1]``,
+   the output's size (into a page-locked word: ``host_signal.read_word``);
 3. ``scatter``: each block re-reads its tile's flags, scans its threads' counts in shared
    memory, and writes the selected elements (or their indices) from ``R[tile] - C[tile]`` on.
 
@@ -26,7 +25,6 @@ import numpy as np
 from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
-from .._core import transfer as _transfer
 from .._core.host_signal import read_word
 from .._core.ndarray import empty_array
 
@@ -190,12 +188,7 @@ def count(flags):
     c = empty_array((tiles,), _I64)
     _kernel("count")(tiles, BLOCK, _flag_args(flags) + _arr(c))
     r = cumsum(c)
-    total = read_word(r._ptr + (tiles - 1) * 8)
-    if total is None:
-        host = np.empty(1, _I64)
-        _transfer._d2h(host, r._ptr + (tiles - 1) * 8, 8)
-        total = int(host[0])
-    return c, r, total
+    return c, r, read_word(r._ptr + (tiles - 1) * 8)
 
 
 def select(src, flags, post):
