@@ -163,6 +163,8 @@ def cases(cfg, api):
             both = _timing.time_per_call_interleaved(
                 {"npgpu": (lib, fn), "numba": (lib, lambda: axpy[1, 32](nx, ny, nz))},
                 2000, 50, rounds=9)
+            if any("time_s" not in both[k] for k in both):
+                return fn, f"taking turns failed: {both}"
             a_us, b_us = (both[k]["time_s"] * 1e6 for k in ("npgpu", "numba"))
             return fn, (f"taking turns (9 rounds of 2000): npgpu arrays {a_us:.2f} us, Numba's "
                         f"arrays {b_us:.2f} us, ratio {a_us / b_us:.3f}")

@@ -755,11 +755,11 @@ def run_case(case, libs, load_errors, cfg):
             fn, note = made if isinstance(made, tuple) else (made, None)
             if note:
                 notes[name] = note
-            if case.kind == "call":
-                call_fns[name] = (lib, fn)     # timed below, the libraries taking turns
-                continue
-            if lib.gpu:
-                gpu_fns[name] = (lib, fn)      # timed below, interleaved with the others
+            if case.kind == "call" or lib.gpu:
+                # timed below: per-call cases with the libraries taking turns, the others'
+                # device times interleaved
+                (call_fns if case.kind == "call" else gpu_fns)[name] = (lib, fn)
+                made = fn = None
                 continue
             else:
                 results[name] = lib.time_events(
@@ -793,13 +793,15 @@ def run_case(case, libs, load_errors, cfg):
 
 
 def _free_all(entries):
-    """Give each library of ``entries`` (``name: (lib, fn)``) its cached memory back."""
-    for lib, _ in entries.values():
+    """Give each library of ``entries`` (``name: (lib, fn)``) its cached memory back, once the
+    case's functions (and the arrays they hold) are dropped."""
+    libs = [lib for lib, _ in entries.values()]
+    entries.clear()
+    for lib in libs:
         try:
             lib.free()
         except Exception:
             pass
-    entries.clear()
 
 
 def derive(row, ceiling):

@@ -234,3 +234,79 @@ def test_device_array_unknown_or_reset_context_takes_numbas_function():
     rt.devices[0x10].primary_context.memory_manager = MANAGER
     fast(6, np.float32)
     assert len(calls) == 3
+
+
+_REAL_CLASS = r"""
+import numpy as np
+from numba.cuda import api
+from numba.cuda.cudadrv import devicearray, devices
+from numba.cuda.cudadrv.devicearray import DeviceNDArray
+from npgpu.cuda.numba_device_array import fast_device_array
+
+
+class Manager:
+    def memalloc(self, size):
+        if size < 0:
+            raise ValueError(size)
+        return ("block", size)
+
+
+class Ctx:
+    def __init__(self):
+        self.memory_manager = Manager()
+        self.device = type("Dev", (), {})()
+        self.device.primary_context = self
+
+    def memalloc(self, size):
+        return self.memory_manager.memalloc(size)
+
+
+ctx = Ctx()
+devices.get_context = devicearray.devices.get_context = lambda devnum=None: ctx
+check = type("Check", (), {})()
+check.current, check.known = (lambda: 1), {1: ctx}
+slow = api.device_array.__wrapped__          # Numba's, without its context check
+fast = fast_device_array(slow, DeviceNDArray, check)
+
+
+def outcome(f, a, k):
+    try:
+        r = f(*a, **k)
+    except Exception as e:
+        return ("raises", type(e).__name__, str(e))
+    d = dict(r.__dict__)
+    g = d["gpu_data"]           # a new pointer each call: its kind and size
+    return ("array", list(d), {n: v for n, v in d.items() if n not in ("_dummy", "gpu_data")},
+            (type(g).__name__, getattr(g, "size", None) if not isinstance(g, tuple) else g[1]),
+            r.flags, r._numba_type_, r.is_c_contiguous(), r.is_f_contiguous())
+
+
+# (positional arguments, keywords)
+requests = [(((0, 5),), {}), (((),), {}), (((3, 4),), {"order": "F"}), (((3, 4),), {"order": "A"}),
+            ((5, "f4"), {}), ((5, np.float32), {}), ((5,), {"dtype": np.dtype("f4")}),
+            (((2, 3), np.int8, None, "F", 3), {}), ((-1,), {}), (((2, -3), "f4"), {}),
+            ((1.0,), {}), (((2, 3.0),), {}), ((True,), {}), (((True, 2),), {}),
+            ((5, "f4"), {"order": "K"}), (((7, 1, 2), "c16"), {}), ((), {"shape": (4, 2)}),
+            ((np.int64(6),), {}), ((8, "f4", (4,)), {})]
+for a, k in requests:
+    want = outcome(slow, a, k)
+    for _ in range(2):                        # the first call makes the template, then its hit
+        got = outcome(fast, a, k)
+        assert got == want, (a, k, got, want)
+r = fast((3, 4), "f4")
+assert r._dummy is slow((3, 4), "f4")._dummy    # Numba shares its layout models too
+print("ok", len(fast.templates))
+"""
+
+
+def test_device_array_fast_path_against_numbas_own_class():
+    """The fast path's arrays against Numba's real ``DeviceNDArray`` and ``device_array`` (its
+    context stubbed: no GPU needed): the same fields, flags, typing and errors for every kind
+    of request, the first call and the template's hit alike."""
+    import os
+    import subprocess
+    import sys
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_ENABLE_CUDASIM"}
+    r = subprocess.run([sys.executable, "-c", _REAL_CLASS], capture_output=True, text=True,
+                       timeout=120, env=env)
+    assert r.returncode == 0 and r.stdout.startswith("ok"), r.stderr[-3000:]

@@ -1,10 +1,11 @@
 """A fast path for ``numba.cuda.device_array`` once npgpu's pool is Numba's memory manager.
 
 Numba's ``device_array`` spends most of a pooled allocation in Python it repeats for every call
-of the same request: the shape, strides and dtype normalised, a ``dummyarray.Array`` (the
-layout model its views and reshapes derive from) built dimension by dimension, the buffer size
-computed, the context looked up (H200 host: ~4 of a pooled call's 7-11 us, Numba's default
-allocator 32 us; ``benchmarks/kernels_cases.py``).  :func:`install` replaces it by a function
+of the same request: its context check around the call, the shape, strides and dtype
+normalised (``prepare_shape_strides_dtype``, then the array's own loop over the shape), the
+layout model (``dummyarray.Array``, which its views and reshapes derive from) looked up, the
+buffer size computed, the context looked up again (H200: a pooled call 6-11 us before, 4.0-4.6
+us in fresh processes after, Numba's default allocator 30-36 us; ``benchmarks/kernels_cases.py``).  :func:`install` replaces it by a function
 that, for a request seen before (the same shape of ints, dtype, order and no strides), copies
 the array's fields from the first array Numba made for it and takes a new block from the
 pool; the layout model is shared between such arrays (Numba derives new ones from it and
@@ -17,6 +18,7 @@ import numpy as np
 __all__ = ["fast_device_array", "install"]
 
 _FIELDS = ("ndim", "_dummy", "shape", "strides", "dtype", "size", "alloc_size")
+_ALL_FIELDS = frozenset(_FIELDS + ("gpu_data", "stream"))
 _KEEP = 256         # requests remembered (a program allocates few distinct shapes)
 
 
@@ -49,7 +51,10 @@ def fast_device_array(slow, cls, check):
                         d["stream"] = stream
                         return arr
                 arr = slow(shape, dtype, strides, order, stream)
-                if tpl is None and arr.size and len(templates) < _KEEP:
+                # (only an array with exactly the fields this copies: another numba-cuda may
+                # set more in its constructor, which its arrays would then lack)
+                if (tpl is None and arr.size and len(templates) < _KEEP
+                        and arr.__dict__.keys() == _ALL_FIELDS):
                     try:
                         templates[(shape, dtype, order)] = {
                             f: arr.__dict__[f] for f in _FIELDS}

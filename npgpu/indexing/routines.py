@@ -162,7 +162,6 @@ def _take_replay(e, a, idx, mode):
     return res if oshape == shape else res.reshape(shape)
 
 
-
 def _check_record(rec, flat, n, axis, sig=None):
     """NumPy's IndexError for the first bad index ``rec`` (the bounds record of a 'raise'
     launch, or None) holds.  Where the launch armed the host signal ``sig``, its value, which
