@@ -12,9 +12,9 @@ Three ways of timing a zero-argument callable ``fn``:
     repetitions.  (NumPy's ``Lib`` uses ``time.perf_counter`` instead.)
     ``time_interleaved`` does the same for several libraries at once, in
     rounds that take turns, so all of them sample the same minutes.
-  * ``Lib.time_per_call`` -- for tiny, host-overhead-bound ops: synchronize,
-    run ``n`` calls back to back, synchronize, divide by ``n``;
-    ``time_per_call_interleaved`` the same for several libraries taking turns.
+  * ``time_per_call_interleaved`` -- for tiny, host-overhead-bound ops:
+    synchronize, run ``n`` calls back to back, synchronize, divide by ``n``;
+    the libraries take turns, round by round.
 Both return a ``dict`` (seconds per call, number of repetitions, spread).
 """
 
@@ -99,26 +99,6 @@ class Lib:
             out.append(self.elapsed_s(start, end))
         return out
 
-    def time_per_call(self, fn, n, warmup, rounds=3):
-        """Host time per call of ``fn`` averaged over ``n`` back-to-back calls.
-
-        The device is synchronized before and after each batch, so queued
-        work is included; the median over ``rounds`` batches is reported.
-        """
-        for _ in range(warmup):
-            fn()
-        self.sync()
-        samples = []
-        for _ in range(rounds):
-            t0 = time.perf_counter()
-            for _ in range(n):
-                fn()
-            self.sync()
-            samples.append((time.perf_counter() - t0) / n)
-        out = _summary(samples)
-        out["calls"] = n
-        return out
-
 
 def time_interleaved(entries, reps, rounds, warmup, budget_s, min_reps=5):
     """Median device time of one call for each ``name: (lib, fn)`` of ``entries``, the
@@ -159,8 +139,8 @@ def time_interleaved(entries, reps, rounds, warmup, budget_s, min_reps=5):
 
 
 def time_per_call_interleaved(entries, n, warmup, rounds=7):
-    """Host time per call for each ``name: (lib, fn)`` of ``entries``, as
-    ``Lib.time_per_call`` but the libraries take turns: ``rounds`` rounds, each timing a batch
+    """Host time per call for each ``name: (lib, fn)`` of ``entries``, the libraries taking
+    turns: ``rounds`` rounds, each timing a batch
     of ``n`` back-to-back calls of every library in turn (synchronized before and after).  A
     tiny call's time moves by tens of % between minutes of one run (the host's clock, the
     driver's queue); taking turns lets every library sample the same minutes.

@@ -20,7 +20,8 @@ import numpy as np
 
 from .. import _backend
 from ..cuda import runtime as _runtime
-from ..cuda.memory import PinnedMemory
+from ..cuda.memory import PinnedMemory, pinned_empty
+from . import transfer as _transfer
 
 _SPINS = 2000       # word reads before the wait synchronizes the stream (~0.1-0.2 ms)
 
@@ -60,7 +61,7 @@ def _synchronize():
         drv.cuStreamSynchronize(_runtime.current_stream_handle())
 
 
-# --- a device word relayed to the host -----------------------------------------------------
+# --- per-stream signals; a device word read back ---------------------------------------------
 class _Signals(threading.local):
     def __init__(self):
         self.by_stream = {}     # (device, stream) -> Signal
@@ -97,8 +98,6 @@ _word = _Word()
 def read_word(ptr):
     """The int64 at device address ``ptr`` once the work queued on the current stream has
     written it (one 8-byte copy into this thread's page-locked word)."""
-    from . import transfer as _transfer
-    from ..cuda.memory import pinned_empty
     buf = _word.buf
     if buf is None:
         buf = _word.buf = pinned_empty(1, np.int64)

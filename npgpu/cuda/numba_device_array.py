@@ -5,12 +5,13 @@ of the same request: its context check around the call, the shape, strides and d
 normalised (``prepare_shape_strides_dtype``, then the array's own loop over the shape), the
 layout model (``dummyarray.Array``, which its views and reshapes derive from) looked up, the
 buffer size computed, the context looked up again (H200: a pooled call 6-11 us before, 4.0-4.6
-us in fresh processes after, Numba's default allocator 30-36 us; ``benchmarks/kernels_cases.py``).  :func:`install` replaces it by a function
-that, for a request seen before (the same shape of ints, dtype, order and no strides), copies
-the array's fields from the first array Numba made for it and takes a new block from the
-pool; the layout model is shared between such arrays (Numba derives new ones from it and
-never changes it).  Any other request, a size-0 array, or a thread whose current context
-Numba's check has not accepted yet (:mod:`.numba_context`) goes through Numba's own function.
+us in fresh processes after, Numba's default allocator 30-36 us; ``benchmarks/kernels_cases.py``).
+:func:`install` replaces it by a function that, for a request seen before (the same shape of
+ints, dtype, order and no strides), copies the array's fields from the first array Numba made
+for it and takes a new block from the pool; the layout model is shared between such arrays
+(Numba shares it too, and never changes it).  Any other request, a size-0 array, or a thread
+whose current context Numba's check has not accepted yet (:mod:`.numba_context`) goes through
+Numba's own function.
 ``NPGPU_NUMBA_DEVICE_ARRAY=0`` leaves Numba's function in place.
 """
 import numpy as np

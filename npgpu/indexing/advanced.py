@@ -396,15 +396,10 @@ def _record(key=None):
     return rec
 
 
-def _signal(key=None):
-    """This thread's and stream's host signal (``npgpu._core.host_signal``), armed."""
-    return stream_signal(key)
-
-
 def _raise_checks():
     """(record, armed signal) of this thread and stream: a 'raise' launch's bounds check."""
     key = _stream_key()
-    return _record(key), _signal(key)
+    return _record(key), stream_signal(key)
 
 
 def _read_record(rec):

@@ -121,8 +121,8 @@ def _table(flat, n, mode):
 def _take_rows(a, idx, axis, mode, key=None):
     """``take`` along the last axis: a block a row, the row read once into shared memory and
     gathered from there; ``mode='raise'`` checks in the same launch (the first bad position
-    recorded, brought to the host once).  ``key``: take's replay key of this call, its launch stored
-    under it."""
+    recorded, brought to the host once).  ``key``: take's replay key of this call, its launch
+    stored under it."""
     flat = _flat_index(idx)
     n = a.shape[-1]
     maps = [_remap.ident(s) for s in a.shape[:-1]]
