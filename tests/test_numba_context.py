@@ -141,11 +141,11 @@ def test_threads_attach_their_own():
 # --- npgpu.cuda.numba_device_array: device_array's fast path over the check -------------------
 class Manager:
     def __init__(self):
-        self.sizes = []
+        import itertools
+        self.ids = itertools.count(1)       # (next() is atomic under the GIL: threads too)
 
     def memalloc(self, size):
-        self.sizes.append(size)
-        return ("block", len(self.sizes), size)
+        return ("block", next(self.ids), size)
 
 
 class FakeArray:
@@ -310,3 +310,21 @@ def test_device_array_fast_path_against_numbas_own_class():
     r = subprocess.run([sys.executable, "-c", _REAL_CLASS], capture_output=True, text=True,
                        timeout=120, env=env)
     assert r.returncode == 0 and r.stdout.startswith("ok"), r.stderr[-3000:]
+
+
+def test_device_array_from_threads_at_once():
+    """Threads asking for the same and for different requests at once (their first calls racing
+    to store a template) each get arrays of their own request, every block their own."""
+    import numpy as np
+    from conftest import run_threads
+    state, rt, check, fast, calls = fast_setup()
+    got = {}
+
+    def work(i):
+        shape = (i % 3 + 1, 4)
+        got[i] = [fast(shape, np.float32) for _ in range(50)]
+    run_threads(work, range(8))
+    for i, arrays in got.items():
+        assert all(a.shape == (i % 3 + 1, 4) and a.alloc_size == a.size * 4 for a in arrays)
+    blocks = [a.gpu_data for arrays in got.values() for a in arrays]
+    assert len(set(blocks)) == len(blocks) and len(fast.templates) == 3
