@@ -9,9 +9,8 @@ import pytest
 import npgpu
 from conftest import ON_GPU, launched, run_threads
 from npgpu import _remap
-from npgpu._core.host_signal import Signal
+from npgpu._core.host_signal import Signal, stream_signal
 from npgpu.cuda import Stream, get_current_stream
-from npgpu.indexing import advanced as adv
 
 # take runs the remap's staged rows (where the signal lives) from this many indices
 NIDX = _remap.ROWS_MIN + 3
@@ -111,7 +110,7 @@ def test_threads_have_their_own_signals(rng, answered):
                 continue
             got = npgpu.take(a, npgpu.asarray(idx), axis=1)
             np.testing.assert_array_equal(got.get(), np.take(h, idx, axis=1))
-        sigs.append(adv._signal())          # (kept alive: their ids stay distinct)
+        sigs.append(stream_signal())        # (kept alive: their ids stay distinct)
 
     run_threads(work, range(3))
     assert len({id(x) for x in sigs}) == 3
