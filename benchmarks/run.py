@@ -739,7 +739,28 @@ def _startup_verdicts(rows, runs):
 # Running cases
 # ---------------------------------------------------------------------------
 
-def run_case(case, libs, load_errors, cfg):
+# A bandwidth case's %BW is taken against npgpu's copy of the ceiling's size timed in turns with
+# the case's libraries (the same minutes: the H200's speed drifts by several % between the copy
+# section and a case minutes later); the run's ceiling stays in the report beside it.
+_REF = "copy reference"
+_COPY_REF = {}
+
+
+def _copy_reference(libs, cfg):
+    """``(lib, fn)``: npgpu's device copy of ``copy_n`` float32 (made once a run), or None."""
+    lib = libs.get("npgpu")
+    if lib is None:
+        return None
+    if "entry" not in _COPY_REF:
+        try:
+            fn, _ = _npgpu_copy(lib, lib.gp.empty(cfg["copy_n"], np.float32))
+            _COPY_REF["entry"] = (lib, fn)
+        except Exception:
+            _COPY_REF["entry"] = None
+    return _COPY_REF["entry"]
+
+
+def run_case(case, libs, load_errors, cfg, copy_ref=True):
     results, notes, gpu_fns, call_fns = {}, {}, {}, {}
     for name in LIBS:
         lib = libs.get(name)
@@ -776,14 +797,24 @@ def run_case(case, libs, load_errors, cfg):
                                                  cfg["percall_warmup"], cfg["percall_rounds"]))
         _free_all(call_fns)
         call_fns = None
+    ref_gbps = None
     if gpu_fns:
+        ref = _copy_reference(libs, cfg) if case.kind == "bw" and copy_ref else None
+        if ref is not None:
+            gpu_fns[_REF] = ref
         results.update(time_interleaved(gpu_fns, cfg["reps"], cfg["rounds"], cfg["warmup"],
                                         cfg["budget_s"], min_reps=cfg["min_reps"]))
+        gpu_fns.pop(_REF, None)
+        r = results.pop(_REF, None)
+        if r and r.get("time_s"):
+            ref_gbps = 2 * 4 * cfg["copy_n"] / r["time_s"] / 1e9
         _free_all(gpu_fns)
         gpu_fns = None
     results = {name: results.get(name) for name in LIBS}
     row = {"case": case.label, "kind": case.kind, "bytes": case.nbytes,
            "flops": case.flops, "results": results}
+    if ref_gbps:
+        row["copy_ref_gbps"] = ref_gbps
     if notes:
         row["note"] = "; ".join(f"{k}: {v}" for k, v in notes.items())
     brief = ", ".join(f"{k} {_fmt_time(v['time_s'], case.kind)}"
@@ -816,8 +847,10 @@ def derive(row, ceiling):
                 tput[name] = row["flops"] / r["time_s"] / 1e12     # TFLOP/s
     row["throughput"] = tput
     row["unit"] = {"bw": "GB/s", "xfer": "GB/s", "flop": "TFLOP/s"}.get(kind)
-    row["pct_bw"] = (100 * tput["npgpu"] / ceiling
-                     if kind == "bw" and ceiling and "npgpu" in tput else None)
+    ok = kind == "bw" and "npgpu" in tput
+    row["pct_ceiling"] = 100 * tput["npgpu"] / ceiling if ok and ceiling else None
+    ref = row.get("copy_ref_gbps")
+    row["pct_bw"] = 100 * tput["npgpu"] / ref if ok and ref else row["pct_ceiling"]
     # Same work for everyone, so throughput ratio == inverse time ratio.
     mine = res.get("npgpu") or {}
     for peer in ("cupy", "torch"):
@@ -864,13 +897,13 @@ def _cell(row, name, width=46):
 def print_table(title, rows, best=False):
     """One table; ``best``: add the column of npgpu against the faster peer."""
     ratios = ("npgpu/cupy", "npgpu/torch") + (("npgpu/best",) if best else ())
-    head = ["case", "npgpu", "cupy", "torch", "numpy", "npgpu %BW", *ratios]
+    head = ["case", "npgpu", "cupy", "torch", "numpy", "npgpu %BW", "%ceiling", *ratios]
     body = []
     for row in rows:
-        pct = row.get("pct_bw")
+        pcts = [f"{row[k]:.1f}%" if row.get(k) is not None else "-"
+                for k in ("pct_bw", "pct_ceiling")]
         ratio = [f"{row[k]:.2f}x" if row.get(k) else "-" for k in ratios]
-        body.append([row["case"]] + [_cell(row, n) for n in LIBS]
-                    + [f"{pct:.1f}%" if pct is not None else "-"] + ratio)
+        body.append([row["case"]] + [_cell(row, n) for n in LIBS] + pcts + ratio)
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
     line = lambda cells: " | ".join(  # noqa: E731
         c.ljust(w) if i == 0 else c.rjust(w)
@@ -971,7 +1004,7 @@ def main(argv=None):
                 scfg = dict(cfg, percall_n=cfg["sweep_percall_n"])
                 rows = [run_case(c, libs, load_errors, scfg) for c in builders[sec](cfg)]
             else:
-                rows = [run_case(c, libs, load_errors, cfg)
+                rows = [run_case(c, libs, load_errors, cfg, copy_ref=sec != "copy")
                         for c in builders[sec](cfg) if _wanted(c, args.cases, sec)]
         except Exception as e:  # a bug in a section must not stop the run
             log(f"section {sec} failed: {type(e).__name__}: {e}")

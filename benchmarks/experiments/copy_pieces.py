@@ -6,7 +6,9 @@ remap kernel that reads its source once per repetition.  Here, on 2^26 float32 o
 CuPy and PyTorch, in 3 interleaved rounds, results checked against NumPy:
 
 * one piece of 2^26 by memcpy and by the copy kernel (the ceiling for this size);
-* roll(a, 12345) and concatenate([a, b]) as two memcpys and as two copy-kernel launches;
+* roll(a, 12345) and concatenate([a, b]) as two memcpys, as two copy-kernel launches, and
+  as two memcpys on two streams (the second piece on a side stream, forked and joined by
+  events, so it overlaps the first's tail);
 * tile(a, 2) as the remap kernel, two memcpys, two copy launches, and one launch of a
   two-output identity (one load, two stores: the bytes the benchmark counts).
 
@@ -45,6 +47,34 @@ def d2d(dst, src):
     _transfer.d2d(dst._ptr, src._ptr, src.nbytes)
 
 
+side = gp.cuda.Stream(non_blocking=True)
+forked, joined = gp.cuda.Event(disable_timing=True), gp.cuda.Event(disable_timing=True)
+
+
+def two_streams(first, second):
+    """``first()`` on the current stream while ``second()`` runs on a side stream (the second
+    piece's copy overlaps the first's tail); the current stream waits for both."""
+    cur = gp.cuda.get_current_stream()
+    forked.record(cur)
+    side.wait_event(forked)
+    with side:
+        second()
+    joined.record(side)
+    first()
+    cur.wait_event(joined)
+
+
+def roll_2streams():
+    k = n - shift
+    two_streams(lambda: d2d(out[shift:], a[:k]), lambda: d2d(out[:shift], a[k:]))
+    return out
+
+
+def concat_2streams():
+    two_streams(lambda: d2d(out[:h], ah), lambda: d2d(out[h:], b))
+    return out
+
+
 def roll_with(copy):
     k = n - shift
     copy(out[shift:], a[:k])
@@ -76,8 +106,10 @@ CASES = {
     "copy kernel": ("copy", 8 * n, lambda: (kcopy(out, a), out)[1]),
     "roll npgpu": ("roll", 8 * n, lambda: gp.roll(a, shift)),
     "roll 2 kernels": ("roll", 8 * n, lambda: roll_with(kcopy)),
+    "roll 2 streams": ("roll", 8 * n, roll_2streams),
     "concat npgpu": ("concat", 8 * n, lambda: gp.concatenate([ah, b])),
     "concat 2 kernels": ("concat", 8 * n, lambda: concat_with(kcopy)),
+    "concat 2 streams": ("concat", 8 * n, concat_2streams),
     "tile npgpu": ("tile", 6 * n, lambda: gp.tile(ah, 2)),
     "tile 2 memcpys": ("tile", 6 * n, lambda: tile_with(d2d)),
     "tile 2 kernels": ("tile", 6 * n, lambda: tile_with(kcopy)),
