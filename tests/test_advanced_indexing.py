@@ -246,25 +246,3 @@ def test_launches_and_reads_per_call(monkeypatch):
     with pytest.raises(IndexError, match="index 64 is out of bounds for axis 0 with size 64"):
         g[bad]
     numpy.testing.assert_array_equal(g[ix].get(), want)
-
-
-@pytest.mark.parametrize("cs", [True, False], ids=["streaming", "plain"])
-@pytest.mark.parametrize("dt", ["?", "i1", "u2", "f4", "f8", "u8", "c8", "c16"])
-def test_gather_streaming_hint(dt, cs, monkeypatch):
-    # the random gather's index loads and output stores with the streaming hint (the default;
-    # ptx.load_cs / store_cs; complex outputs keep plain stores) and
-    # without: NumPy's values, for index arrays of several widths and ranks and a strided
-    # source; the kernels go to CI's PTX check
-    from npgpu.indexing import advanced as A
-    monkeypatch.setattr(A, "GATHER_CS", cs)
-    monkeypatch.setattr(A, "_fast", {})
-    h = random_array((7, 41), dt, RNG)[:, ::-2]
-    for idt in ("i8", "i4", "u1", "i2"):
-        i0 = RNG.integers(0, 7, (3, 5)).astype(idt)
-        i1 = RNG.integers(0, h.shape[1], (5,)).astype(idt)
-        for idx in ((i0, i1), (slice(None), i1), (i0.ravel(),)):
-            assert_same(np.asarray(h)[_dev(idx)], h[idx])
-    text = A._render("gather", "raise", numpy.dtype(dt), (numpy.dtype("i8"),), 1, None, None,
-                     False, None, True).source
-    assert ("ptx.load_cs(" in text) == cs
-    assert ("ptx.store_cs(" in text) == (cs and numpy.dtype(dt).kind != "c")

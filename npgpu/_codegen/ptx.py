@@ -30,16 +30,11 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
   streaming cache hint (``ld.global.cs.v2.u64`` / ``st.global.cs.v2.u64``: evict first, the
   lines read or written once), as asm with the generic address (global memory's generic and
   global addresses coincide, as CUDA's ``__ldcs``/``__stcs`` assume).
-* ``load_cs(a, i)`` / ``store_cs(a, i, v)``: ``a[i]`` / ``a[i] = v`` of a global array of any
-  layout and rank (``i`` an integer or a tuple of them) whose items are 1, 2, 4 or 8-byte
-  integers, floats or bools, with the streaming hint (``ld.global.cs`` / ``st.global.cs``):
-  the random gather's index and output pass through L2 as evict-first lines, leaving L2 to the
-  source it reads at random.  ``load_cs`` is pure (for arrays the kernel does not write).
 """
 from .. import _backend
 
 __all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx",
-           "sqrt_approx", "load16", "store16", "load16_cs", "store16_cs", "load_cs", "store_cs"]
+           "sqrt_approx", "load16", "store16", "load16_cs", "store16_cs"]
 
 if _backend.IS_SIM:
     import time
@@ -75,12 +70,6 @@ if _backend.IS_SIM:
         a[2 * i + 1] = hi
 
     load16_cs, store16_cs = load16, store16
-
-    def load_cs(a, i):
-        return a[i]
-
-    def store_cs(a, i, v):
-        a[i] = v
 
 else:
     from llvmlite import ir
@@ -224,76 +213,3 @@ else:
 
     load16, store16 = _load16(False), _store16(False)
     load16_cs, store16_cs = _load16(True), _store16(True)
-
-    # load_cs / store_cs: element widths -> (PTX type, register constraint, register bits)
-    _CS_WIDTH = {1: ("u8", "r", 32), 2: ("u16", "h", 16), 4: ("b32", "r", 32),
-                 8: ("b64", "l", 64)}
-
-    def _cs_item(a, i):
-        """Is ``a[i]`` a scalar item the streaming intrinsics take?  (its byte width or None)"""
-        if not isinstance(a, types.Array):
-            return None
-        n = len(i) if isinstance(i, types.BaseTuple) else 1
-        ints = (all(isinstance(t, types.Integer) for t in i)
-                if isinstance(i, types.BaseTuple) else isinstance(i, types.Integer))
-        dt = a.dtype
-        if n != a.ndim or not ints or not isinstance(dt, (types.Integer, types.Float,
-                                                           types.Boolean)):
-            return None
-        w = 1 if isinstance(dt, types.Boolean) else dt.bitwidth // 8
-        return w if w in _CS_WIDTH else None
-
-    def _cs_pointer(context, builder, aty, ity, a, i):
-        ary = context.make_array(aty)(context, builder, a)
-        if isinstance(ity, types.BaseTuple):
-            vals = cgutils.unpack_tuple(builder, i, len(ity))
-            tys = list(ity)
-        else:
-            vals, tys = [i], [ity]
-        idx = [context.cast(builder, v, t, types.intp) for v, t in zip(vals, tys)]
-        return cgutils.get_item_pointer(context, builder, aty, ary, idx, wraparound=False)
-
-    @intrinsic
-    def load_cs(typingctx, a, i):
-        w = _cs_item(a, i)
-        if w is None:
-            return None
-
-        def codegen(context, builder, sig, args):
-            ptr = _cs_pointer(context, builder, sig.args[0], sig.args[1], *args)
-            i64 = ir.IntType(64)
-            ptype, con, bits = _CS_WIDTH[w]
-            reg = ir.IntType(bits)
-            # (not volatile: the arrays it reads are not written during the kernel, and LLVM
-            # may then schedule the loads freely, as ordinary ones)
-            asm = ir.InlineAsm(ir.FunctionType(reg, [i64]), f"ld.global.cs.{ptype} $0, [$1];",
-                               f"={con},l")
-            v = builder.call(asm, [builder.ptrtoint(ptr, i64)])
-            lt = context.get_value_type(sig.return_type)
-            if isinstance(lt, ir.IntType):
-                return builder.trunc(v, lt) if lt.width < bits else v
-            return builder.bitcast(v, lt)           # a float of the register's width
-        return a.dtype(a, i), codegen
-
-    @intrinsic
-    def store_cs(typingctx, a, i, v):
-        w = _cs_item(a, i)
-        if w is None or v != a.dtype:
-            return None
-
-        def codegen(context, builder, sig, args):
-            ptr = _cs_pointer(context, builder, sig.args[0], sig.args[1], args[0], args[1])
-            i64 = ir.IntType(64)
-            ptype, con, bits = _CS_WIDTH[w]
-            reg = ir.IntType(bits)
-            x = args[2]
-            if isinstance(x.type, ir.IntType):
-                x = builder.zext(x, reg) if x.type.width < bits else x
-            else:
-                x = builder.bitcast(x, reg)
-            asm = ir.InlineAsm(ir.FunctionType(ir.VoidType(), [i64, reg]),
-                               f"st.global.cs.{ptype} [$0], $1;", f"l,{con},~{{memory}}",
-                               side_effect=True)
-            builder.call(asm, [builder.ptrtoint(ptr, i64), x])
-            return context.get_dummy_value()
-        return types.none(a, i, v), codegen

@@ -30,7 +30,6 @@ repeated index (a scalar, or broadcast over the index dims) skips the claim: any
 same result.
 """
 import operator
-import os
 import threading
 
 import numpy as np
@@ -48,9 +47,6 @@ from ..cuda import runtime as _runtime
 
 _I64 = np.dtype(np.int64)
 EPT = 4     # elements a gather thread handles (the elementwise contiguous layout's choice)
-# the gather reads its index and writes its output with the streaming hint (evict first), so
-# L2 keeps more of the source it reads at random (NPGPU_GATHER_CS=0: plain accesses)
-GATHER_CS = os.environ.get("NPGPU_GATHER_CS", "1") != "0"
 _NONE = np.iinfo(np.int64).max        # the record's "no bad index"
 VALID_MSG = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
              "or boolean arrays are valid indices")
@@ -303,9 +299,7 @@ def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv, narrow=False):
             E.append("o = base + " + " + ".join(f"c{d} * s{d}" for d in range(r)))
         E.append(f"bad{tag} = False")
         for j in range(k):
-            load = (f"ptx.load_cs(I{j}, ({coords},))" if mode == "gather" and GATHER_CS
-                    else f"I{j}[{coords}]")
-            E.append(f"v{j} = int64({load})")
+            E.append(f"v{j} = int64(I{j}[{coords}])")
             if emode == "wrap":
                 E.append(f"v{j} = v{j} % n{j}")
             elif emode == "clip":
@@ -333,17 +327,13 @@ def _render(mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, adv, narrow=False):
         for u in range(EPT):
             L += element(f"base0 + {u} * bd" if u else "base0", u, "            ")
             L += [f"            if bad{u}:", "                o = 0", f"            x{u} = SRC[o]"]
-        cs = GATHER_CS and dt.kind in "biuf" and dt.itemsize <= 8
-
-        def put(i, x):
-            return f"ptx.store_cs(OUT, {i}, {x})" if cs else f"OUT[{i}] = {x}"
         for u in range(EPT):
             L += [f"            if not bad{u}:",
-                  "                " + put(f"base0 + {u} * bd" if u else "base0", f"x{u}")]
+                  f"                OUT[{f'base0 + {u} * bd' if u else 'base0'}] = x{u}"]
         L += ["        else:", f"            for u in range({EPT}):",
               "                i = base0 + u * bd", "                if i < n:"]
         L += element("i", "t", "                    ")
-        L += ["                    if not badt:", "                        " + put("i", "SRC[o]"),
+        L += ["                    if not badt:", "                        OUT[i] = SRC[o]",
               "        base0 += step"]
     else:
         L += ["    i = cuda.grid(1)", "    step = cuda.gridsize(1)", "    while i < n:"]
@@ -446,7 +436,7 @@ def _kernel(mode, emode, p, vkind=None, vdt=None, dedupe=False):
     # cheaper than 64-bit division on the GPU)
     narrow = mode == "gather" and _layout.prod(p.shape) < 2 ** 31
     key = ("index", mode, emode, dt, idx_dts, r, vkind, vdt, dedupe, p.adv if dedupe else None,
-           narrow, GATHER_CS)
+           narrow)
     return compiler.get_kernel(key, lambda: _render(mode, emode, dt, idx_dts, r, vkind, vdt,
                                                     dedupe, p.adv, narrow))
 
