@@ -146,6 +146,14 @@ HEAVY_THREADS_PER_SM = 1024
 # and store.  ptxas 13, sm_90, float32 words kernels: add 448 -> 120 SASS and 40 -> 30
 # registers, erf 328 -> 264 and 46 -> 30, gammaln 1688 -> 1624 and 40 -> 29.
 UINT_INDEX = os.environ.get("NPGPU_EW_UINT_INDEX", "1") != "0"
+# words a thread of the ``words`` layout moves per array (2: 4 elements); NPGPU_EW_WORDS_WPT
+# overrides it (experiments: compute-bound float32 chains)
+WORDS_WPT = int(os.environ.get("NPGPU_EW_WORDS_WPT", "2"))
+
+
+def words_per_thread(op):
+    """Words a thread of the ``words`` layout moves per array, for ``op``."""
+    return WORDS_WPT
 _THREADS = int(os.environ.get("NPGPU_EW_THREADS", "0"))     # 0: the measured choice below
 
 
@@ -255,8 +263,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
 
     def words_lines(ats, pad, guard_second=False, row=""):
         """Lines doing the words at ``ats`` (``words``; ``rowsw``: of row ``r``, ``row`` the
-        index's first part): loads, unpacking, ops, packed stores (the second word's only when
-        ``full`` if ``guard_second``).  ``staged`` inputs of ``rowsw`` (a column broadcast,
+        index's first part): loads, unpacking, ops, packed stores (word ``h`` > 0 only when
+        ``full<h>`` if ``guard_second``).  ``staged`` inputs of ``rowsw`` (a column broadcast,
         column stride 0) load the row's one element once a round, used for every element."""
         out, srcs = [], [{} for _ in range(2 * len(ats))]
         for i, (kind, st) in enumerate(in_specs):
@@ -281,7 +289,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             vals = [stored(j, f"r_{u}" if nout == 1 else f"r_{u}[{j}]") for u in range(len(srcs))]
             for h, at in enumerate(ats):
                 st = f"out{j}w[{row}{at}] = {_to_word(vals[2 * h], vals[2 * h + 1], out_dtypes[j])}"
-                out += ([f"{pad}if full:", f"{pad}    {st}"] if h and guard_second
+                out += ([f"{pad}if full{h}:", f"{pad}    {st}"] if h and guard_second
                         else [f"{pad}{st}"])
         return out
 
@@ -320,6 +328,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                           "i = base", "i", "un")
         lines += ["        base += step"]
     elif layout == "words":
+        W = words_per_thread(op)
         # operands moved two elements a word (half the memory instructions of ``contig``):
         # each thread loads 2 words per array ``bd`` apart, unpacks 4 elements, stores 2 words.
         # ``*w`` parameters are uint64 (4-byte dtypes) or uint16 (1-byte: bool masks and
@@ -336,18 +345,19 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             lines += [
                 "    bd = uint64(cuda.blockDim.x)",
                 "    nw = uint64(n) >> uint64(1)",
-                "    base = uint64(cuda.blockIdx.x) * (bd * uint64(2)) + uint64(cuda.threadIdx.x)",
+                f"    base = uint64(cuda.blockIdx.x) * (bd * uint64({W})) "
+                "+ uint64(cuda.threadIdx.x)",
             ]
         else:
             lines += [
                 "    bd = cuda.blockDim.x",
                 "    nw = n >> 1",
-                "    base = cuda.blockIdx.x * bd * 2 + cuda.threadIdx.x",
+                f"    base = cuda.blockIdx.x * bd * {W} + cuda.threadIdx.x",
             ]
         if sim:
             # the simulator pays per thread: a few threads loop over the words
-            lines += [("    step = uint64(cuda.gridDim.x) * (bd * uint64(2))" if UINT_INDEX
-                       else "    step = cuda.gridDim.x * bd * 2"), "    while base < nw:"]
+            lines += [(f"    step = uint64(cuda.gridDim.x) * (bd * uint64({W}))" if UINT_INDEX
+                       else f"    step = cuda.gridDim.x * bd * {W}"), "    while base < nw:"]
         else:
             lines.append("    if base < nw:")
         # Both words loaded unconditionally (the second at a clamped index past the end, its
@@ -359,15 +369,21 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         # the clamped word, so it keeps a branch per word count.
         raw = any(kind[0] == "r" for kind, _ in in_specs)
 
+        def word(h):        # the thread's h-th word (unsigned: no mixed-sign arithmetic)
+            k = "bd" if h == 1 else f"uint64({h}) * bd" if UINT_INDEX else f"{h} * bd"
+            return f"base + {k}"
         if raw:
-            lines.append("        if base + bd < nw:")
-            lines += words_lines(["base", "base + bd"], " " * 12)
+            for h in range(W - 1, 0, -1):
+                lines.append(f"        {'if' if h == W - 1 else 'elif'} {word(h)} < nw:")
+                lines += words_lines(["base"] + [word(k) for k in range(1, h + 1)], " " * 12)
             lines.append("        else:")
             lines += words_lines(["base"], " " * 12)
         else:
-            lines += ["        b1 = base + bd", "        full = b1 < nw", "        if not full:",
-                      "            b1 = base"]
-            lines += words_lines(["base", "b1"], " " * 8, guard_second=True)
+            for h in range(1, W):
+                lines += [f"        b{h} = {word(h)}", f"        full{h} = b{h} < nw",
+                          f"        if not full{h}:", f"            b{h} = base"]
+            lines += words_lines(["base"] + [f"b{h}" for h in range(1, W)], " " * 8,
+                                 guard_second=True)
         if sim:
             lines.append("        base += step")
         lines.append("    if n & 1 and cuda.blockIdx.x == 0 and cuda.threadIdx.x == 0:")
@@ -497,7 +513,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
     # (the simulator ignores launch bounds; recorded kernels keep them for ptxcheck/sass_counts)
     bounds = (threads, max(1, HEAVY_THREADS_PER_SM // threads)) if heavy else None
     ks = KernelSource(kname, text, params, bounds)
-    ks.elements_per_thread = (4 if layout == "words" else ROWS_EPT if layout == "rows"
+    ks.elements_per_thread = (2 * words_per_thread(op) if layout == "words"
+                              else ROWS_EPT if layout == "rows"
                               else 2 * ROWS_WORDS_EPT if layout == "rowsw" else ept)
     ks.threads = threads
     ks.covers = layout == "words" and not sim     # launched with a grid that covers every element
@@ -721,7 +738,7 @@ def words_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
     """The ``words`` launcher for all-contiguous arrays of these (4-byte) dtypes."""
     in_specs = tuple(("a", np.dtype(d)) for d in in_dtypes)
     out_dtypes = tuple(np.dtype(d) for d in out_dtypes)
-    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "words", 1, ())
+    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "words", 1, (), words_per_thread(op))
     return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes), loop_in,
                                                    loop_out, "words", 1, name))
 
