@@ -117,3 +117,23 @@ def test_words_raw_side_effects_once_per_element():
         y = k(npgpu.ones(n, np.float32), c)
         assert int(c.get()[0]) == n
         np.testing.assert_array_equal(y.get(), np.ones(n, np.float32))
+
+
+@pytest.mark.parametrize("wpt", [3, 4])
+def test_more_words_a_thread(wpt, rng, monkeypatch):
+    # NPGPU_EW_WORDS_WPT (words_wpt.py's A/B): a thread's words past the first each guarded,
+    # the clamped ones never stored, raw side effects once per element, every length
+    monkeypatch.setattr(elementwise, "WORDS_WPT", wpt)
+    k = npgpu.ElementwiseKernel("float32 x, raw int32 cnt", "float32 y",
+                                "y = x * 2\ncuda.atomic.add(cnt, 0, 1)", f"count_words_{wpt}")
+    for n in _sizes() + [2 * wpt * 64 - 1, 2 * wpt * 64 + 5]:
+        x = random_array((n,), np.float32, rng)
+        y = random_array((n,), np.float32, rng)
+        assert_same(npgpu.asarray(x) * npgpu.asarray(y), x * y)
+        assert_same(npgpu.sqrt(npgpu.abs(npgpu.asarray(x))), np.sqrt(np.abs(x)))
+        c = npgpu.zeros(1, np.int32)
+        np.testing.assert_array_equal(k(npgpu.asarray(x), c).get(), x * 2)
+        assert int(c.get()[0]) == n
+    # (the ufuncs' plans keep the launcher of their first call; this kernel is new here)
+    assert any(f"* (bd * uint64({wpt}))" in s or f"* bd * {wpt}" in s
+               for s in _words_sources(f"count_words_{wpt}"))

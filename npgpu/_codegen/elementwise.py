@@ -261,10 +261,14 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
                                      f"            while {var} < {end}:"]
                 + ld + [comp] + st + [f"                {var} += bd"])
 
+    def full(h):
+        """The flag of a thread's word ``h`` > 0 being in range (``full``: the second word)."""
+        return "full" if h == 1 else f"full{h}"
+
     def words_lines(ats, pad, guard_second=False, row=""):
         """Lines doing the words at ``ats`` (``words``; ``rowsw``: of row ``r``, ``row`` the
         index's first part): loads, unpacking, ops, packed stores (word ``h`` > 0 only when
-        ``full<h>`` if ``guard_second``).  ``staged`` inputs of ``rowsw`` (a column broadcast,
+        its :func:`full` flag is set, if ``guard_second``).  ``staged`` inputs of ``rowsw`` (a column broadcast,
         column stride 0) load the row's one element once a round, used for every element."""
         out, srcs = [], [{} for _ in range(2 * len(ats))]
         for i, (kind, st) in enumerate(in_specs):
@@ -289,7 +293,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             vals = [stored(j, f"r_{u}" if nout == 1 else f"r_{u}[{j}]") for u in range(len(srcs))]
             for h, at in enumerate(ats):
                 st = f"out{j}w[{row}{at}] = {_to_word(vals[2 * h], vals[2 * h + 1], out_dtypes[j])}"
-                out += ([f"{pad}if full{h}:", f"{pad}    {st}"] if h and guard_second
+                out += ([f"{pad}if {full(h)}:", f"{pad}    {st}"] if h and guard_second
                         else [f"{pad}{st}"])
         return out
 
@@ -380,8 +384,8 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
             lines += words_lines(["base"], " " * 12)
         else:
             for h in range(1, W):
-                lines += [f"        b{h} = {word(h)}", f"        full{h} = b{h} < nw",
-                          f"        if not full{h}:", f"            b{h} = base"]
+                lines += [f"        b{h} = {word(h)}", f"        {full(h)} = b{h} < nw",
+                          f"        if not {full(h)}:", f"            b{h} = base"]
             lines += words_lines(["base"] + [f"b{h}" for h in range(1, W)], " " * 8,
                                  guard_second=True)
         if sim:
