@@ -341,3 +341,18 @@ def test_histogram2d():
     for kw in (dict(bins=[2, 3, 4]), dict(range=[(0, 1)]), dict(bins=[0, 2]),
                dict(bins=[[2, 1], 3]), dict(bins=[[[1]], 3])):
         raises_like(lambda: numpy.histogramdd(s, **kw), lambda: histogramdd(np.asarray(s), **kw))
+
+
+def test_bincount_argument_ranges_and_complex_nd_histograms():
+    from conftest import error_of
+    x = numpy.array([1, 2])
+    assert error_of(lambda: bincount(np.asarray(x), minlength=2 ** 65)) == \
+        error_of(lambda: numpy.bincount(x, minlength=2 ** 65))
+    big = numpy.array([2 ** 63, 3], numpy.uint64)
+    assert error_of(lambda: bincount(np.asarray(big))) == \
+        error_of(lambda: numpy.bincount(big))
+    c = np.asarray(numpy.array([1 + 1j, 2]))
+    for call in (lambda: histogram2d(c, np.asarray(numpy.array([1., 2]))),
+                 lambda: np.histogramdd(c.reshape(2, 1))):
+        with pytest.raises(TypeError, match="complex data is not supported"):
+            call()

@@ -274,3 +274,19 @@ def test_complex_median(dt):
         same(*call_both("median", h, axis=axis))
     same(*call_both("median", h[:, :6], axis=1))
     same(*call_both("median", h[0], axis=0))
+
+
+def test_quantile_out_takes_same_kind_casting():
+    # quantile / percentile add into out= (NumPy's UFuncTypeError for an integer out); the
+    # nan* forms and median copy into it
+    from conftest import error_of
+    h = numpy.arange(12.).reshape(3, 4)
+    for name, q in (("quantile", 0.5), ("percentile", 50), ("nanquantile", 0.5),
+                    ("nanpercentile", 50), ("median", None)):
+        args = () if q is None else (q,)
+        for od in ("i8", "f4", "f8"):
+            want = error_of(lambda: getattr(numpy, name)(h, *args, axis=1,
+                                                         out=numpy.zeros(3, od)))
+            got = error_of(lambda: getattr(np, name)(np.asarray(h), *args, axis=1,
+                                                     out=np.zeros(3, od)))
+            assert got == want, (name, od)

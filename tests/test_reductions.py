@@ -518,3 +518,38 @@ def test_gpu_variants_are_rendered_for_the_ptx_check():
                 compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)
                 n += 1
     assert n > 50
+
+
+@pytest.mark.parametrize("dt", ["c8", "c16"])
+def test_complex_argmax_argmin_first_nan_wins(dt):
+    # a NaN in either part is the first NaN's index (NumPy), also when a later element has a
+    # larger real part: complex order compares the real parts first
+    rng = numpy.random.default_rng(5)
+    for n in (2, 6, 33, 200):
+        x = (rng.integers(0, 4, n) + 1j * rng.integers(0, 4, n)).astype(dt)
+        for k, v in ((n // 3, complex(1, numpy.nan)), (n - 1, complex(numpy.nan, 2))):
+            x[k] = v
+            for f in ("argmax", "argmin"):
+                assert int(getattr(np, f)(np.asarray(x))) == getattr(numpy, f)(x), (f, n, k)
+                x2 = numpy.stack([x, x[::-1], numpy.roll(x, 3)])
+                got = getattr(np, f)(np.asarray(x2), axis=1).get()
+                assert numpy.array_equal(got, getattr(numpy, f)(x2, axis=1)), (f, n, k)
+
+
+@pytest.mark.parametrize("name", ["sum", "prod", "max", "min", "any", "all", "argmax", "argmin",
+                                  "count_nonzero", "nansum", "nanmax", "mean", "std"])
+def test_zero_d_reductions_take_axis_0_and_minus_1(name):
+    # NumPy's ufunc.reduce takes axis 0 or -1 of a 0-d array as no axis (mean and std still
+    # raise AxisError there, as NumPy's do; axis 1 raises for every one)
+    from conftest import error_of
+    for dt in ("f8", "i4", "?"):
+        h = numpy.array(3, dt)
+        for ax in (0, -1, (0,), 1):
+            want = error_of(lambda: getattr(numpy, name)(h, axis=ax))
+            got = error_of(lambda: getattr(np, name)(np.asarray(h), axis=ax))
+            assert got == want, (name, dt, ax)
+            if want is None:
+                r = getattr(np, name)(np.asarray(h), axis=ax)
+                w = getattr(numpy, name)(h, axis=ax)
+                assert numpy.asarray(r.get() if hasattr(r, "get") else r).tolist() == \
+                    numpy.asarray(w).tolist()

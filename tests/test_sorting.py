@@ -405,3 +405,18 @@ def test_large_on_gpu():
         h = rng.standard_normal((37, m)).astype(numpy.float32)
         same(np.sorting.sort(np.asarray(h)), numpy.sort(h, kind="stable"))
         same(np.sorting.argsort(np.asarray(h)), numpy.argsort(h, kind="stable"))
+
+
+def test_sort_methods_take_an_integer_axis_and_kind_as_bytes():
+    # ndarray.sort / partition have no axis=None (NumPy: TypeError); kind= may be bytes
+    from conftest import error_of
+    for shape in ((5,), (2, 3)):
+        h = numpy.arange(numpy.prod(shape), dtype="f4").reshape(shape)[..., ::-1].copy()
+        for call in (lambda x: x.sort(axis=None), lambda x: x.partition(1, axis=None)):
+            assert error_of(lambda: call(np.asarray(h))) == error_of(lambda: call(h.copy()))
+    h = numpy.array([3, 1, 2])
+    assert numpy.array_equal(np.sort(np.asarray(h), kind=b"q").get(), numpy.sort(h, kind=b"q"))
+    assert numpy.array_equal(np.argsort(np.asarray(h), kind=b"stable").get(),
+                             numpy.argsort(h, kind=b"stable"))
+    assert error_of(lambda: np.sort(np.asarray(h), kind=b"x")) == \
+        error_of(lambda: numpy.sort(h, kind=b"x"))

@@ -68,7 +68,7 @@ def _drive(np_func, a, axis, out, keepdims, where, make_spec, np_kw=None, post_a
     if dtype is not None:
         kw["dtype"] = dtype
     res = _r.dry_run(np_func, a, kw, where=mask, out=out)
-    axes = _r.normalize_axes(axis, a.ndim)
+    axes = _r.reduce_axes(axis, a.ndim)
     spec = make_spec(a.dtype, check_dtype(res.dtype), mask is not None)
     shape = _r.result_shape(a.shape, axes, keepdims)
     r = _r.prepare_out(out, shape, check_dtype(res.dtype))
@@ -106,7 +106,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
             # the spec ufunc_reduce ran: its loop dtype is the result's (no out=, no initial=)
             spec, _ = _um.reduce_spec(uf, r.dtype)
             seed_first = not spec.reorderable and uf._np.identity is None
-            _r.remember(key, spec, a, _r.normalize_axes(axis, a.ndim), keepdims, r,
+            _r.remember(key, spec, a, _r.reduce_axes(axis, a.ndim), keepdims, r,
                         seed_first=seed_first)
         return r
     uf = ufunc_by_name(name)
@@ -126,7 +126,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
         spec = copy.copy(spec)
         spec.pre = pre(dt)
         spec.key = spec.key + (spec.pre,)
-    axes = _r.normalize_axes(axis, a.ndim)
+    axes = _r.reduce_axes(axis, a.ndim)
     init = None if initial is NoValue or initial is None else \
         np.asarray(initial).astype(compute_dtype(dt))[()]
     shape = _r.result_shape(a.shape, axes, keepdims)
@@ -233,6 +233,10 @@ def _arg_spec(dt, largest, skip_nan):
         repl = literal(complex(inf, 0) if dt.kind == "c" else inf, v)
         pre = f"if x != x:\n    return ({repl}, i)\nreturn (x, i)"
         acc = f"if x != x:\n    x = {repl}\n" + acc
+    if dt.kind == "c" and not nan_skipped:
+        # a NaN state is final (the first NaN wins): complex order compares the real parts
+        # first, so a later larger real part would otherwise replace a NaN in the imaginary one
+        acc = "if a0 != a0:\n    return (a0, a1)\n" + acc
     screen = None
     if dt.kind != "c":
         # the screen of the acc path: only a strictly better x, a NaN x (argmax: the first

@@ -121,6 +121,16 @@ def normalize_axes(axis, ndim):
     return (_layout.normalize_axis(axis, ndim),)
 
 
+def reduce_axes(axis, ndim):
+    """:func:`normalize_axes` for a reduction NumPy accepted (its dry run went first): as
+    NumPy's ``ufunc.reduce``, a 0-d array takes axis 0 or -1 as no axis at all."""
+    if ndim == 0 and axis is not None:
+        ax = tuple(axis) if isinstance(axis, (tuple, list)) else (axis,)
+        if len(ax) == 1 and not isinstance(ax[0], bool) and ax[0] in (0, -1):
+            return ()
+    return normalize_axes(axis, ndim)
+
+
 def result_shape(shape, axes, keepdims):
     if keepdims:
         return tuple(1 if d in axes else n for d, n in enumerate(shape))

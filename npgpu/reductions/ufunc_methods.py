@@ -180,7 +180,7 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
     out = _r.single_out(out)
     mask = _r.where_mask(where, a.shape)
     dt = _loop_dtype(uf, a, axis, dtype, out, keepdims, initial, mask)
-    axes = _r.normalize_axes(axis, a.ndim)
+    axes = _r.reduce_axes(axis, a.ndim)
     spec, _ = reduce_spec(uf, dt)
     init = None if initial is _r.NoValue or initial is None else \
         np.asarray(initial).astype(compute_dtype(dt))[()]

@@ -393,6 +393,8 @@ def bincount(x, /, weights=None, minlength=0):
     if minlength is None:
         raise TypeError("use 0 instead of None for minlength")
     minlength = operator.index(minlength)
+    if not -2 ** 63 <= minlength < 2 ** 63:        # NumPy takes it as a C long
+        raise OverflowError("Python int too large to convert to C long")
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
     if isinstance(x, (list, tuple)) and len(x) == 0:
@@ -425,7 +427,8 @@ def bincount(x, /, weights=None, minlength=0):
     if xd.dtype.kind == "b":
         xd = xd.view(np.uint8) if xd._c_contig else xd.astype(np.uint8)
     lo, hi = minmax(xd)
-    if lo < 0:
+    # (NumPy counts in intp: a uint64 value past int64's range is a negative one to it)
+    if lo < 0 or (xd.dtype == np.uint64 and int(hi) >= 2 ** 63):
         raise ValueError("'list' argument must have no negative elements")
     return _count("int", xd, wd, max(int(hi) + 1, minlength))
 
@@ -788,6 +791,8 @@ def histogramdd(sample, bins=10, range=None, density=None, weights=None):
     list of the D edge arrays)."""
     from ..creation import asarray
     sample = _sample_2d(sample)
+    if sample.dtype.kind == "c":
+        raise TypeError("histogram: complex data is not supported by npgpu")
     N, D = sample.shape
     w = None
     if weights is not None:

@@ -37,6 +37,11 @@ def _check_kind(kind, stable, order):
         if stable is not None:
             raise ValueError("`kind` and keyword parameters can't be provided at the same time. "
                              "Use only one of them.")
+        if isinstance(kind, bytes):         # NumPy takes bytes as their ASCII text
+            kind = kind.decode("ascii", "replace")
+            if not kind or kind[0].lower() not in "qmhs":
+                raise ValueError(f"sort kind must be one of 'quick', 'heap', or 'stable' "
+                                 f"(got {kind.encode()!r})")
         if not isinstance(kind, str):
             raise TypeError(f"sort kind must be str, not {type(kind).__name__}")
         if not kind or kind[0].lower() not in "qmhs":
@@ -237,9 +242,16 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
 
 
 # ---- ndarray methods (through the _ops registry) -------------------------------------------------
+def _method_axis(axis):
+    """The in-place methods take an integer axis only (NumPy: no ``axis=None`` flattening)."""
+    if axis is None:
+        raise TypeError("'NoneType' object cannot be interpreted as an integer")
+
+
 def sort_inplace(a, axis=-1, kind=None, order=None, *, stable=None):
     """``ndarray.sort``: ``a`` sorted in place."""
     from .._core.ndarray import fail_unless_writeable
+    _method_axis(axis)
     if a._ro:
         fail_unless_writeable(a, "sort array")
     r = sort(a, axis=axis, kind=kind, order=order, stable=stable)
@@ -249,6 +261,7 @@ def sort_inplace(a, axis=-1, kind=None, order=None, *, stable=None):
 def partition_inplace(a, kth, axis=-1, kind="introselect", order=None):
     """``ndarray.partition``: ``a`` partitioned in place."""
     from .._core.ndarray import fail_unless_writeable
+    _method_axis(axis)
     if a._ro:
         fail_unless_writeable(a, "partition array")
     r = partition(a, kth, axis=axis, kind=kind, order=order)
