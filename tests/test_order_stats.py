@@ -290,3 +290,16 @@ def test_quantile_out_takes_same_kind_casting():
             got = error_of(lambda: getattr(np, name)(np.asarray(h), *args, axis=1,
                                                      out=np.zeros(3, od)))
             assert got == want, (name, od)
+
+
+@pytest.mark.parametrize("dt", ["f2", "f4", "f8"])
+def test_median_of_negative_zeros_is_positive_zero(dt):
+    # NumPy's median is a mean, summed from +0.0: -0.0 never comes back (odd and even counts,
+    # the sorted and the select paths, nanmedian with NaNs skipped)
+    for n in (1, 2, 3, 4, select.SELECT_MIN + 1):
+        h = numpy.full(n, -0.0, dt)
+        h2 = numpy.concatenate([h, numpy.array([numpy.nan], dt)])
+        for name, x in (("median", h), ("nanmedian", h), ("nanmedian", h2)):
+            want = getattr(numpy, name)(x)
+            got = getattr(np, name)(np.asarray(x)).get()
+            assert want == got and numpy.signbit(want) == numpy.signbit(got), (name, n)

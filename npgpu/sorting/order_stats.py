@@ -142,6 +142,9 @@ def _combine_source(kind, A, V, R):
         M = A if A.kind == "c" else _F32 if A.kind == "f" and A.itemsize <= 4 else _F64
         ma = _Arith(M)
         am, bm = _ew.cast_expr("a", A, M), _ew.cast_expr("b", A, M)
+        if A.kind == "f":
+            # NumPy's mean sums from its identity +0.0: a median of -0.0 values is +0.0
+            am = ma.r(f"{am} + {ma.c(0)}")
         two = f"{ma.ct}(2.0)" if A.kind == "c" else ma.c(2)
         mean2 = ma.r(ma.r(f"{am} + {bm}") + " / " + two)
         return ["if lo == hi:", f"    res = {rt.r(am)}", "else:", f"    res = {rt.r(mean2)}"]
