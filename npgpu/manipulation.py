@@ -181,9 +181,24 @@ def _check_cast(src_dt, dst_dt, casting):
                         f"rule '{casting}'")
 
 
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+
+
+def _casting_arg(casting):
+    """NumPy's check of a ``casting=`` argument."""
+    if not isinstance(casting, str):
+        raise TypeError(f"casting must be str, not {type(casting).__name__}")
+    if casting not in _CASTINGS:
+        raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
+                         f"(got {casting!r})")
+
+
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
+    _casting_arg(casting)
+    if not hasattr(arrays, "__len__") and not isinstance(arrays, ndarray):
+        raise TypeError("The first input argument needs to be a sequence")
     arrs = [asarray(a) for a in arrays]
     if not arrs:
         raise ValueError("need at least one array to concatenate")
@@ -244,6 +259,10 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 
 def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    _casting_arg(casting)
+    if not hasattr(arrays, "__len__") and not isinstance(arrays, ndarray):
+        raise TypeError('arrays to stack must be passed as a "sequence" type such as list or '
+                        'tuple.')
     arrs = [asarray(a) for a in arrays]
     if not arrs:
         raise ValueError("need at least one array to stack")

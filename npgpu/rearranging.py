@@ -92,6 +92,11 @@ def repeat(a, repeats, axis=None):
         axis = normalize_axis_index(axis, a.ndim)
     n = a.shape[axis]
     maps = [ident(s) for s in a.shape]
+    if isinstance(repeats, (ndarray, np.ndarray)) and not np.can_cast(repeats.dtype, np.intp):
+        # NumPy casts an array of counts safely (lists and Python numbers it converts)
+        what = "scalar" if repeats.ndim == 0 else "array data"
+        raise TypeError(f"Cannot cast {what} from {repeats.dtype!r} to "
+                        f"{np.dtype(np.intp)!r} according to the rule 'safe'")
     if isinstance(repeats, ndarray) and repeats.size != 1:
         if repeats.ndim > 1:
             raise ValueError("setting an array element with a sequence. The requested array "

@@ -246,3 +246,19 @@ def test_launches_and_reads_per_call(monkeypatch):
     with pytest.raises(IndexError, match="index 64 is out of bounds for axis 0 with size 64"):
         g[bad]
     numpy.testing.assert_array_equal(g[ix].get(), want)
+
+
+def test_an_empty_ellipsis_separates_advanced_indices():
+    # an Ellipsis of no axes between two advanced indices makes them non-adjacent (NumPy: the
+    # broadcast axes go first), for getitem and setitem, with arrays, integers and masks
+    h = numpy.arange(24).reshape(2, 3, 4)
+    for idx in ((slice(None), [0, 2], Ellipsis, [0, 2]), (slice(None), [0, 1], Ellipsis, 1),
+                ([0, 1], Ellipsis, [0, 2], slice(None)), (Ellipsis, [0, 1], [1, 2], [0, 3]),
+                (slice(None), [1, 2], Ellipsis, I([True, False, True, False]))):
+        d = _dev(tuple(I(i) if isinstance(i, list) else i for i in idx))
+        want = h[idx]
+        assert_same(np.asarray(h)[d], want)
+        hw, g = h.copy(), np.asarray(h)
+        hw[idx] = want * 10
+        g[d] = np.asarray(want * 10)
+        assert_same(g, hw)

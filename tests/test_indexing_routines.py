@@ -202,3 +202,45 @@ def test_fill_diagonal(dt):
     for bad in (numpy.zeros(3), numpy.zeros((2, 3, 3))):
         assert _err(lambda: np.fill_diagonal(np.asarray(bad), 1)) == \
             _err(lambda: numpy.fill_diagonal(bad, 1))
+
+
+def test_argument_checks_found_from_outside():
+    # each against NumPy's own answer or error: choose's negative entries under 'raise', float
+    # repeat counts given as arrays, take's out= dtype, casting= values, generators to stack and
+    # concatenate, empty dims in ravel_multi_index, several indices into a 0-d shape
+    from conftest import error_of
+    D = np.asarray
+
+    def same(f):
+        def run(m, X):
+            r = f(m, X)
+            if isinstance(r, tuple):
+                return tuple(numpy.asarray(x.get() if hasattr(x, "get") else x) for x in r)
+            return numpy.asarray(r.get() if hasattr(r, "get") else r)
+        w, g = error_of(lambda: run(numpy, numpy.asarray)), error_of(lambda: run(np, D))
+        assert w == g, (w, g)
+        if w is None:
+            a, b = run(numpy, numpy.asarray), run(np, D)
+            assert str(a) == str(b)
+    for idx in ([0, -1], [1, 0], [2, 0]):
+        same(lambda m, X: m.choose(X(numpy.array(idx)), [X(numpy.array([1, 2])),
+                                                         X(numpy.array([3, 4]))]))
+    a = numpy.array([10., 20., 30.])
+    for r in (numpy.array([1.5, 0.7, 2.]), numpy.array(2.0), numpy.array([1, 0, 2], "u8"),
+              numpy.array([True, False, True]), numpy.array([1, 0, 2], "i1")):
+        same(lambda m, X: m.repeat(X(a), X(r)))
+    i32 = numpy.arange(4, dtype="i4")
+    for od in ("f8", "i8", "i2", "i4", "u4"):
+        same(lambda m, X: m.take(X(i32), X(numpy.array([0, 1])), out=m.zeros(2, od)))
+    for c in ("foo", None, "unsafe"):
+        for name in ("concatenate", "stack", "vstack", "hstack"):
+            same(lambda m, X: getattr(m, name)((X(numpy.array([1.])), X(numpy.array([2.]))),
+                                               casting=c))
+    for name in ("concatenate", "stack"):
+        same(lambda m, X: getattr(m, name)(x for x in (X(numpy.array([1])),
+                                                       X(numpy.array([2])))))
+    one = numpy.array([1])
+    for mode in ("raise", "wrap", "clip"):
+        same(lambda m, X: m.ravel_multi_index((X(one), X(one)), (3, 0), mode=mode))
+    for idx in (numpy.array([0]), numpy.array(0), numpy.array([], "i8")):
+        same(lambda m, X: m.unravel_index(X(idx), ()))

@@ -157,6 +157,9 @@ def parse(a, index):
             for _ in range(nd - consumed):
                 entries.append(("slice", slice(None), d))
                 d += 1
+            if nd == consumed:
+                # an ellipsis of no axes still separates the advanced indices around it
+                entries.append(("sep", None, None))
         elif kind == "mask":
             k = v.ndim
             for j in range(k):
@@ -192,7 +195,8 @@ def parse(a, index):
 
 
 def _plan(a, entries):
-    """Plan from entries (kind in slice / none / int / arr, value, axis)."""
+    """Plan from entries (kind in slice / none / int / arr / sep, value, axis; ``sep``: an
+    empty ellipsis, which only keeps the advanced indices on its two sides apart)."""
     isz = a.itemsize
     if any(s % isz for s in a._strides):
         raise ValueError("npgpu: strides that are not a multiple of the item size")

@@ -65,6 +65,11 @@ def _empty_axis(n, idx, mode):
 # --- take / put ----------------------------------------------------------------------------------
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of ``a`` at ``indices`` along ``axis`` (the flattened array when None)."""
+    if isinstance(out, ndarray) and isinstance(a, ndarray) and \
+            not np.can_cast(out.dtype, a.dtype, "safe"):
+        # NumPy writes through a copy of out in a's dtype: out's dtype must cast to a's safely
+        raise TypeError(f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according "
+                        "to the rule 'safe'")
     key = None
     if (type(a) is ndarray and type(indices) is ndarray and type(axis) is int
             and type(mode) is str and (out is None or (type(out) is ndarray and not out._ro))):
@@ -282,7 +287,9 @@ def choose(a, choices, out=None, mode="raise"):
                   strides=tuple(s // isz for s in table._strides[1:]), bshape=shape,
                   adv=(0, len(shape)), arrays=[_broadcast(idx, shape)], sizes=[len(cs)],
                   steps=[table._strides[0] // isz], axes=[0])
-    res = _adv.gather(p, mode, lambda v, n, ax: ValueError("invalid entry in choice array"))
+    # (mode='raise': a negative entry is invalid too, not counted from the end)
+    res = _adv.gather(p, "nonneg" if mode == "raise" else mode,
+                      lambda v, n, ax: ValueError("invalid entry in choice array"))
     return _put_out(res, out)
 
 
@@ -365,6 +372,8 @@ def unravel_index(indices, shape, order="C"):
     shape = _layout.normalize_shape(shape)
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
+    if not shape and idx.ndim:
+        raise ValueError("multiple indices are not supported for 0d arrays")
     size = _layout.prod(shape)
     _checked(idx, size, lambda v, n, ax: ValueError(
         f"index {v} is out of bounds for array with size {n}"))
@@ -406,6 +415,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if _layout.prod(dims) > np.iinfo(np.int64).max:
         raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
                          "possible size.")
+    if 0 in dims and _layout.prod(shape):
+        raise ValueError("cannot unravel if shape has zero entries (is empty).")
     raised = [(x, n) for x, n, md in zip(arrs, dims, modes) if md == "raise"]
     if raised:
         p = _adv.Plan(a=arrs[0], shape=shape, bshape=shape, adv=(0, len(shape)),
