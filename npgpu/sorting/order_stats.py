@@ -438,7 +438,8 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
         return _empty(np_func, a, args, kw, out)
     # NumPy's remaining argument errors and the result dtype, on a one-element stand-in
     R = _result_dtype(np_func, a, args, kw, weak, qh)
-    if out is not None and np_func in (np.quantile, np.percentile):
+    if out is not None and np_func in (np.quantile, np.percentile) and method not in (
+            "inverted_cdf", "closest_observation", "lower", "higher", "nearest"):
         # NumPy's quantile adds into out= under same_kind casting (its nan* forms and median
         # copy): its own error for an output that cannot take the result's dtype
         with np.errstate(all="ignore"):
