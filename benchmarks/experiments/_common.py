@@ -157,3 +157,14 @@ def per_call_us(fn, calls=200, batches=5, wait=True):
         best = min(best, (time.perf_counter() - t0) / calls)
     sync()
     return best * 1e6
+
+
+def gather_data(log2=26):
+    """The random gather experiments' data: ``(n, ha, hi, a, idx, want)`` -- 2^log2 float32
+    (``>> SHIFT``) and as many uniform int64 indices, on the host and the device, and NumPy's
+    ``ha[hi]``."""
+    n = 1 << (log2 - SHIFT)
+    rng = np.random.default_rng(0)
+    ha = rng.random(n, dtype=np.float32)
+    hi = rng.integers(0, n, n)
+    return n, ha, hi, gp.asarray(ha), gp.asarray(hi), ha[hi]

@@ -13,17 +13,13 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import SHIFT, cl, copy_bandwidth, fresh, gl, gp, pct, rounds, timer, tl  # noqa: E402
+from _common import (SHIFT, cl, copy_bandwidth, fresh, gather_data, gl, gp, pct,  # noqa: E402
+                     rounds, timer, tl)
 from npgpu.indexing import advanced as A  # noqa: E402
 
 t = timer(20, 2.0)
-n = 1 << (26 - SHIFT)
 bw = copy_bandwidth(t)
-rng = np.random.default_rng(0)
-ha = rng.random(n, dtype=np.float32)
-hi = rng.integers(0, n, n)
-a, idx = gp.asarray(ha), gp.asarray(hi)
-want = ha[hi]
+n, ha, hi, a, idx, want = gather_data()
 shipped = A.EPT
 
 

@@ -23,7 +23,8 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from _common import SHIFT, cl, copy_bandwidth, gl, gp, pct, rounds, timer, tl  # noqa: E402
+from _common import (SHIFT, cl, copy_bandwidth, gather_data, gl, gp, pct, rounds,  # noqa: E402
+                     timer, tl)
 from npgpu._backend import IS_CUDA  # noqa: E402
 
 GRAN, PERSIST = 5, 6                  # CUlimit
@@ -74,13 +75,8 @@ else:                                 # the simulator: the settings are no-ops
 
 
 t = timer(20, 2.0)
-n = 1 << (26 - SHIFT)
 bw = copy_bandwidth(t)
-rng = np.random.default_rng(0)
-ha = rng.random(n, dtype=np.float32)
-hi = rng.integers(0, n, n)
-a, idx = gp.asarray(ha), gp.asarray(hi)
-want = ha[hi]
+n, ha, hi, a, idx, want = gather_data()
 stream = gp.cuda.Stream(non_blocking=True)
 gran0 = limit(GRAN)
 max_persist, max_window = attribute(MAX_PERSIST), attribute(MAX_WINDOW)
