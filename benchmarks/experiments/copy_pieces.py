@@ -9,6 +9,8 @@ CuPy and PyTorch, in 3 interleaved rounds, results checked against NumPy:
 * roll(a, 12345) and concatenate([a, b]) as two memcpys, as two copy-kernel launches, and
   as two memcpys on two streams (the second piece on a side stream, forked and joined by
   events, so it overlaps the first's tail);
+* concatenate as one launch of a CUDA C kernel copying both pieces in 16-byte units (a
+  resident grid-stride loop, or four units a thread over a covering grid);
 * tile(a, 2) as the remap kernel, two memcpys, two copy launches, and one launch of a
   two-output identity (one load, two stores: the bytes the benchmark counts).
 
@@ -99,6 +101,48 @@ def tile_dup2():
     return out
 
 
+# One launch for several contiguous pieces (concatenate's case: 16-byte aligned pieces): each
+# 16-byte unit of the output finds its piece by one comparison, in a resident grid-stride loop
+# or four units a thread over a covering grid.
+PIECES = r"""
+extern "C" __global__ void pieces_loop(float4* dst, const float4* a, unsigned long long na,
+                                       const float4* b, unsigned long long n) {
+    for (unsigned long long i = blockIdx.x * (unsigned long long)blockDim.x + threadIdx.x;
+         i < n; i += (unsigned long long)gridDim.x * blockDim.x) {
+        const float4* p = i < na ? a + i : b + (i - na);
+        dst[i] = *p;
+    }
+}
+extern "C" __global__ void pieces_x4(float4* dst, const float4* a, unsigned long long na,
+                                     const float4* b, unsigned long long n) {
+    unsigned long long base = blockIdx.x * 4ull * blockDim.x + threadIdx.x;
+    float4 v[4];
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        unsigned long long i = base + (unsigned long long)k * blockDim.x;
+        if (i < n) v[k] = i < na ? a[i] : b[i - na];
+    }
+#pragma unroll
+    for (int k = 0; k < 4; k++) {
+        unsigned long long i = base + (unsigned long long)k * blockDim.x;
+        if (i < n) dst[i] = v[k];
+    }
+}
+"""
+SMS = gp.cuda.runtime.sm_count()
+
+
+def pieces(form, threads, blocks_an_sm=0):
+    k = gp.RawKernel(PIECES, f"pieces_{form}")
+    units, na = n // 4, h // 4
+    grid = SMS * blocks_an_sm if form == "loop" else -(-units // (4 * threads))
+
+    def run():
+        k((grid,), (threads,), (out, ah, np.uint64(na), b, np.uint64(units)))
+        return out
+    return run
+
+
 WANT = {"roll": np.roll(ha, shift), "concat": np.concatenate([ha[:h], hb]),
         "tile": np.tile(ha[:h], 2), "copy": ha}
 CASES = {
@@ -110,6 +154,10 @@ CASES = {
     "concat npgpu": ("concat", 8 * n, lambda: gp.concatenate([ah, b])),
     "concat 2 kernels": ("concat", 8 * n, lambda: concat_with(kcopy)),
     "concat 2 streams": ("concat", 8 * n, concat_2streams),
+    "concat 1 launch loop 256x8": ("concat", 8 * n, pieces("loop", 256, 8)),
+    "concat 1 launch loop 512x4": ("concat", 8 * n, pieces("loop", 512, 4)),
+    "concat 1 launch x4 256": ("concat", 8 * n, pieces("x4", 256)),
+    "concat 1 launch x4 128": ("concat", 8 * n, pieces("x4", 128)),
     "tile npgpu": ("tile", 6 * n, lambda: gp.tile(ah, 2)),
     "tile 2 memcpys": ("tile", 6 * n, lambda: tile_with(d2d)),
     "tile 2 kernels": ("tile", 6 * n, lambda: tile_with(kcopy)),
