@@ -196,14 +196,37 @@ def basic_index(shape, strides, index):
             i = operator.index(it)
             n = shape[d]
             if not -n <= i < n:
-                raise IndexError(f"index {i} is out of bounds for axis {d} with size {n}")
+                raise index_error(i, d, n)
             offset += (i % n) * strides[d]
             d += 1
     while d < ndim:
         new_shape.append(shape[d])
         new_strides.append(strides[d])
         d += 1
+    if len(new_shape) > 64:
+        raise too_many_dims(len(new_shape))
     return offset, tuple(new_shape), tuple(new_strides)
+
+
+VALID_INDEX_MSG = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and "
+                   "integer or boolean arrays are valid indices")
+
+
+def index_error(i, axis, n):
+    """NumPy's error for an integer index ``i`` outside an axis of length ``n``: OverflowError
+    for [2**63, 2**64) (NumPy's conversion to a C long), the invalid-index IndexError beyond
+    that, else out of bounds."""
+    if 1 << 63 <= i < 1 << 64:
+        return OverflowError("Python int too large to convert to C long")
+    if not -(1 << 63) <= i < 1 << 64:
+        return IndexError(VALID_INDEX_MSG)
+    return IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+
+
+def too_many_dims(nd):
+    """NumPy's IndexError for an indexing result of more than 64 dimensions."""
+    return IndexError(f"number of dimensions must be within [0, 64], indexing result would "
+                      f"have {nd}")
 
 
 def _is_int(x):

@@ -48,8 +48,7 @@ from ..cuda import runtime as _runtime
 _I64 = np.dtype(np.int64)
 EPT = 4     # elements a gather thread handles (the elementwise contiguous layout's choice)
 _NONE = np.iinfo(np.int64).max        # the record's "no bad index"
-VALID_MSG = ("only integers, slices (`:`), ellipsis (`...`), numpy.newaxis (`None`) and integer "
-             "or boolean arrays are valid indices")
+VALID_MSG = _layout.VALID_INDEX_MSG
 INT_MSG = "arrays used as indices must be of integer (or boolean) type"
 
 
@@ -106,11 +105,14 @@ def _classify(item):
         raise IndexError(INT_MSG)
     if _layout._is_int(item):
         return "int", operator.index(item)
-    if isinstance(item, (np.ndarray, list, tuple)):
-        try:
-            h = np.asarray(item)
-        except ValueError:
-            raise IndexError(VALID_MSG) from None
+    if isinstance(item, (list, tuple)) and _holds_device(item):
+        d = _device_sequence(item)           # NumPy's np.asarray(item), made on the device
+        k = d.dtype.kind
+        if k not in "biu":
+            raise IndexError(VALID_MSG)
+        return ("mask" if k == "b" else "arr"), d
+    if isinstance(item, (np.ndarray, list, tuple, range)):
+        h = np.asarray(item)                 # (a ragged list: NumPy's ValueError)
         if h.dtype == object:
             raise IndexError(VALID_MSG)
         if not isinstance(item, np.ndarray) and h.size == 0:
@@ -119,8 +121,43 @@ def _classify(item):
             return ("bool0", bool(h)) if h.ndim == 0 else ("mask", h)
         if h.dtype.kind in "iu":
             return ("int", operator.index(h[()])) if h.ndim == 0 else ("arr", h)
-        raise IndexError(INT_MSG)
+        # (NumPy: a non-integer array is "arrays used as indices must be ...", a list of
+        # non-integers is not a valid index at all)
+        raise IndexError(INT_MSG if isinstance(item, np.ndarray) else VALID_MSG)
     raise IndexError(VALID_MSG)
+
+
+def _holds_device(item):
+    return any(isinstance(x, ndarray) or (isinstance(x, (list, tuple)) and _holds_device(x))
+               for x in item)
+
+
+def _device_sequence(item):
+    """A list (or nested lists) holding npgpu arrays as one array, NumPy's ``np.asarray`` of
+    it: the parts stacked on the device, in their common dtype."""
+    from ..creation import asarray
+    from ..manipulation import stack
+
+    def build(x):
+        if isinstance(x, ndarray):
+            return x
+        if isinstance(x, (list, tuple)) and _holds_device(x):
+            parts = [build(y) for y in x]
+            if len({p.shape for p in parts}) != 1:
+                # NumPy's ragged-sequence ValueError, from host stand-ins of the same shapes
+                np.asarray(_stand_in(item))
+                raise ValueError("setting an array element with a sequence.")
+            return stack(parts)
+        return asarray(np.asarray(x))
+    return build(item)
+
+
+def _stand_in(x):
+    if isinstance(x, ndarray):
+        return np.broadcast_to(np.zeros((), x.dtype), x.shape)
+    if isinstance(x, (list, tuple)):
+        return [_stand_in(y) for y in x]
+    return x
 
 
 def parse(a, index):
@@ -230,12 +267,14 @@ def _plan(a, entries):
         elif kind == "int":
             n = a.shape[ax]
             if not -n <= v < n:
-                raise IndexError(f"index {v} is out of bounds for axis {ax} with size {n}")
+                raise _layout.index_error(v, ax, n)
             base += (v % n) * (a._strides[ax] // isz)
         if together and j == advpos[0]:
             adv_start = len(shape)
             shape += bshape
             strides += [0] * len(bshape)
+    if len(shape) > 64:
+        raise _layout.too_many_dims(len(shape))
     p = Plan()
     p.a, p.lo, p.m = a, lo, m
     p.shape, p.base, p.strides = tuple(shape), base, tuple(strides)
@@ -536,6 +575,15 @@ def value_for(dst_dtype, value):
             value = host[()]
         else:
             return asarray(host)
+    return host_scalar(dst_dtype, value)
+
+
+def host_scalar(dst_dtype, value):
+    """A host scalar assigned through an index array or a mask, converted as NumPy does: a
+    NumPy scalar or 0-d array is cast unsafely (``np.int64(300)`` into int8 is 44, with NumPy's
+    cast warnings), a Python scalar must fit (NumPy's OverflowError / TypeError)."""
+    if isinstance(value, (np.generic, np.ndarray)):
+        return np.asarray(value).astype(dst_dtype)[()]
     tmp = np.empty((), dst_dtype)
     tmp[()] = value
     return tmp[()]

@@ -57,11 +57,11 @@ def mask_select(a, mask):
 
 
 def _scalar(value, dtype):
-    """NumPy's own conversion of a scalar for assignment into ``dtype`` (OverflowError for
-    out-of-range Python ints, TypeError for complex into real, ...)."""
-    tmp = np.empty((), dtype)
-    tmp[()] = value
-    return tmp[()]
+    """NumPy's conversion of a scalar assigned through a mask: NumPy scalars cast unsafely,
+    Python scalars must fit (OverflowError for out-of-range ints, TypeError for complex into
+    real, ...)."""
+    from .advanced import host_scalar
+    return host_scalar(dtype, value)
 
 
 def _assigned(a, value):
