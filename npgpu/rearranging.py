@@ -89,6 +89,8 @@ def repeat(a, repeats, axis=None):
         a = a.ravel()
         axis = 0
     else:
+        if a.ndim == 0:             # NumPy repeats a 0-d array along an axis as of shape (1,)
+            a = a.reshape(1)
         axis = normalize_axis_index(axis, a.ndim)
     n = a.shape[axis]
     maps = [ident(s) for s in a.shape]

@@ -31,8 +31,10 @@ def _mode(mode):
     return mode
 
 
-def _int_index(indices, what="indices"):
-    """A device integer array from ``indices`` (host data copied once)."""
+def _int_index(indices, rule="safe"):
+    """A device integer array from ``indices`` (host data copied once), NumPy's cast of index
+    arrays to intp under ``rule`` ('same_kind' for take, 'safe' for put and choose; None:
+    ravel_multi_index's and unravel_index's "only int indices"): booleans count as 0 and 1."""
     if isinstance(indices, ndarray):
         x = indices
     else:
@@ -40,10 +42,14 @@ def _int_index(indices, what="indices"):
         if h.size == 0 and h.dtype.kind == "f":
             h = h.astype(np.intp)
         x = h
-    if x.dtype.kind not in "iu":
+    if rule is None:
+        if x.dtype.kind not in "biu":
+            raise TypeError("only int indices permitted")
+    elif not np.can_cast(x.dtype, _I64, rule):
         raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according "
-                        "to the rule 'safe'")
-    return x if isinstance(x, ndarray) else asarray(x)
+                        f"to the rule '{rule}'")
+    x = x if isinstance(x, ndarray) else asarray(x)
+    return x.astype(_I64) if x.dtype.kind == "b" else x
 
 
 def _put_out(res, out):
@@ -71,7 +77,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         raise TypeError(f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according "
                         "to the rule 'safe'")
     key = None
-    if (type(a) is ndarray and type(indices) is ndarray and type(axis) is int
+    if (type(a) is ndarray and type(indices) is ndarray and type(axis) is int and a.ndim
             and type(mode) is str and (out is None or (type(out) is ndarray and not out._ro))):
         # a repeat call (same layouts, alignment, axis and mode) replays the rows launch
         key = (_rt.get_device_id(), a.shape, a._strides, a.dtype, a._ptr & 15, indices.shape,
@@ -86,8 +92,10 @@ def take(a, indices, axis=None, out=None, mode="raise"):
     if axis is None:
         a, axis = a.ravel(), 0
     else:
+        if a.ndim == 0:             # NumPy takes along an axis of a 0-d array as of shape (1,)
+            a = a.reshape(1)
         axis = _layout.normalize_axis(axis, a.ndim)
-    idx = _int_index(indices)
+    idx = _int_index(indices, "same_kind")
     _empty_axis(a.shape[axis], idx, mode)
     if axis == a.ndim - 1 and _staged_take(a, idx):
         return _put_out(_take_rows(a, idx, axis, mode, key), out)
@@ -365,10 +373,7 @@ _DIVMOD = _ew.ScalarOp.from_expr("unravel_coord", 3, "(x0 // x1) % x2")
 
 
 def unravel_index(indices, shape, order="C"):
-    idx = indices if isinstance(indices, ndarray) else np.asarray(indices)
-    if idx.dtype.kind not in "iu":
-        raise TypeError("only int indices permitted")
-    idx = idx if isinstance(idx, ndarray) else asarray(idx)
+    idx = _int_index(indices, None)
     shape = _layout.normalize_shape(shape)
     if order not in ("C", "F"):
         raise ValueError("only 'C' or 'F' order is permitted")
@@ -409,7 +414,7 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError("only 'C' or 'F' order is permitted")
     if len(multi_index) != k:
         raise ValueError(f"parameter multi_index must be a sequence of length {k}")
-    arrs = [_int_index(x) for x in multi_index]
+    arrs = [_int_index(x, None) for x in multi_index]
     shape = np.broadcast_shapes(*(x.shape for x in arrs))
     strides = (_layout.c_strides if order == "C" else _layout.f_strides)(dims, 1)
     if _layout.prod(dims) > np.iinfo(np.int64).max:

@@ -335,14 +335,14 @@ def cumulative(name, a, axis, dtype, out, np_func, pre=None):
         kw["dtype"] = dtype
     res = _r.dry_run(np_func, a, kw, out=out)
     dt = check_dtype(res.dtype) if out is None else check_dtype(dtype or res.dtype)
+    if a.ndim == 0:             # NumPy scans a 0-d array as of shape (1,), axis 0 or -1 too
+        a = a.reshape(1)
     if axis is None:
         a = a.reshape(-1)
         ax = 0
     else:
         from .._core import layout as _layout
         ax = _layout.normalize_axis(axis, a.ndim)
-    if a.ndim == 0:
-        a = a.reshape(1)
     r = _r.prepare_out(out, a.shape, dt)
     if r.size == 0:
         return r
