@@ -202,11 +202,31 @@ def _all_finite(t):
     return builtins.bool(np.all(np.isfinite(t)))
 
 
+def _close_operand(x):
+    """An isclose operand: npgpu arrays and scalars as given, anything else (lists, tuples,
+    host arrays) as a host array."""
+    if isinstance(x, (ndarray, np.generic, int, float, complex)):
+        return x
+    return np.asarray(x)
+
+
 def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     """``numpy.isclose``: ``|a - b| <= atol + rtol * |b|`` (and finite ``b``), or ``a == b``;
     NumPy 2's formula and dtypes, in one kernel."""
     if isinstance(b, int):              # bool included, as in NumPy
         b = float(b)
+    a, b = _close_operand(a), _close_operand(b)
+    if any(isinstance(x, np.ndarray) and x.dtype.kind not in "biufc" for x in (a, b)):
+        # NumPy's own error for a str / object operand (from a dry run on 0-d stand-ins)
+        np.isclose(*(np.zeros((), x.dtype) if isinstance(x, ndarray) else x for x in (a, b)))
+    shapes = [np.shape(x) if not isinstance(x, ndarray) else x.shape for x in (a, b)]
+    try:
+        np.broadcast_shapes(*shapes)
+    except ValueError:
+        from .indexing.advanced import shape_text
+        raise ValueError("operands could not be broadcast together with shapes "
+                         + "".join(shape_text(s) + " " for s in shapes)) from None
+    a, b = (asarray(x) if isinstance(x, np.ndarray) else x for x in (a, b))
     atol, rtol = _tolerance(atol), _tolerance(rtol)
     if not (_all_finite(atol) and _all_finite(rtol)):
         msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"
