@@ -9,19 +9,45 @@ from ._codegen import elementwise as _ew
 from ._core.dtypes import check_dtype
 from ._core import copy as _copy
 from ._core.ndarray import READONLY, empty_array
-from .creation import _BOOL, _F64, _I64, _diagonal_view, _mn, _run, asarray, zeros
+from .creation import _BOOL, _F64, _I64, _diagonal_view, _run, asarray, zeros
 from .manipulation import broadcast_to
 
 
 def tri(N, M=None, k=0, dtype=float, *, like=None):
     """``out[i, j] = j <= i + k``: one INDEX kernel."""
-    N, M = _mn(N, M)
-    k = _operator.index(k)
-    out = empty_array((N, M), check_dtype(_F64 if dtype is None else dtype))
+    dt = check_dtype(_F64 if dtype is None else dtype)
+    try:
+        N, M, k = (_operator.index(v) for v in (N, N if M is None else M, k))
+    except TypeError:
+        return _tri_numpy(N, M, k, dt)
+    if N < 0 or M < 0:
+        return _tri_numpy(N, M, k, dt)
+    out = empty_array((N, M), dt)
     if out.size:
         _run("(x0 % x2) <= (x0 // x2) + x1", [_ew.INDEX, np.int64(k), np.int64(M)],
              [_I64, _I64, _I64], out, _BOOL, name="tri")
     return out
+
+
+def _min_int(low, high):
+    """NumPy's tri: the smallest integer type holding [low, high]."""
+    for t in (np.int8, np.int16, np.int32):
+        if np.iinfo(t).min <= low and high <= np.iinfo(t).max:
+            return t
+    return np.int64
+
+
+def _tri_numpy(N, M, k, dt):
+    """``tri`` of what NumPy's formula takes beyond non-negative integers (negative, float or
+    NumPy-scalar ``N``, ``M``, ``k``): its two aranges (host scalars' ranges, of lengths N
+    and M) compared on the device as NumPy's ``greater_equal.outer``."""
+    from .ufuncs import UFUNCS
+    if M is None:
+        M = N
+    rows = np.arange(N, dtype=_min_int(0, N))
+    cols = np.arange(-k, M - k, dtype=_min_int(-k, M - k))
+    ge = UFUNCS["greater_equal"](asarray(rows).reshape(-1, 1), asarray(cols).reshape(1, -1))
+    return ge.astype(dt, copy=False)
 
 
 def _tri_mask(m, k, lower):
