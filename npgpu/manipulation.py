@@ -177,6 +177,8 @@ def _check_cast(src_dt, dst_dt, casting):
     if src_dt == dst_dt:                # every rule casts a dtype to itself (no NumPy call)
         return
     if not np.can_cast(src_dt, dst_dt, casting=casting):
+        if isinstance(casting, bytes):      # (NumPy names the rule decoded)
+            casting = casting.decode("latin-1")
         raise TypeError(f"Cannot cast array data from {src_dt!r} to {dst_dt!r} according to the "
                         f"rule '{casting}'")
 
@@ -185,10 +187,10 @@ _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
 def _casting_arg(casting):
-    """NumPy's check of a ``casting=`` argument."""
-    if not isinstance(casting, str):
+    """NumPy's check of a ``casting=`` argument (str, or bytes as NumPy takes them too)."""
+    if not isinstance(casting, (str, bytes)):
         raise TypeError(f"casting must be str, not {type(casting).__name__}")
-    if casting not in _CASTINGS:
+    if (casting.decode("latin-1") if isinstance(casting, bytes) else casting) not in _CASTINGS:
         raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', 'unsafe' "
                          f"(got {casting!r})")
 
@@ -258,11 +260,16 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     return res
 
 
-def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
-    _casting_arg(casting)
-    if not hasattr(arrays, "__len__") and not isinstance(arrays, ndarray):
+def _stack_sequence(arrays):
+    """NumPy's refusal of a generator (anything that cannot be indexed) by the stack family."""
+    if not hasattr(arrays, "__getitem__"):
         raise TypeError('arrays to stack must be passed as a "sequence" type such as list or '
                         'tuple.')
+
+
+def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    _casting_arg(casting)
+    _stack_sequence(arrays)
     arrs = [asarray(a) for a in arrays]
     if not arrs:
         raise ValueError("need at least one array to stack")
@@ -274,6 +281,7 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):
+    _stack_sequence(tup)
     arrs = atleast_2d(*tup)
     arrs = arrs if isinstance(arrs, tuple) else (arrs,)
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
@@ -283,6 +291,7 @@ row_stack = vstack
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):
+    _stack_sequence(tup)
     arrs = atleast_1d(*tup)
     arrs = arrs if isinstance(arrs, tuple) else (arrs,)
     if arrs and arrs[0].ndim == 1:
@@ -291,12 +300,14 @@ def hstack(tup, *, dtype=None, casting="same_kind"):
 
 
 def dstack(tup):
+    _stack_sequence(tup)
     arrs = atleast_3d(*tup)
     arrs = arrs if isinstance(arrs, tuple) else (arrs,)
     return concatenate(arrs, 2)
 
 
 def column_stack(tup):
+    _stack_sequence(tup)
     arrs = []
     for v in tup:
         a = asarray(v)

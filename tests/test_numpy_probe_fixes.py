@@ -1,0 +1,252 @@
+"""Differences from NumPy found by probing indexing, manipulation, sorting, sets and statistics,
+each checked against NumPy: values, dtype and shape, or the exception class and message."""
+import re
+import warnings
+
+import numpy
+import pytest
+
+import npgpu as np
+from conftest import assert_same
+
+RNG = numpy.random.default_rng(1414)
+
+
+def _ints(shape, dt=numpy.int64, lo=-50, hi=50):
+    return RNG.integers(lo, hi, shape).astype(dt)
+
+
+def _raises_as_numpy(np_call, gp_call):
+    """npgpu raises NumPy's exception class with NumPy's message."""
+    with pytest.raises(Exception) as e:
+        np_call()
+    with pytest.raises(type(e.value), match="^" + re.escape(str(e.value)) + "$"):
+        gp_call()
+
+
+def _host(r):
+    if isinstance(r, tuple):
+        return tuple(_host(x) for x in r)
+    return r.get() if isinstance(r, np.ndarray) else numpy.asarray(r)
+
+
+# --- NumPy scalars cast unsafely by assignment through an index array or a mask ------------------
+def _fancy(xp, a, v):
+    a[xp.asarray(numpy.array([0, 2]))] = v
+
+
+def _mask(xp, a, v):
+    a[a > 0] = v
+
+
+def _put(xp, a, v):
+    xp.put(a, [1, 3], v)
+
+
+def _fill_diagonal(xp, a, v):
+    xp.fill_diagonal(a.reshape(2, 3), v)
+
+
+def _put_along_axis(xp, a, v):
+    xp.put_along_axis(a.reshape(2, 3), xp.asarray(numpy.array([[2], [0]])), v, axis=1)
+
+
+@pytest.mark.parametrize("assign", [_fancy, _mask, _put, _fill_diagonal, _put_along_axis])
+@pytest.mark.parametrize("value", [numpy.int64(300), numpy.uint16(65535), numpy.float64(-1e3),
+                                   numpy.array(1000), 300])
+def test_numpy_scalar_assigned_unsafely(assign, value):
+    h = numpy.abs(_ints(6, numpy.int8)) + 1
+    g = np.asarray(h)
+    if isinstance(value, int):      # a Python int must fit, in both
+        _raises_as_numpy(lambda: assign(numpy, h.copy(), value), lambda: assign(np, g, value))
+        return
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        assign(numpy, h, value)
+        assign(np, g, value)
+    assert_same(g, h)
+
+
+# --- boolean index arrays cast to intp -----------------------------------------------------------
+@pytest.mark.parametrize("kind", ["take", "put", "choose", "ravel_multi_index", "unravel_index"])
+def test_bool_index_arrays(kind):
+    b = RNG.random(5) < 0.5
+    b[:2] = [True, False]
+    h = _ints(4)
+
+    v = _ints(3)
+
+    def call(xp, wrap):
+        A = xp.asarray
+        idx = wrap(b)
+        if kind == "take":
+            return xp.take(A(h), idx)
+        if kind == "put":
+            a = A(h.copy())
+            xp.put(a, idx, A(v))
+            return a
+        if kind == "choose":
+            return xp.choose(idx, [A(h[:1]), A(h[1:2])])
+        if kind == "ravel_multi_index":
+            return xp.ravel_multi_index((idx, wrap(~b)), (3, 4))
+        return xp.unravel_index(idx, (3, 4))
+
+    expect = call(numpy, lambda x: x)
+    for wrap in (np.asarray, lambda x: x, list):
+        got = _host(call(np, wrap))
+        if isinstance(expect, tuple):
+            for g, e in zip(got, expect):
+                assert_same(g, e)
+        else:
+            assert_same(got, numpy.asarray(expect))
+
+
+@pytest.mark.parametrize("kind, idx", [("take", numpy.array([1.0])),
+                                       ("put", numpy.array([1], numpy.uint64)),
+                                       ("choose", numpy.array([1], numpy.uint64)),
+                                       ("ravel_multi_index", numpy.array([1.0])),
+                                       ("unravel_index", numpy.array([1 + 0j]))])
+def test_index_array_cast_errors(kind, idx):
+    def call(xp):
+        i = xp.asarray(idx)
+        if kind == "take":
+            return xp.take(xp.asarray(_ints(4)), i)
+        if kind == "put":
+            return xp.put(xp.asarray(_ints(4)), i, 1)
+        if kind == "choose":
+            return xp.choose(i, [xp.asarray(_ints(2)), xp.asarray(_ints(2))])
+        if kind == "ravel_multi_index":
+            return xp.ravel_multi_index((i, i), (3, 4))
+        return xp.unravel_index(i, (3, 4))
+    _raises_as_numpy(lambda: call(numpy), lambda: call(np))
+
+
+# --- 0-d arrays along axis 0 / -1 --------------------------------------------------------------
+@pytest.mark.parametrize("fn", ["take", "repeat", "cumsum", "cumprod", "nancumsum"])
+@pytest.mark.parametrize("axis", [0, -1, 1])
+def test_zero_d_along_an_axis(fn, axis):
+    h = numpy.array(RNG.standard_normal())
+    args = {"take": (0,), "repeat": (3,)}.get(fn, ())
+
+    def call(xp, a):
+        return getattr(xp, fn)(a, *args, axis=axis)
+    if axis == 1:
+        _raises_as_numpy(lambda: call(numpy, h), lambda: call(np, np.asarray(h)))
+        return
+    for _ in range(2):          # the second call replays the first
+        assert_same(call(np, np.asarray(h)), numpy.asarray(call(numpy, h)))
+
+
+# --- isclose / allclose of lists and tuples ----------------------------------------------------
+@pytest.mark.parametrize("fn", ["isclose", "allclose"])
+@pytest.mark.parametrize("kind", ["lists", "tuples", "device_and_list", "bool_list"])
+def test_isclose_of_sequences(fn, kind):
+    x = RNG.standard_normal(6)
+    y = x + RNG.choice([0.0, 1e-9, 1e-3], 6)
+    if kind == "lists":
+        a, b, ga, gb = list(x), list(y), list(x), list(y)
+    elif kind == "tuples":
+        a, b, ga, gb = tuple(x), tuple(y), tuple(x), tuple(y)
+    elif kind == "device_and_list":
+        a, b, ga, gb = x, list(y), np.asarray(x), list(y)
+    else:
+        a, b, ga, gb = list(x > 0), [True] * 6, list(x > 0), [True] * 6
+    expect = getattr(numpy, fn)(a, b)
+    got = getattr(np, fn)(ga, gb)
+    if fn == "allclose":
+        assert got is bool(expect)
+    else:
+        assert_same(got, expect)
+
+
+@pytest.mark.parametrize("a, b", [([1.0, 2.0], "a"), ("a", [1.0, 2.0]),
+                                  (numpy.zeros((2, 3)), [1.0, 2.0]),
+                                  (numpy.zeros(2), numpy.zeros(3))])
+def test_isclose_errors(a, b):
+    ga = np.asarray(a) if isinstance(a, numpy.ndarray) else a
+    gb = np.asarray(b) if isinstance(b, numpy.ndarray) else b
+    _raises_as_numpy(lambda: numpy.isclose(a, b), lambda: np.isclose(ga, gb))
+
+
+# --- index forms: lists of device arrays, range, and NumPy's errors ------------------------------
+_MASK = RNG.random((4, 5)) < 0.5
+_INDICES = {
+    "device_list": lambda A: [A(numpy.array([0, 3])), A(numpy.array([2, 1]))],
+    "device_and_host_list": lambda A: ([A(numpy.array([0, 3])), [2, 1]], A(numpy.array([4, 0]))),
+    "device_bool_list": lambda A: [A(row) for row in _MASK],      # rows of a 2-d mask
+    "range": lambda A: range(1, 4),
+    "ranges": lambda A: (range(2), range(1, 5, 2)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(_INDICES))
+def test_index_forms(name):
+    h = _ints((4, 5))
+    g = np.asarray(h)
+    idx = _INDICES[name]
+    assert_same(g[idx(np.asarray)], h[idx(numpy.asarray)])
+    v = _ints(h[idx(numpy.asarray)].shape)
+    h[idx(numpy.asarray)] = v
+    g[idx(np.asarray)] = np.asarray(v)
+    assert_same(g, h)
+
+
+@pytest.mark.parametrize("index", [
+    [0, [1, 2]],                        # ragged: ValueError
+    (None,) * 70, (None,) * 63 + ([[0]],),            # more than 64 dims
+    numpy.uint64(2 ** 63), 2 ** 64 - 1, (2 ** 63, [0]),  # [2**63, 2**64): OverflowError
+    2 ** 70, -2 ** 63 - 1,              # beyond: not a valid index
+    [1.0, 2.0], ["a"],                  # lists of non-integers: not valid indices
+    numpy.array([1.0, 2.0]),            # a float array: integer arrays only
+], ids=repr)
+def test_index_errors(index):
+    h = _ints((5, 2))
+    g = np.asarray(h)
+    _raises_as_numpy(lambda: h[index], lambda: g[index])
+
+
+def test_index_error_ragged_device_list():
+    h = _ints(5)
+    g = np.asarray(h)
+    _raises_as_numpy(lambda: h[[numpy.array([0, 1]), numpy.array([2])]],
+                     lambda: g[[np.asarray(numpy.array([0, 1])), np.asarray(numpy.array([2]))]])
+
+
+# --- tri, tril_indices, triu_indices: negative and float arguments -------------------------------
+@pytest.mark.parametrize("args", [(-2,), (3, 0, -1), (3.0,), (3, 1.5), (4, -0.5, 2.5),
+                                  (3.5, 0.5, 2.5), (numpy.float64(4), 1, 3), (4, 1, 3)],
+                         ids=repr)
+def test_tri_indices_arguments(args):
+    for fn in ("tril_indices", "triu_indices"):
+        got, expect = getattr(np, fn)(*args), getattr(numpy, fn)(*args)
+        for g, e in zip(got, expect):
+            assert_same(g, e)
+    n, k, m = (args + (0, None))[:3]
+    assert_same(np.tri(n, m, k), numpy.tri(n, m, k))
+    h = RNG.standard_normal((3, 4))
+    for fn in ("tril_indices_from", "triu_indices_from"):
+        for g, e in zip(getattr(np, fn)(np.asarray(h), k), getattr(numpy, fn)(h, k)):
+            assert_same(g, e)
+
+
+# --- the stack family: generators refused, casting= as bytes ------------------------------------
+@pytest.mark.parametrize("fn", ["hstack", "vstack", "dstack", "column_stack", "stack"])
+def test_stack_family_refuses_generators(fn):
+    hs = [RNG.standard_normal(3) for _ in range(2)]
+    _raises_as_numpy(lambda: getattr(numpy, fn)(h for h in hs),
+                     lambda: getattr(np, fn)(np.asarray(h) for h in hs))
+    assert_same(getattr(np, fn)([np.asarray(h) for h in hs]), getattr(numpy, fn)(hs))
+
+
+@pytest.mark.parametrize("fn", ["concatenate", "stack", "hstack", "vstack"])
+@pytest.mark.parametrize("casting", [b"safe", b"same_kind", b"unsafe", b"foo"])
+def test_casting_as_bytes(fn, casting):
+    hs = [RNG.standard_normal(3), RNG.standard_normal(3)]
+    gs = [np.asarray(h) for h in hs]
+    try:
+        expect = getattr(numpy, fn)(hs, dtype=numpy.int64, casting=casting)
+    except Exception:                   # noqa: BLE001 - compared below
+        _raises_as_numpy(lambda: getattr(numpy, fn)(hs, dtype=numpy.int64, casting=casting),
+                         lambda: getattr(np, fn)(gs, dtype=numpy.int64, casting=casting))
+        return
+    assert_same(getattr(np, fn)(gs, dtype=numpy.int64, casting=casting), expect)
