@@ -17,7 +17,6 @@ broadcast to the output's shape (``P{k}``, read through their strides by coordin
 element).  One launch per request; the grid covers the blocks with a grid-stride loop.
 """
 import hashlib
-import os
 
 import numpy as np
 
@@ -39,10 +38,9 @@ _THREADS = 32 if _SIM else 256
 # 32 registers): H200, random f32 2^28 (random_write_parts.py, 2026-12-03): 304 us with 256
 # threads a block, 297 with 512, 292 with 1024
 _THREADS_LANES = 32 if _SIM else 1024
-# Blocks a thread computes a round of a direct transform's grid-stride loop: 1 (shipped) or 2
-# (two independent Philox chains side by side), NPGPU_RANDOM_UNROLL, for A/B runs
-# (benchmarks/experiments/random_unroll.py); the numbers are the same either way.
-UNROLL = int(os.environ.get("NPGPU_RANDOM_UNROLL", "1"))
+# (Two blocks a thread a round, their Philox rounds side by side, measured and dropped: H200
+# 2026-12-04, alternating processes, random f32 2^28 90.2 / 87.1% of copy with one, 87.5 /
+# 87.5% with two; random f64 85.7 / 83.0% against 81.8 / 83.0%; standard_normal no better.)
 _SIM_BLOCKS = 2
 
 # base variates of a block: (name, compute dtype) -> (per, lines computing v0..v{per-1})
@@ -135,28 +133,8 @@ def render(sampler, compute, out_dt, pspecs, ndim, wide=False):
         L.append(f"{P}out[b] = {_store(sampler.value, out_dt)}")
         L.append("        b += step")
         return _source(sampler, L, params)
-    if UNROLL == 2:
-        # two blocks a round, their Philox rounds computed side by side (instruction-level
-        # parallelism), then each block's elements as below; the second when inside
-        L += [f"{P}b1 = b + step",
-              f"{P}x0, x1, x2, x3 = block(k0, k1, clo, chi, b, uint64(0))",
-              f"{P}y0, y1, y2, y3 = block(k0, k1, clo, chi, b1, uint64(0))"]
-        body = _lane_lines(sampler, compute, out_dt, arrays, ndim, per, shift, wide, "")
-        L += [P + line for line in body]
-        L += [f"{P}if b1 < nb:", f"{P}    b = b1", f"{P}    x0, x1, x2, x3 = y0, y1, y2, y3"]
-        L += [P + "    " + line for line in body]
-        L.append("        b += step")
-        return _source(sampler, L, params)
     L.append(f"{P}x0, x1, x2, x3 = block(k0, k1, clo, chi, b, uint64(0))")
-    L += [P + line for line in _lane_lines(sampler, compute, out_dt, arrays, ndim, per, shift,
-                                           wide, "")]
-    L.append("        b += step")
-    return _source(sampler, L, params)
-
-
-def _lane_lines(sampler, compute, out_dt, arrays, ndim, per, shift, wide, P):
-    """A block's elements from its words x0..x3: base variates, values, stores."""
-    L = list(BASES[(sampler.base, _base_dt(sampler.base, compute))][1])
+    L += [P + line for line in BASES[(sampler.base, _base_dt(sampler.base, compute))][1]]
     L.append(f"{P}e0 = b << uint64({shift})" if shift else f"{P}e0 = b")
     # Every lane's value is computed (a lane past the end reads its parameters at n - 1), so
     # a block wholly inside the request stores without per-element checks.
@@ -177,7 +155,8 @@ def _lane_lines(sampler, compute, out_dt, arrays, ndim, per, shift, wide, P):
     for lane in range(1, per):
         e = f"e0 + uint64({lane})"
         L += [f"{P}    if {e} < nn:", f"{P}        out[{e}] = r{lane}"]
-    return L
+    L.append("        b += step")
+    return _source(sampler, L, params)
 
 
 def store_width(out_dt, per):
