@@ -276,7 +276,46 @@ def search(a, v, right=False, sorter=None, reverse=False):
 def searchsorted(a, v, side="left", sorter=None):
     """``numpy.searchsorted``: int64 indices (of ``v``'s shape) where ``v`` would be inserted
     into the 1-d sorted ``a`` to keep it sorted; ``sorter``: indices that sort ``a``."""
-    return search(a, v, _check_side(side), sorter)
+    right = _check_side(side)
+    big = _beyond_int64(v)
+    if big is not None:
+        return _search_beyond(a, big, right, sorter)
+    return search(a, v, right, sorter)
+
+
+def _beyond_int64(v):
+    """``v`` as a host object array when it is Python ints, some beyond int64 and uint64
+    (NumPy compares those as Python objects), else None."""
+    if isinstance(v, bool) or not isinstance(v, (int, list, tuple)):
+        return None
+    try:
+        h = np.asarray(v)
+    except Exception:           # noqa: BLE001 - (device arrays in a list): the usual path
+        return None
+    if h.dtype != object or not all(type(x) is int for x in h.flat):
+        return None
+    return h
+
+
+def _search_beyond(a, h, right, sorter):
+    """searchsorted of the Python ints ``h`` (an object array): in a float or complex ``a``
+    as float64 values; in an integer ``a`` clipped to its range, every value beyond it placed
+    at the end (above) or the start (below), as NumPy's object comparisons place it."""
+    from ..creation import asarray
+    from ..logic import where
+    if not isinstance(a, ndarray):
+        a = _as_device(a)
+    if a.dtype.kind not in "biu":
+        return search(a, h.astype(_F64), right, sorter)
+    lo, hi = (0, 1) if a.dtype.kind == "b" else (int(np.iinfo(a.dtype).min),
+                                                  int(np.iinfo(a.dtype).max))
+    clipped = np.array([min(max(x, lo), hi) for x in h.flat], a.dtype).reshape(h.shape)
+    out = search(a, clipped, right, sorter)
+    above, below = (h > hi).astype(bool), (h < lo).astype(bool)
+    if a.ndim == 1 and (above.any() or below.any()):
+        fixed = np.where(above, a.shape[0], 0).astype(np.int64)
+        out = where(asarray(above | below), asarray(fixed), out)
+    return out
 
 
 # ---- digitize ---------------------------------------------------------------------------------

@@ -404,6 +404,23 @@ def _isin_table(x, t, lo, hi, invert):
     return where(inside, got, invert)
 
 
+def _table_fits(n):
+    """Allocate (and free) a table of ``n`` booleans as NumPy's kind='table' would:
+    ValueError past the largest dimension, MemoryError where the device has too little."""
+    if n > np.iinfo(np.intp).max:
+        raise ValueError("Maximum allowed dimension exceeded")
+    from .._core.ndarray import empty_array
+    try:
+        empty_array((n,), _BOOL)
+    except ValueError:          # (more than the device's address space): NumPy's error
+        try:
+            from numpy._core._exceptions import _ArrayMemoryError
+        except ImportError:
+            raise MemoryError(f"Unable to allocate {n} bytes for an array with shape ({n},) "
+                              "and data type bool") from None
+        raise _ArrayMemoryError((n,), np.dtype(bool)) from None
+
+
 def _isin(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
     """``isin`` of the flattened ``ar1`` (1-d bool); ``assume_unique`` changes nothing here."""
     from ..reductions.functions import max as _max, min as _min
@@ -417,14 +434,19 @@ def _isin(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
     if t.size == 0 or x.size == 0:
         from ..creation import full
         return full((x.size,), invert, dtype=_BOOL)
-    if ints and kind != "sort" and np.uint64 not in (x.dtype, t.dtype):
+    wide = np.uint64 in (x.dtype, t.dtype)
+    if ints and kind != "sort" and (kind == "table" or not wide):
         # NumPy's choice (the result is the same either way): a table no larger than six
         # times both inputs, or any table when asked for (two 8-byte reads: min and max)
         lo, hi = int(_min(t).get()), int(_max(t).get())
         tdt = np.dtype(np.uint8) if t.dtype == _BOOL else t.dtype
         if hi - lo <= np.iinfo(tdt).max:
             if kind == "table" or hi - lo <= 6 * (x.size + t.size):
-                return _isin_table(x, t, lo, hi, invert)
+                if not wide:
+                    return _isin_table(x, t, lo, hi, invert)
+                # uint64 values (beyond the int64 table arithmetic): NumPy's table allocation
+                # and its errors, the result then by sorting (the same)
+                _table_fits(hi - lo + 1)
         elif kind == "table":
             raise RuntimeError("You have specified kind='table', but the range of values in "
                                "`ar2` or `ar1` exceed the maximum integer of the datatype. "
