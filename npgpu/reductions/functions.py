@@ -259,6 +259,12 @@ def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):
         # NumPy refuses an all-NaN slice before anything is written: one scalar comes back
         if builtins.bool(any(all(ufunc_by_name("isnan")(a), axis=axis))):
             raise ValueError("All-NaN slice encountered")
+    if out is not None:
+        o = _r.single_out(out)
+        if o is not None and o.shape != _r.result_shape(a.shape, _r.reduce_axes(axis, a.ndim),
+                                                        kd):
+            raise ValueError("output array does not match result of "
+                             f"np.{'argmax' if largest else 'argmin'}.")
     return _drive(np_func, a, axis, out, kd, True,
                   lambda dt, rdt, m: _arg_spec(dt, largest, skip_nan))
 

@@ -54,20 +54,25 @@ def _check_dtype(a):
         raise TypeError(f"cannot sort arrays of dtype {a.dtype}")
 
 
-def _axis_int(axis):
+def _axis_int(axis, arg=False):
+    """An integer axis, NumPy's errors: sort, partition and lexsort parse it as a C int
+    ("integer argument expected, got float" for floats), argsort and argpartition by
+    ``__index__`` ("'float' object cannot be interpreted as an integer")."""
     try:
         return operator.index(axis)
     except TypeError:
-        raise TypeError(f"integer argument expected, got {type(axis).__name__}") from None
+        if not arg and isinstance(axis, float):
+            raise TypeError("integer argument expected, got float") from None
+        raise
 
 
-def _rows(a, axis):
+def _rows(a, axis, arg=False):
     """(``a`` with ``axis`` last, C-contiguous; the normalised axis; was it moved)."""
     from ..creation import ascontiguousarray
     if axis is None:
         x = a.reshape(-1)
         return ascontiguousarray(x), None
-    axis = normalize_axis_index(_axis_int(axis), a.ndim)
+    axis = normalize_axis_index(_axis_int(axis, arg), a.ndim)
     if axis != a.ndim - 1:
         from ..manipulation import moveaxis
         a = moveaxis(a, axis, -1)
@@ -146,7 +151,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     if a.ndim == 0 and axis is not None:
         axis = None                   # NumPy: the 0-d array as a 1-element one
     ndim = a.ndim
-    x, ax = _rows(a, axis)
+    x, ax = _rows(a, axis, True)
     return _restore(permutation(x, bool(descending)), ax, ndim)
 
 
@@ -193,12 +198,13 @@ def sort_complex(a):
     return b.astype(np.complex128)
 
 
-def _check_kth(kth, a, axis, kind, order):
+def _check_kth(kth, a, axis, kind, order, arg=False):
     """NumPy's checks of ``partition``'s arguments; returns the normalised axis."""
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
     if kind != "introselect":
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    is_array = isinstance(kth, (ndarray, np.ndarray))
     if isinstance(kth, ndarray):
         kth = kth.get()
     k = np.asarray(kth)
@@ -207,11 +213,14 @@ def _check_kth(kth, a, axis, kind, order):
     if k.dtype.kind not in "iu":
         raise TypeError("Partition index must be integer")
     if k.ndim > 1:
-        raise ValueError("object too deep for desired array")
-    n = a.size if axis is None else a.shape[normalize_axis_index(_axis_int(axis), a.ndim)] \
-        if a.ndim else None
+        # (NumPy: an array is too deep, a nested list too deep to convert)
+        raise ValueError("object too deep for desired array" if is_array else
+                         "setting an array element with a sequence. The requested array "
+                         "would exceed the maximum number of dimension of 1.")
+    n = a.size if axis is None else \
+        a.shape[normalize_axis_index(_axis_int(axis, arg), a.ndim)] if a.ndim else None
     if n is None:
-        normalize_axis_index(_axis_int(axis), a.ndim)     # NumPy's AxisError for 0-d
+        normalize_axis_index(_axis_int(axis, arg), a.ndim)    # NumPy's AxisError for 0-d
     if n:
         for v in k.reshape(-1):
             v = int(v)
@@ -237,7 +246,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     _check_dtype(a)
     if a.ndim == 0 and axis is not None:
         axis = None
-    _check_kth(kth, a, axis, kind, order)
+    _check_kth(kth, a, axis, kind, order, True)
     return argsort(a, axis=axis)
 
 

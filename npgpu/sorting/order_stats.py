@@ -19,6 +19,8 @@ it per ``(q, row)``.  Value-dependent errors (negative weights, weights summing 
 non-finite) come back in one small read before anything is written to ``out``.
 """
 
+import warnings
+
 import numpy as np
 
 from .._codegen import compiler
@@ -372,6 +374,21 @@ def _layout(a, axis):
     return axes, kept, x, kd_shape
 
 
+def _check_out_shape(np_func, a, args, kw, out, shape):
+    """An ``out=`` of another shape than the result: NumPy's own error for it (a dry run on a
+    zero-stride host stand-in of ``a``), or nothing where NumPy broadcasts the result into it."""
+    if out.shape == shape:
+        return
+    kw = dict(kw)
+    if kw.get("weights") is not None:
+        w = kw["weights"]
+        kw["weights"] = np.broadcast_to(np.ones((), w.dtype), w.shape)
+    with warnings.catch_warnings(), np.errstate(all="ignore"):
+        warnings.simplefilter("ignore")
+        np_func(np.broadcast_to(np.zeros((), a.dtype), a.shape), *args,
+                out=np.zeros(out.shape, out.dtype), **kw)
+
+
 def _finish(res, q_shape, a, kept, kd_shape, keepdims, out):
     shape = tuple(q_shape) + (kd_shape if keepdims else tuple(a.shape[i] for i in kept))
     res = res.reshape(shape)
@@ -379,9 +396,17 @@ def _finish(res, q_shape, a, kept, kd_shape, keepdims, out):
         return res
     if not isinstance(out, ndarray):
         raise TypeError("out must be an npgpu array")
+    target = out
     if out.shape != shape:
-        raise ValueError(f"output parameter has shape {out.shape}, expected {shape}")
-    _copy.copy_into(out, res)
+        # (an out NumPy takes, _check_out_shape having run its own checks): with keepdims
+        # NumPy writes at index 0 of out's reduced axes, and broadcasts the result into it
+        if keepdims:
+            target = out[(Ellipsis,) + tuple(slice(None) if i in kept else 0
+                                             for i in range(a.ndim))]
+            res = res.reshape(tuple(q_shape) + tuple(a.shape[i] for i in kept))
+        if np.broadcast_shapes(target.shape, res.shape) != target.shape:
+            raise ValueError(f"output parameter has shape {out.shape}, expected {shape}")
+    _copy.copy_into(target, res)
     return out
 
 
@@ -445,6 +470,9 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
         with np.errstate(all="ignore"):
             np.add(np.zeros((), R), np.zeros((), R), out=np.empty((), getattr(out, "dtype", R)))
     axes, kept, x, kd_shape = _layout(a, axis)
+    if isinstance(out, ndarray):
+        _check_out_shape(np_func, a, args, kw, out, (() if qh is None else qh.shape)
+                         + (kd_shape if keepdims else tuple(a.shape[i] for i in kept)))
     rows, n = x.shape
     A = a.dtype
     nan_skip = nan_skip and A.kind == "f"
