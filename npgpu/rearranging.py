@@ -63,11 +63,14 @@ def tile(A, reps):
     return out
 
 
-def _counts_on_host(repeats, n):
-    """Host repeat counts as int64 of length ``n`` (or one scalar), NumPy's checks."""
+def _counts_on_host(repeats, n, is_array=False):
+    """Host repeat counts as int64 of length ``n`` (or one scalar), NumPy's checks (an array
+    of counts too deep is "too deep", a nested list too deep to convert)."""
+    is_array = is_array or isinstance(repeats, np.ndarray)
     r = np.asarray(repeats)
     if r.ndim > 1:
-        raise ValueError("setting an array element with a sequence. The requested array would "
+        raise ValueError("object too deep for desired array" if is_array else
+                         "setting an array element with a sequence. The requested array would "
                          "exceed the maximum number of dimension of 1.")
     r = r.astype(np.intp)
     if r.size == 1:                    # one count for every element: an output dimension
@@ -101,8 +104,7 @@ def repeat(a, repeats, axis=None):
                         f"{np.dtype(np.intp)!r} according to the rule 'safe'")
     if isinstance(repeats, ndarray) and repeats.size != 1:
         if repeats.ndim > 1:
-            raise ValueError("setting an array element with a sequence. The requested array "
-                             "would exceed the maximum number of dimension of 1.")
+            raise ValueError("object too deep for desired array")
         if repeats.size != n:
             raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                              f"({repeats.size},)")
@@ -114,9 +116,12 @@ def repeat(a, repeats, axis=None):
             raise ValueError("repeats may not contain negative values.")
         maps[axis] = AxisMap("search", total, table=cs)
         return _remap.remap(a, maps)
-    if isinstance(repeats, ndarray):
+    on_device = isinstance(repeats, ndarray)
+    if on_device and repeats.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if on_device:
         repeats = repeats.get()
-    r = _counts_on_host(repeats, n)
+    r = _counts_on_host(repeats, n, on_device)
     if isinstance(r, int):
         maps[axis] = AxisMap("div", n * r, max(r, 1)) if r != 1 else ident(n)
     else:

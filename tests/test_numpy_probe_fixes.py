@@ -250,3 +250,153 @@ def test_casting_as_bytes(fn, casting):
                          lambda: getattr(np, fn)(gs, dtype=numpy.int64, casting=casting))
         return
     assert_same(getattr(np, fn)(gs, dtype=numpy.int64, casting=casting), expect)
+
+
+# --- sorting, searching, sets, order statistics -------------------------------------------------
+@pytest.mark.parametrize("dt", [numpy.int64, numpy.uint8, numpy.uint64, numpy.float64, numpy.bool_])
+@pytest.mark.parametrize("v", [2 ** 65, -2 ** 65, 2 ** 64, [2 ** 65, 3, -2 ** 70], [[2 ** 64], [1]]],
+                         ids=repr)
+@pytest.mark.parametrize("side", ["left", "right"])
+def test_searchsorted_python_ints_beyond_int64(dt, v, side):
+    h = numpy.sort(RNG.integers(0, 2 if dt is numpy.bool_ else 100, 12)).astype(dt)
+    got = np.searchsorted(np.asarray(h), v, side=side)
+    assert_same(got, numpy.asarray(numpy.searchsorted(h, v, side=side)))
+    perm = RNG.permutation(12)
+    inv = numpy.argsort(perm)
+    got = np.searchsorted(np.asarray(h[perm]), v, side=side, sorter=np.asarray(inv))
+    assert_same(got, numpy.asarray(numpy.searchsorted(h[perm], v, side=side, sorter=inv)))
+
+
+@pytest.mark.parametrize("x, t", [
+    (numpy.array([-1, 5, 7]), numpy.array([2 ** 63, 5], numpy.uint64)),
+    (numpy.array([1, 5, 2 ** 63 + 1], numpy.uint64),
+     numpy.array([2 ** 63 + 1, 2 ** 63 + 3, 5], numpy.uint64)),
+    (numpy.array([1, 5, 7], numpy.uint64), numpy.array([2 ** 64 - 1, 0], numpy.uint64)),
+])
+def test_isin_table_of_a_huge_range(x, t):
+    with pytest.raises(Exception) as e:
+        numpy.isin(x, t, kind="table")
+    with pytest.raises(type(e.value)):
+        np.isin(np.asarray(x), np.asarray(t), kind="table")
+    # the other kinds answer, as NumPy's
+    for kind in (None, "sort"):
+        assert_same(np.isin(np.asarray(x), np.asarray(t), kind=kind), numpy.isin(x, t, kind=kind))
+
+
+def test_isin_table_of_a_small_uint64_range():
+    t = numpy.array([2 ** 63 + 1, 2 ** 63 + 3, 5], numpy.uint64)[:2]
+    x = numpy.array([2 ** 63 + 1, 2 ** 63 + 2, 5, 2 ** 63 + 3], numpy.uint64)
+    assert_same(np.isin(np.asarray(x), np.asarray(t), kind="table"), numpy.isin(x, t, kind="table"))
+
+
+@pytest.mark.parametrize("fn", ["sort", "argsort", "partition", "argpartition", "lexsort"])
+@pytest.mark.parametrize("axis", [1.5, numpy.float64(0), "a", None, [0]], ids=repr)
+def test_sort_axis_errors(fn, axis):
+    h = _ints(7)
+
+    def call(xp, a):
+        if fn == "lexsort":
+            return xp.lexsort((a,), axis=axis)
+        if fn in ("partition", "argpartition"):
+            return getattr(xp, fn)(a, 2, axis=axis)
+        return getattr(xp, fn)(a, axis=axis)
+    try:
+        expect = call(numpy, h)
+    except TypeError:
+        _raises_as_numpy(lambda: call(numpy, h), lambda: call(np, np.asarray(h)))
+        return
+    assert_same(call(np, np.asarray(h)), expect)
+
+
+@pytest.mark.parametrize("fn", ["partition", "argpartition"])
+@pytest.mark.parametrize("kth", [[[1]], [[[1]]], numpy.array([[1]]), "device"], ids=repr)
+def test_partition_kth_too_deep(fn, kth):
+    h = _ints(6)
+    hk = numpy.array([[1]]) if isinstance(kth, str) else kth
+    gk = np.asarray(hk) if isinstance(kth, str) else kth
+    _raises_as_numpy(lambda: getattr(numpy, fn)(h, hk), lambda: getattr(np, fn)(np.asarray(h), gk))
+
+
+@pytest.mark.parametrize("fn", ["argmax", "argmin", "nanargmax", "nanargmin"])
+@pytest.mark.parametrize("oshape, kw", [((2,), {"axis": 0}), ((1, 4), {"axis": 0}),
+                                        ((4,), {"axis": 0, "keepdims": True}), ((2,), {}),
+                                        ((4,), {"axis": 0})])
+def test_argmax_out_shape(fn, oshape, kw):
+    h = RNG.standard_normal((3, 4))
+
+    def call(xp, a):
+        o = xp.zeros(oshape, numpy.int64)
+        getattr(xp, fn)(a, out=o, **kw)
+        return o
+    if oshape == (4,) and "keepdims" not in kw:
+        assert_same(call(np, np.asarray(h)), call(numpy, h))
+    else:
+        _raises_as_numpy(lambda: call(numpy, h), lambda: call(np, np.asarray(h)))
+
+
+@pytest.mark.parametrize("fn, q", [("quantile", 0.3), ("percentile", [50, 20]),
+                                   ("nanquantile", 0.5), ("median", None), ("nanmedian", None)])
+@pytest.mark.parametrize("oshape, kw", [((3, 1), {"axis": 1}), ((1, 3), {"axis": 1}),
+                                        ((4,), {"axis": 1}), ((3, 3), {"axis": 1}),
+                                        ((2, 4), {"axis": 0, "keepdims": True}),
+                                        ((2, 1, 4), {"axis": 0, "keepdims": True})])
+def test_order_statistics_out_shape(fn, q, oshape, kw):
+    h = RNG.standard_normal((3, 4))
+    h[1, 2] = numpy.nan if fn.startswith("nan") else h[1, 2]
+    args = () if q is None else (q,)
+
+    def call(xp, a):
+        o = xp.zeros(oshape)
+        getattr(xp, fn)(a, *args, out=o, **kw)
+        return o
+    try:
+        expect = call(numpy, h)
+    except ValueError:
+        _raises_as_numpy(lambda: call(numpy, h), lambda: call(np, np.asarray(h)))
+        return
+    numpy.testing.assert_allclose(call(np, np.asarray(h)).get(), expect, rtol=1e-12)
+
+
+# --- NumPy's wording of indexing-routine errors ---------------------------------------------------
+def _routine_calls():
+    h = _ints((3, 4))
+    idx = numpy.array([1, 0])
+    z = numpy.zeros(0, numpy.int64)
+    return {
+        "take_empty_axis": lambda xp: xp.take(xp.zeros((3, 0)), xp.asarray(idx), axis=1),
+        "take_empty_flat": lambda xp: xp.take(xp.zeros(0), xp.asarray(idx), mode="clip"),
+        "put_empty_wrap": lambda xp: xp.put(xp.zeros(0), xp.asarray(idx), 5.0, mode="wrap"),
+        "put_empty_raise": lambda xp: xp.put(xp.zeros(0), xp.asarray(idx), 5.0),
+        "choose_broadcast": lambda xp: xp.choose(xp.asarray(idx[:1].repeat(4)), [
+            xp.asarray(h), xp.asarray(h), xp.asarray(h[0, :3])]),
+        "where_0d_bool": lambda xp: xp.where(xp.asarray(numpy.array(True))),
+        "nonzero_0d_int": lambda xp: xp.nonzero(xp.asarray(numpy.array(3))),
+        "unravel_order": lambda xp: xp.unravel_index(xp.asarray(idx), (3, 4), order="X"),
+        "unravel_order_A": lambda xp: xp.unravel_index(xp.asarray(idx), (3, 4), order="A"),
+        "ravel_order": lambda xp: xp.ravel_multi_index((xp.asarray(idx),) * 2, (3, 4), order="X"),
+        "unravel_negative": lambda xp: xp.unravel_index(xp.asarray(idx), (3, -1)),
+        "ravel_negative": lambda xp: xp.ravel_multi_index((xp.asarray(idx),) * 2, (3, -4)),
+        "unravel_float_dims": lambda xp: xp.unravel_index(xp.asarray(idx), (3.0, 4)),
+        "unravel_float_dim": lambda xp: xp.unravel_index(xp.asarray(idx), 3.0),
+        "ravel_float_dims": lambda xp: xp.ravel_multi_index((xp.asarray(idx),) * 2, (3.0, 4)),
+        "ravel_none_dims": lambda xp: xp.ravel_multi_index((xp.asarray(idx),) * 2, None),
+        "ravel_modes": lambda xp: xp.ravel_multi_index((xp.asarray(idx),) * 2, (3, 4),
+                                                       mode=("wrap",)),
+        "repeat_2d_array": lambda xp: xp.repeat(xp.asarray(idx), xp.asarray(numpy.array([[1, 2]])),
+                                                axis=0),
+        "repeat_2d_list": lambda xp: xp.repeat(xp.asarray(idx), [[1, 2]], axis=0),
+        "unravel_ok_c": lambda xp: xp.unravel_index(xp.asarray(idx), (3, 4), order="c"),
+        "unravel_ok_empty_negative": lambda xp: xp.unravel_index(xp.asarray(z), (3, -1)),
+    }
+
+
+@pytest.mark.parametrize("name", sorted(_routine_calls()))
+def test_routine_errors_as_numpy(name):
+    call = _routine_calls()[name]
+    try:
+        expect = call(numpy)
+    except Exception:               # noqa: BLE001 - compared below
+        _raises_as_numpy(lambda: call(numpy), lambda: call(np))
+        return
+    for g, e in zip(call(np), expect):
+        assert_same(g, numpy.asarray(e))

@@ -125,7 +125,9 @@ def nonzero(a):
     a = _device(a)
     if a.ndim == 0:
         raise ValueError("Calling nonzero on 0d arrays is not allowed. Use "
-                         "np.atleast_1d(scalar).nonzero() instead.")
+                         "np.atleast_1d(scalar).nonzero() instead."
+                         + (" If the context of this error is of the form `arr[nonzero(cond)]`, "
+                            "just use `arr[cond]`." if a.dtype == np.bool_ else ""))
     if a.ndim == 1:
         return (_cp.select_indices(a),)
     coords = _cp.select_coords(a)

@@ -63,8 +63,8 @@ def _put_out(res, out):
     return out
 
 
-def _empty_axis(n, idx, mode):
-    if n == 0 and idx.size and mode != "raise":
+def _empty_axis(n, idx):
+    if n == 0 and idx.size:
         raise IndexError("cannot do a non-empty take from an empty axes.")
 
 
@@ -96,7 +96,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             a = a.reshape(1)
         axis = _layout.normalize_axis(axis, a.ndim)
     idx = _int_index(indices, "same_kind")
-    _empty_axis(a.shape[axis], idx, mode)
+    _empty_axis(a.shape[axis], idx)
     if axis == a.ndim - 1 and _staged_take(a, idx):
         return _put_out(_take_rows(a, idx, axis, mode, key), out)
     entries = [("slice", slice(None), d) for d in range(axis)] + [("arr", idx, axis)]
@@ -212,7 +212,6 @@ def put(a, ind, v, mode="raise"):
     idx = _int_index(ind).reshape(-1)
     if idx.size == 0:
         return
-    _empty_axis(a.size, idx, mode)
     if a.size == 0:
         raise IndexError("cannot replace elements of an empty array")
     val = _adv.value_for(a.dtype, v)
@@ -285,7 +284,7 @@ def choose(a, choices, out=None, mode="raise"):
         cs = [c if isinstance(c, ndarray) else asarray(c) for c in choices]
     if not cs:
         raise ValueError("0-length sequence.")
-    shape = np.broadcast_shapes(idx.shape, *(c.shape for c in cs))
+    shape = np.broadcast_shapes(*(c.shape for c in cs), idx.shape)   # (NumPy's arg order)
     dt = np.result_type(*(c.dtype for c in cs))
     table = stack([broadcast_to(c, shape) for c in cs]).astype(dt, copy=False)
     # iteration over the result; the index picks the row of the stacked table
@@ -369,14 +368,43 @@ def _checked(idx, size, error):
     _adv.check(p, "nonneg", error)
 
 
+def _order_arg(order):
+    """NumPy's parse of unravel_index's / ravel_multi_index's ``order``: 'C' or 'F'."""
+    if order is None:
+        return "C"
+    if isinstance(order, bytes):
+        order = order.decode("latin-1")
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    o = order.upper() if len(order) == 1 else order
+    if o not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if o not in ("C", "F"):
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return o
+
+
+def _dims_arg(dims):
+    """NumPy's parse of a ``dims`` / ``shape`` argument: its TypeErrors; negative dims kept
+    (NumPy lets every index fail the bounds check against them)."""
+    if dims is None:
+        raise TypeError("Use () not None as shape arguments")
+    try:
+        return (operator.index(dims),)
+    except TypeError:
+        pass
+    if not hasattr(dims, "__len__"):
+        raise TypeError(f"expected a sequence of integers or a single integer, got '{dims}'")
+    return tuple(operator.index(d) for d in dims)
+
+
 _DIVMOD = _ew.ScalarOp.from_expr("unravel_coord", 3, "(x0 // x1) % x2")
 
 
 def unravel_index(indices, shape, order="C"):
     idx = _int_index(indices, None)
-    shape = _layout.normalize_shape(shape)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    shape = _dims_arg(shape)
+    order = _order_arg(order)
     if not shape and idx.ndim:
         raise ValueError("multiple indices are not supported for 0d arrays")
     size = _layout.prod(shape)
@@ -404,14 +432,16 @@ def _ravel_op(modes):
 
 
 def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
-    dims = _layout.normalize_shape(dims)
+    dims = _dims_arg(dims)
     k = len(dims)
     modes = (mode,) * k if isinstance(mode, str) else tuple(mode)
     if len(modes) != k:
-        raise ValueError("mode must be a string or a sequence of the same length as dims")
+        raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {k})")
     modes = tuple(_mode(m) for m in modes)
-    if order not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
+    order = _order_arg(order)
+    if any(n < 0 for n in dims) and modes != ("raise",) * k:
+        # (mode='raise': NumPy finds every coordinate invalid, as the check below does)
+        raise ValueError("negative dimensions are not allowed")
     if len(multi_index) != k:
         raise ValueError(f"parameter multi_index must be a sequence of length {k}")
     arrs = [_int_index(x, None) for x in multi_index]
