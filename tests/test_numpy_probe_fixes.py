@@ -400,3 +400,15 @@ def test_routine_errors_as_numpy(name):
         return
     for g, e in zip(call(np), expect):
         assert_same(g, numpy.asarray(e))
+
+
+@pytest.mark.parametrize("axis", [(0,), [1], 1.5, "a", numpy.float64(0), 2, -1], ids=repr)
+def test_unique_axis_errors(axis):
+    h = RNG.integers(0, 2, (3, 2)).astype(numpy.float64)
+    try:
+        expect = numpy.unique(h, axis=axis)
+    except Exception:               # noqa: BLE001 - compared below
+        _raises_as_numpy(lambda: numpy.unique(h, axis=axis),
+                         lambda: np.unique(np.asarray(h), axis=axis))
+        return
+    assert_same(np.unique(np.asarray(h), axis=axis), expect)

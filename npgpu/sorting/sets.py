@@ -333,6 +333,10 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
     else:
         from ..manipulation import moveaxis
         try:
+            # NumPy's errors for the axis: its moveaxis (on a zero-stride host stand-in), then
+            # its list indexing by the axis (a tuple or list is refused there)
+            np.moveaxis(np.broadcast_to(np.zeros((), np.int8), ar.shape), axis, 0)
+            _ = ([0] * ar.ndim)[axis]
             a = moveaxis(ar, axis, 0)
         except np.exceptions.AxisError:
             raise np.exceptions.AxisError(axis, ar.ndim) from None
