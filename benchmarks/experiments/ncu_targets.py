@@ -44,6 +44,7 @@ CASES = {
     "erosion3": lambda: _ndi().binary_erosion(img < 0.3, structure=_ndi().generate_binary_structure(2, 2)),
     "zoom2": lambda: _ndi().zoom(img[: side // 4, : side // 4], 2, order=1),
     "random_f32": lambda: gen.random(n26, dtype=np.float32),
+    "random_f64": lambda: gen.random(n26 // 2),          # the same bytes as random_f32
     "standard_normal_f32": lambda: gen.standard_normal(n26, dtype=np.float32),
     "fused_sum_sq": lambda: _sumsq(a26, b26),
     "chain10": lambda: _chain10(a26),
