@@ -27,6 +27,7 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core import copy as _copy
+from .._core.layout import prod as _prod
 from .._core.ndarray import empty_array, ndarray
 from .. import creation
 
@@ -374,18 +375,30 @@ def _layout(a, axis):
     return axes, kept, x, kd_shape
 
 
-def _check_out_shape(np_func, a, args, kw, out, shape):
+def _check_out_shape(np_func, a, args, kw, out, shape, kd_shape):
     """An ``out=`` of another shape than the result: NumPy's own error for it (a dry run on a
-    zero-stride host stand-in of ``a``), or nothing where NumPy broadcasts the result into it."""
+    zero-stride host stand-in of ``a``), or nothing where NumPy broadcasts the result into it.
+    The stand-in keeps one or two elements along the reduced axes, as many as the middle of
+    ``a``'s reduced length (the parity NumPy's median branches on; its message names that
+    shape), so NumPy's run costs the size of the result, not of ``a``; with ``weights``
+    (whose shape must match ``a``'s) it is ``a``'s shape."""
     if out.shape == shape:
         return
     kw = dict(kw)
+    stand = a.shape
+    reduced = [i for i in range(a.ndim) if a.shape[i] != kd_shape[i]]
+    if a.size and reduced:
+        stand = list(kd_shape)
+        n = a.size // _prod(kd_shape)
+        stand[reduced[-1]] = 2 if n % 2 == 0 else 1
+        stand = tuple(stand)
     if kw.get("weights") is not None:
         w = kw["weights"]
         kw["weights"] = np.broadcast_to(np.ones((), w.dtype), w.shape)
+        stand = a.shape
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        np_func(np.broadcast_to(np.zeros((), a.dtype), a.shape), *args,
+        np_func(np.broadcast_to(np.zeros((), a.dtype), stand), *args,
                 out=np.zeros(out.shape, out.dtype), **kw)
 
 
@@ -472,7 +485,7 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
     axes, kept, x, kd_shape = _layout(a, axis)
     if isinstance(out, ndarray):
         _check_out_shape(np_func, a, args, kw, out, (() if qh is None else qh.shape)
-                         + (kd_shape if keepdims else tuple(a.shape[i] for i in kept)))
+                         + (kd_shape if keepdims else tuple(a.shape[i] for i in kept)), kd_shape)
     rows, n = x.shape
     A = a.dtype
     nan_skip = nan_skip and A.kind == "f"
