@@ -25,7 +25,8 @@ Two forms of the template:
   for every row it takes (a resident grid, each block every ``gridDim.y``-th row); rows are
   staged with 16-byte loads, the next row's in flight during the gather, and written in
   16-byte units.  Instead of an element's int64 index read from L2 on every row, behind the
-  bounds record's atomic.
+  bounds record's atomic.  The block's quantities are uint32 and its array indices unsigned
+  (64 bits only for rows' offsets in global memory): 1024 threads fit 32 registers.
 * ``linear`` (short rows): a thread unravels each element's linear index over every axis.
 """
 import os
@@ -62,7 +63,15 @@ _GRID_Y = 2 if _ew._SIM else 65535
 # 4-byte loads).  H200, take(8192^2 f32, perm, axis=1), benchmarks/run.py (2026-12-03): 239 us
 # (53.9% of copy) with 0, 176 us (73.5%) with 1; the GPU's remap tests passed with both.
 INDEXED = os.environ.get("NPGPU_REMAP_INDEXED", "1") == "1"
-_IDX_BLOCK = 4 if _ew._SIM else 512     # threads a block
+# The indexed form's launch shape for an A/B without editing code: NPGPU_REMAP_IDX="block,
+# min_blocks,prefetch" sets _IDX_BLOCK, _IDX_MIN_BLOCKS, _IDX_PREFETCH below (fields left
+# empty or out keep the shipped values; remap_knobs.py sets the attributes itself).  The
+# kernel runs in uint32 for the block's quantities (_render_indexed): sm_90's ptxas fits
+# 1024 threads with (1024, 2) launch bounds in 32 registers without spills, prefetch 2 or 1
+# ("1024,2,2" / "1024,2,1"), where the int64 kernel spilled its prefetch registers
+_IDX_ENV = [int(x) if x.strip() else None
+            for x in os.environ.get("NPGPU_REMAP_IDX", "").split(",")] + [None] * 3
+_IDX_BLOCK = 4 if _ew._SIM else 512     # threads a block (a constant of the kernel)
 # stage units (16 bytes or an element) of the next row a thread holds.  H200, remap_knobs.py
 # --only=take with the "st" hint (2026-12-03, 3 rounds): 2 units 155.3 us (83.6% of copy), 4
 # units 157.2 us (82.6%)
@@ -74,6 +83,8 @@ _IDX_MIN = 4 if _ew._SIM else 1024      # least columns of index a block's chunk
 # perm, axis=1) under Nsight Compute (2026-12-03): 56 registers, 2 blocks an SM (registers and
 # the shared-memory carveout both at 2), 50% occupancy, DRAM at 75% of peak: latency-bound
 _IDX_MIN_BLOCKS = 0
+_IDX_BLOCK, _IDX_MIN_BLOCKS, _IDX_PREFETCH = (
+    d if e is None else e for d, e in zip((_IDX_BLOCK, _IDX_MIN_BLOCKS, _IDX_PREFETCH), _IDX_ENV))
 # streaming cache hints on the indexed form's 16-byte global accesses: "ld" the source rows'
 # stage loads, "st" the output stores (ptx.load16_cs / store16_cs: evict-first lines, read or
 # written once); NPGPU_REMAP_CACHE_HINTS ("" none, "ld,st" both).  H200, remap_knobs.py
@@ -396,11 +407,19 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     units of the next row a thread loads into registers before it gathers the current one (in
     flight during the gather); ``U``-byte output units of ``VEC`` elements (16: one 16-byte
     store), their ``VEC`` indices one shared load (2 * VEC bytes), ``PER`` units a thread a
-    round.  Launch bounds: ``block`` threads, 1024 a SM at least (64 registers).  ``signal``
+    round.  Launch bounds: ``block`` threads (the launch's block: a constant of the kernel),
+    :data:`_IDX_MIN_BLOCKS` blocks an SM (0: 1024 threads' worth).  ``signal``
     (one chunk of columns, a ``take_raise`` map on the last axis only): the threads record
     their bad columns right after mapping them, and block (0, 0), which mapped every column,
     writes the record's value and then the launch's ``TOKEN`` to the host words ``SIG``
-    (:mod:`npgpu._core.host_signal`) before it gathers."""
+    (:mod:`npgpu._core.host_signal`) before it gathers.
+
+    Lean for 32 registers at 1024 threads: a block's quantities are uint32 (threads, columns
+    of a chunk, units of a row: the staged row is at most ``nbytes``), each operation wrapped
+    in ``uint32()`` (Numba types uint32 arithmetic as 64-bit; the truncation lets LLVM do it
+    in 32 bits), array indices unsigned (no negative-index wraparound code); 64-bit only for
+    a row's offsets into global memory (``rs``: its first stage unit, ``ro``: its first output
+    unit, uint64)."""
     nd = len(kinds)
     last = nd - 1
     w = "uint32" if narrow else "int64"
@@ -411,42 +430,68 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     margs, mparams = _map_args(kinds, 0)
     args = ["R", "L", "M", "CH", "JO", "outu", "srcx", "base"] + [f"e{d}" for d in range(nd)]
     args += [f"s{d}" for d in range(1, last)] + margs + (["SIG", "TOKEN"] if signal else [])
+
+    def u32(x):
+        return f"uint32({x})"
+
+    def add(a, n):
+        """uint32 ``a`` plus ``n`` (an int: n blocks of threads, a constant) as uint32."""
+        return u32(f"{a} + uint32({n})") if n else a
+
+    def at(x, a, n=0):
+        """An index: uint64 ``x`` (None: 0) plus uint32 ``a`` plus the constant ``n``, in 64
+        bits (``(x + a) + n``: the constant folds into the address)."""
+        out = f"uint64({a})" if x is None else f"{x} + uint64({a})"
+        return f"{out} + uint64({n})" if n else out
+
     L = [f"def KERNEL({', '.join(args)}):"] + _record_lines(kinds, "start", True)
     L += [f"    s{d} = {w}(s{d})" for d in range(1, last)] + _cast_params(kinds, w)
-    L += ["    bd = cuda.blockDim.x", "    tid = cuda.threadIdx.x",
+    L += ["    tid = uint32(cuda.threadIdx.x)",
           f"    sm = cuda.shared.array({nbytes // 8}, uint64, alignment=16)",
           f"    sv = sm.view(np.{E})" if esz < 8 else "    sv = sm",
           "    sj = sm.view(np.uint16)"]
     if VEC == 2:
         L.append("    sj2 = sm.view(np.uint32)")
     L += ["    cs = int64(cuda.blockIdx.x) * CH",            # the chunk's first column
-          "    nc = min(L - cs, CH)",
-          f"    nu = nc >> {LV}",                              # its output units
+          "    nc = uint32(min(L - cs, CH))",
+          f"    nu = uint32(nc >> uint32({LV}))",            # its output units
+          "    jo = uint32(JO)",
+          # the index's words: uint16, uint32 (VEC 2), uint64 (VEC 4), 16 bytes
+          f"    jq = uint64(jo >> uint32({min(LV, 3)}))",
           f"    lu = L >> {LV}",
           # stage units of a row: 16-byte units, or E words
-          f"    ns = (M * {isz}) >> 4" if vstage else f"    ns = M * {S}"]
+          f"    ns = uint32((M * {isz}) >> 4)" if vstage else f"    ns = uint32(M * {S})"]
 
-    def load(k, dst):
-        """Stage unit ``k`` of the row at ``rb`` into register(s) ``dst``."""
+    def srow(rb):
+        """Lines of the row at element ``rb``'s first stage unit ``rs`` (16-byte stage)."""
+        return [f"rs = uint64(({rb} * {isz}) >> 4)"] if vstage else []
+
+    def load(k, n, dst):
+        """Stage unit ``k`` (uint32) plus ``n`` of the row at ``rb`` into register(s) ``dst``
+        (a unit stride: 64-bit indices, the constant ``n`` in the address)."""
         if vstage:
             ld = "load16_cs" if "ld" in _IDX_CACHE_HINTS else "load16"
-            return [f"{dst}a, {dst}b = ptx.{ld}(srcx, ((rb * {isz}) >> 4) + {k})"]
-        el = f"({k})" if S == 1 else f"(({k}) >> 1)"
-        at = f"rb + {el}" if unit else f"rb + {el} * e{last}"
-        return [f"{dst} = srcx[{at}]" if S == 1 else f"{dst} = srcx[2 * ({at}) + (({k}) & 1)]"]
+            return [f"{dst}a, {dst}b = ptx.{ld}(srcx, {at('rs', k, n)})"]
+        if unit:
+            return [f"{dst} = srcx[{at(f'uint64({S} * rb)' if S > 1 else 'uint64(rb)', k, n)}]"]
+        kn = add(k, n)
+        if S == 1:
+            return [f"{dst} = srcx[uint64(rb + int64({kn}) * e{last})]"]
+        return [f"{dst} = srcx[uint64(2 * (rb + int64({kn} >> uint32(1)) * e{last}))"
+                f" + uint64({kn} & uint32(1))]"]
 
-    def store(k, src):
+    def store(k, n, src):
         if vstage:
-            return [f"ptx.store16(sm, {k}, {src}a, {src}b)"]
-        return [f"sv[{k}] = {src}"]
+            return [f"ptx.store16(sm, {at(None, k, n)}, {src}a, {src}b)"]
+        return [f"sv[{at(None, k, n)}] = {src}"]
 
     P = "    "
 
     def prefetch(pad):
         out = []
         for q in range(KP):
-            k = f"tid + {q} * bd"
-            out += [f"if {k} < ns:"] + ["    " + x for x in load(k, f"p{q}")]
+            k = add("tid", q * block)
+            out += [f"if {k} < ns:"] + ["    " + x for x in load("tid", q * block, f"p{q}")]
         return [pad + x for x in out]
 
     # the first row's stage units in flight while the block maps its columns
@@ -455,30 +500,46 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
                               else [f"p{q} = {E}(0)"])]
     L += [P + "r = int64(cuda.blockIdx.y)"]
     if KP:
-        L += [P + "if r < R:"] + [P + "    " + x for x in _row_offset(kinds, w, {}, 0, "r", "rb")]
+        L += [P + "if r < R:"] + [P + "    " + x for x in _row_offset(kinds, w, {}, 0, "r", "rb")
+                                  + srow("rb")]
         L += prefetch(P + "    ")
 
     # the chunk's columns mapped once (bad take indices kept in the ``bad`` register), 4
     # columns a thread a round: their table loads in flight together
-    def mapped(c, t):
-        return _map_lines(kinds[last], last, w, {}, c=f"{w}(cs + {c})", j=f"jm{t}", reg=True)
+    search = kinds[last] == "search"
 
-    def put(c, t):
-        return [f"sj[JO + {c}] = uint16(jm{t})"]
+    def mapped(c, n, t):
+        """Lines mapping column ``c`` + ``n`` of the chunk to ``jm<t>``: the map's own lines
+        with a uint64 column, or repeat's search in uint32 (over the staged row's columns)."""
+        if not search:
+            return _map_lines(kinds[last], last, w, {}, c=at("csu", c, n), j=f"jm{t}", reg=True)
+        T = f"T{last}"
+        return [f"cm = cs + int64({add(c, n)})", "lo = uint32(0)", f"hi = uint32({T}.shape[0])",
+                "while lo < hi:", "    mid = uint32((lo + hi) >> uint32(1))",
+                f"    if {T}[mid] <= cm:", "        lo = uint32(mid + uint32(1))", "    else:",
+                "        hi = mid", f"jm{t} = lo"]
 
-    L += [P + "c = tid", P + "while c < nc:", P + "    if c + 3 * bd < nc:"]
+    def put(c, n, t):
+        return [f"sj[{at('uint64(jo)', c, n)}] = uint16(jm{t})"]
+
+    L += [P + "csu = uint64(cs)", P + "c = tid", P + "while c < nc:",
+          P + f"    if {add('c', 3 * block)} < nc:"]
+    # (the table loads of 4 columns in flight together, their stores after; a search's
+    # loads are a chain: each column stored as it is found, fewer registers)
     for t in range(4):
-        L += [P + "        " + x for x in mapped(f"c + {t} * bd", t)]
-    for t in range(4):
-        L += [P + "        " + x for x in put(f"c + {t} * bd", t)]
-    L += [P + "    else:", P + "        for t in range(4):", P + "            ct = c + t * bd",
+        L += [P + "        " + x for x in mapped("c", t * block, t)
+              + (put("c", t * block, t) if search else [])]
+    for t in range(0 if search else 4):
+        L += [P + "        " + x for x in put("c", t * block, t)]
+    L += [P + "    else:", P + "        for t in range(4):",
+          P + f"            ct = uint32(c + uint32(t) * uint32({block}))",
           P + "            if ct < nc:"]
-    L += [P + "                " + x for x in mapped("ct", "t") + put("ct", "t")]
-    L += [P + "    c += 4 * bd"]
+    L += [P + "                " + x for x in mapped("ct", 0, "t") + put("ct", 0, "t")]
+    L += [P + f"    c = {add('c', 4 * block)}"]
     if signal:
         L += _record_lines(kinds, "end", True)
         L += [P + "cuda.threadfence()", P + "cuda.syncthreads()",
-              P + "if cuda.blockIdx.y == 0 and tid == 0:",
+              P + "if cuda.blockIdx.y == 0 and tid == uint32(0):",
               # (min with "none": the record's value, every thread of the block's included)
               P + f"    SIG[1] = cuda.atomic.min(ERR, 0, int64({_NO_BAD}))",
               P + "    cuda.threadfence_system()",
@@ -487,51 +548,72 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
     L += [P + "while r < R:"]
     Q = P + "    "
     if not KP:
-        L += [Q + x for x in _row_offset(kinds, w, {}, 0, "r", "rb")]
+        L += [Q + x for x in _row_offset(kinds, w, {}, 0, "r", "rb") + srow("rb")]
     # stage row r: the units held in registers, then (rows longer than KP units a thread) the
     # rest, 4 loads a thread in flight
     for q in range(KP):
-        k = f"tid + {q} * bd"
-        L += [Q + f"if {k} < ns:"] + [Q + "    " + x for x in store(k, f"p{q}")]
-    L += [Q + f"k = tid + {KP} * bd", Q + "while k < ns:", Q + "    if k + 3 * bd < ns:"]
+        k = add("tid", q * block)
+        L += [Q + f"if {k} < ns:"] + [Q + "    " + x for x in store("tid", q * block, f"p{q}")]
+    L += [Q + f"k = {add('tid', KP * block)}", Q + "while k < ns:",
+          Q + f"    if {add('k', 3 * block)} < ns:"]
     for u in range(4):
-        L += [Q + "        " + x for x in load(f"k + {u} * bd", f"g{u}")]
+        L += [Q + "        " + x for x in load("k", u * block, f"g{u}")]
     for u in range(4):
-        L += [Q + "        " + x for x in store(f"k + {u} * bd", f"g{u}")]
-    L += [Q + "    else:", Q + "        for u in range(4):", Q + "            if k + u * bd < ns:"]
-    L += [Q + "                " + x for x in load("k + u * bd", "gt") + store("k + u * bd", "gt")]
-    L += [Q + "    k += 4 * bd", Q + "cuda.syncthreads()"]
-    L += [Q + f"ro = r * lu + (cs >> {LV})", Q + "rn = r + cuda.gridDim.y"]
+        L += [Q + "        " + x for x in store("k", u * block, f"g{u}")]
+    L += [Q + "    else:", Q + "        for u in range(4):",
+          Q + f"            kt = uint32(k + uint32(u) * uint32({block}))",
+          Q + "            if kt < ns:"]
+    L += [Q + "                " + x for x in load("kt", 0, "gt") + store("kt", 0, "gt")]
+    L += [Q + f"    k = {add('k', 4 * block)}", Q + "cuda.syncthreads()"]
+    L += [Q + f"ro = uint64(r * lu + (cs >> {LV}))", Q + "rn = r + cuda.gridDim.y"]
     if KP:
-        L += [Q + "if rn < R:"] + [Q + "    " + x for x in _row_offset(kinds, w, {}, 0, "rn", "rb")]
+        L += [Q + "if rn < R:"] + [Q + "    " + x for x in
+                                   _row_offset(kinds, w, {}, 0, "rn", "rb") + srow("rb")]
         L += prefetch(Q + "    ")
 
-    def indices(uq, t):
-        """Lines of unit ``uq``'s VEC source columns ``j<t>_<v>`` (one shared load of 2 VEC
-        bytes: a warp's loads are contiguous, no bank conflict)."""
-        if VEC == 1:
-            return [f"j{t}_0 = int32(sj[JO + {uq}])"]
-        if VEC == 2:
-            return [f"q{t} = sj2[(JO >> 1) + {uq}]", f"j{t}_0 = int32(q{t} & uint32(0xFFFF))",
-                    f"j{t}_1 = int32(q{t} >> uint32(16))"]
-        if VEC == 4:
-            words = [f"q{t}_0 = sm[(JO >> 2) + {uq}]"]
-        else:
-            words = [f"q{t}_{2 * i}, q{t}_{2 * i + 1} = ptx.load16(sm, (JO >> 3) + "
-                     f"{VEC // 8} * {uq}" + (f" + {i})" if i else ")") for i in range(VEC // 8)]
-        return words + [f"j{t}_{v} = int32((q{t}_{v // 4} >> uint64({16 * (v % 4)})) "
-                        "& uint64(0xFFFF))" for v in range(VEC)]
+    def split(word, bits, t, v0, n):
+        """Lines of the ``n`` uint16 source columns ``j<t>_<v0>``.. in the unsigned ``word`` of
+        ``bits`` bits, as uint32 (32-bit halves: 32-bit shifts and masks)."""
+        out = []
+        halves = [word] if bits == 32 else [f"h{t}_{v0 // 2}", f"h{t}_{v0 // 2 + 1}"]
+        if bits == 64:
+            out += [f"{halves[0]} = uint32({word})",
+                    f"{halves[1]} = uint32({word} >> uint64(32))"]
+        for v in range(n):
+            h = halves[v // 2]
+            out.append(f"j{t}_{v0 + v} = uint32({h} & uint32(0xFFFF))" if v % 2 == 0
+                       else f"j{t}_{v0 + v} = uint32({h} >> uint32(16))")
+        return out
 
-    def unit_lines(uq, t):
-        """Output unit ``uq``'s bits gathered and stored."""
-        out, vals = indices(uq, t), []
+    def indices(uq, n, t):
+        """Lines of unit ``uq`` + ``n``'s VEC source columns ``j<t>_<v>`` (one shared load of
+        2 VEC bytes: a warp's loads are contiguous, no bank conflict)."""
+        if VEC == 1:
+            return [f"j{t}_0 = uint32(sj[{at('jq', uq, n)}])"]
+        if VEC == 2:
+            return [f"q{t} = sj2[{at('jq', uq, n)}]"] + split(f"q{t}", 32, t, 0, 2)
+        if VEC == 4:
+            return [f"q{t}_0 = sm[{at('jq', uq, n)}]"] + split(f"q{t}_0", 64, t, 0, 4)
+        out = []
+        for i in range(VEC // 8):
+            k = f"jq + uint64({VEC // 8}) * uint64({uq})"
+            if n * VEC // 8 + i:
+                k += f" + uint64({n * VEC // 8 + i})"
+            out.append(f"q{t}_{2 * i}, q{t}_{2 * i + 1} = ptx.load16(sm, {k})")
+        for i in range(VEC // 4):
+            out += split(f"q{t}_{i}", 64, t, 4 * i, 4)
+        return out
+
+    def unit_lines(uq, n, t):
+        """Output unit ``uq`` + ``n``'s bits gathered and stored."""
+        out, vals = indices(uq, n, t), []
         for v in range(VEC):
-            for s_ in range(S):
-                at = f"j{t}_{v}" if S == 1 else f"2 * j{t}_{v} + {s_}"
-                out.append(f"x{t}_{v}_{s_} = sv[{at}]")
-                vals.append(f"x{t}_{v}_{s_}")
+            # (a 16-byte element: one 16-byte shared load, its two words)
+            out.append(f"x{t}_{v}_0 = sv[j{t}_{v}]" if S == 1 else
+                       f"x{t}_{v}_0, x{t}_{v}_1 = ptx.load16(sm, j{t}_{v})")
+            vals += [f"x{t}_{v}_{s_}" for s_ in range(S)]
         if U < 8:
-            return out + [f"outu[ro + {uq}] = {vals[0]}"]
+            return out + [f"outu[{at('ro', uq, n)}] = {vals[0]}"]
         per = 8 // esz
         words = []
         for i in range(U // 8):
@@ -540,16 +622,17 @@ def _render_indexed(isz, kinds, narrow, vstage, unit, VEC, U, KP, PER, block, nb
             words.append(" | ".join(parts))
         if U == 16:
             st = "store16_cs" if "st" in _IDX_CACHE_HINTS else "store16"
-            return out + [f"ptx.{st}(outu, ro + {uq}, {words[0]}, {words[1]})"]
-        return out + [f"outu[ro + {uq}] = {words[0]}"]
+            return out + [f"ptx.{st}(outu, {at('ro', uq, n)}, {words[0]}, {words[1]})"]
+        return out + [f"outu[{at('ro', uq, n)}] = {words[0]}"]
 
-    L += [Q + "u = tid", Q + "while u < nu:", Q + f"    if u + {PER - 1} * bd < nu:"]
+    L += [Q + "u = tid", Q + "while u < nu:", Q + f"    if {add('u', (PER - 1) * block)} < nu:"]
     for q in range(PER):
-        L += [Q + "        " + x for x in unit_lines(f"(u + {q} * bd)" if q else "u", str(q))]
-    L += [Q + "    else:", Q + f"        for q in range({PER}):", Q + "            ut = u + q * bd",
+        L += [Q + "        " + x for x in unit_lines("u", q * block, str(q))]
+    L += [Q + "    else:", Q + f"        for q in range({PER}):",
+          Q + f"            ut = uint32(u + uint32(q) * uint32({block}))",
           Q + "            if ut < nu:"]
-    L += [Q + "                " + x for x in unit_lines("ut", "t")]
-    L += [Q + f"    u += {PER} * bd", Q + "cuda.syncthreads()", Q + "r = rn"]
+    L += [Q + "                " + x for x in unit_lines("ut", 0, "t")]
+    L += [Q + f"    u = {add('u', PER * block)}", Q + "cuda.syncthreads()", Q + "r = rn"]
     if not signal:
         L += _record_lines(kinds, "end", True)
     text = "\n".join(L) + "\n"
