@@ -201,7 +201,8 @@ def _copy_pieces(dst, pieces, launch=True):
     """Contiguous pieces ((address, bytes)) one after another from ``dst``: one launch for each
     :data:`~npgpu._core.pieces.MAX_PIECES` of them where they are whole 16-byte units (and
     ``launch``), else a driver copy each."""
-    if not launch or len(pieces) < 2 or not _pieces.fits([dst] + [p for p, _ in pieces], [b for _, b in pieces]):
+    if not launch or len(pieces) < 2 or not _pieces.fits([dst] + [p for p, _ in pieces],
+                                                             [b for _, b in pieces]):
         for ptr, nbytes in pieces:
             _transfer.d2d(dst, ptr, nbytes)
             dst += nbytes

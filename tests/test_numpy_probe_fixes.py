@@ -276,7 +276,10 @@ def test_searchsorted_python_ints_beyond_int64(dt, v, side):
 def test_isin_table_of_a_huge_range(x, t):
     with pytest.raises(Exception) as e:
         numpy.isin(x, t, kind="table")
-    with pytest.raises(type(e.value)):
+    # (NumPy's MemoryError is its host's; npgpu's, where the device cannot hold the table, is
+    # npgpu.cuda.OutOfMemoryError, a MemoryError naming the device's sizes)
+    want = MemoryError if isinstance(e.value, MemoryError) else type(e.value)
+    with pytest.raises(want):
         np.isin(np.asarray(x), np.asarray(t), kind="table")
     # the other kinds answer, as NumPy's
     for kind in (None, "sort"):

@@ -27,7 +27,12 @@ _U64 = np.dtype(np.uint64)
 def fits(ptrs, nbytes):
     """Whether pieces (and the output) at device addresses ``ptrs`` of ``nbytes`` bytes each can
     go as 16-byte units."""
-    return all(p & 15 == 0 for p in ptrs) and all(b & 15 == 0 for b in nbytes)
+    acc = 0
+    for v in ptrs:
+        acc |= v
+    for v in nbytes:
+        acc |= v
+    return acc & 15 == 0
 
 
 def _render(k):
@@ -53,31 +58,32 @@ def _render(k):
     for u in range(_UNITS):
         L += [f"    if i{u} < nn:", f"        ptx.store16(out, i{u}, a{u}, b{u})"]
     text = "\n".join(x for x in L if x) + "\n"
-    name = _ew._kernel_name(f"copy_pieces_{k}", text)
+    name = _ew._kernel_name(f"pieces_{k}", text)
     params = ([Param("scalar", np.dtype(np.int64)), Param("array", _U64, 1, "C")]
               + [Param("array", _U64, 1, "C")] * k + [Param("scalar", np.dtype(np.int64))] * (k - 1))
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
-def _words(ptr, nbytes):
-    """A uint64 array's launch values: the ``nbytes`` at ``ptr`` as words."""
-    n = nbytes // 8
-    return [0, 0, n, 8, ptr, n, 8]
+_KERNELS = {}      # pieces a launch -> launcher
 
 
 def copy(dst_ptr, pieces):
-    """Copy ``pieces`` ((device address, bytes), each 16-byte aligned and whole units, at most
-    :data:`MAX_PIECES`) one after another into the output at ``dst_ptr``, in one launch."""
+    """Copy ``pieces`` ((device address, bytes), each 16-byte aligned and whole units, 2 to
+    :data:`MAX_PIECES` of them) one after another into the output at ``dst_ptr``, in one
+    launch.  (A call's host time is what an extra launch costs against the driver's copies:
+    kept to list building and the launch.)"""
     k = len(pieces)
-    kern = compiler.get_kernel(("copy_pieces", k), lambda: _render(k))
-    total = sum(b for _, b in pieces)
-    units = total // 16
-    flat = [units] + _words(dst_ptr, total)
-    ends, at = [], 0
+    kern = _KERNELS.get(k)
+    if kern is None:
+        kern = _KERNELS[k] = compiler.get_kernel(("pieces", k), lambda: _render(k))
+    words = 0
+    srcs = []
+    ends = []
     for ptr, nbytes in pieces:
-        flat += _words(ptr, nbytes)
-        at += nbytes // 16
-        ends.append(at)
-    flat += ends[:-1]
-    per_block = _THREADS * _UNITS
-    kern(-(-units // per_block), _THREADS, flat)
+        n = nbytes >> 3
+        srcs += (0, 0, n, 8, ptr, n, 8)
+        words += n
+        ends.append(words >> 1)
+    units = words >> 1
+    kern(-(-units // (_THREADS * _UNITS)), _THREADS,
+         [units, 0, 0, words, 8, dst_ptr, words, 8, *srcs, *ends[:-1]])
