@@ -71,7 +71,11 @@ INDEXED = os.environ.get("NPGPU_REMAP_INDEXED", "1") == "1"
 # ("1024,2,2" / "1024,2,1"), where the int64 kernel spilled its prefetch registers
 _IDX_ENV = [int(x) if x.strip() else None
             for x in os.environ.get("NPGPU_REMAP_IDX", "").split(",")] + [None] * 3
-_IDX_BLOCK = 4 if _ew._SIM else 512     # threads a block (a constant of the kernel)
+# threads a block (a constant of the kernel).  H200 2026-12-04, take(8192^2 f32, 8192 int64,
+# axis=1), the uint32 kernel: remap_knobs.py (3 rounds) 512 threads 162.8 us, 1024 threads with
+# (1024, 2) bounds 160.5 us (prefetch 1: 160.8); benchmarks/run.py in two processes 158 / 155 us
+# (82.1 / 83.8% of copy); the remap tests passed on the GPU at both shapes
+_IDX_BLOCK = 4 if _ew._SIM else 1024
 # stage units (16 bytes or an element) of the next row a thread holds.  H200, remap_knobs.py
 # --only=take with the "st" hint (2026-12-03, 3 rounds): 2 units 155.3 us (83.6% of copy), 4
 # units 157.2 us (82.6%)
@@ -82,7 +86,7 @@ _IDX_MIN = 4 if _ew._SIM else 1024      # least columns of index a block's chunk
 # threads); more blocks hold more rows in flight, in fewer registers.  H200, take(8192^2 f32,
 # perm, axis=1) under Nsight Compute (2026-12-03): 56 registers, 2 blocks an SM (registers and
 # the shared-memory carveout both at 2), 50% occupancy, DRAM at 75% of peak: latency-bound
-_IDX_MIN_BLOCKS = 0
+_IDX_MIN_BLOCKS = 0 if _ew._SIM else 2
 _IDX_BLOCK, _IDX_MIN_BLOCKS, _IDX_PREFETCH = (
     d if e is None else e for d, e in zip((_IDX_BLOCK, _IDX_MIN_BLOCKS, _IDX_PREFETCH), _IDX_ENV))
 # streaming cache hints on the indexed form's 16-byte global accesses: "ld" the source rows'

@@ -13,11 +13,9 @@ from ._codegen import elementwise as _ew
 from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core import transfer as _transfer
-from ._core import pieces as _pieces
 from ._core.dtypes import check_dtype
 from ._core.ndarray import READONLY, WARN_ON_WRITE, empty_array, fail_unless_writeable, ndarray
 from .creation import asarray
-from .cuda import runtime as _runtime
 
 _BOOL = np.dtype(np.bool_)
 _WHERE = _ew.ScalarOp.from_expr("copyto_where", 3, "x1 if x2 else x0")
@@ -197,25 +195,6 @@ def _casting_arg(casting):
                          f"(got {casting!r})")
 
 
-def _copy_pieces(dst, pieces, launch=True):
-    """Contiguous pieces ((address, bytes)) one after another from ``dst``: one launch for each
-    :data:`~npgpu._core.pieces.MAX_PIECES` of them where they are whole 16-byte units (and
-    ``launch``), else a driver copy each."""
-    if not launch or len(pieces) < 2 or not _pieces.fits([dst] + [p for p, _ in pieces],
-                                                             [b for _, b in pieces]):
-        for ptr, nbytes in pieces:
-            _transfer.d2d(dst, ptr, nbytes)
-            dst += nbytes
-        return
-    for g in range(0, len(pieces), _pieces.MAX_PIECES):
-        group = pieces[g:g + _pieces.MAX_PIECES]
-        if len(group) == 1:
-            _transfer.d2d(dst, *group[0])
-        else:
-            _pieces.copy(dst, group)
-        dst += sum(b for _, b in group)
-
-
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
@@ -266,10 +245,14 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         # every piece is one contiguous block of the new result: a memcpy each, without the
         # views and overlap checks of copy_into (their host time, before the first copy starts,
         # was 14% of a 2 x 2^25 float32 concatenate on the H200)
-        # (a kernel reads pieces of this device only; the driver copies any)
-        here = not _runtime.multi_device[0] or all(
-            a._mem.device_id == _runtime._tls.device for a in arrs)
-        _copy_pieces(res._ptr, [(a._ptr, a.nbytes) for a in arrs if a.nbytes], here)
+        # (one launch copying every piece in 16-byte units, a Numba template measured on the
+        # H200 on 2026-12-04, 2 x 2^25 float32: the kernel 143.5 us against 142.0 for the two
+        # driver copies, the whole concatenate 159.0 us against 146.2: not kept;
+        # benchmarks/experiments/copy_pieces.py has the CUDA C forms)
+        off = res._ptr
+        for a in arrs:
+            _transfer.d2d(off, a._ptr, a.nbytes)
+            off += a.nbytes
         return res
     pos = 0
     for a in arrs:

@@ -9,10 +9,11 @@ CuPy and PyTorch, in 3 interleaved rounds, results checked against NumPy:
 * roll(a, 12345) and concatenate([a, b]) as two memcpys, as two copy-kernel launches, and
   as two memcpys on two streams (the second piece on a side stream, forked and joined by
   events, so it overlaps the first's tail);
-* concatenate into a preallocated output by npgpu's own pieces kernel (npgpu/_core/pieces.py)
-  and by its driver copies, without the call around them;
+* concatenate's two driver copies into a preallocated output, without the call around them;
 * concatenate as one launch of a CUDA C kernel copying both pieces in 16-byte units (a
-  resident grid-stride loop, or four units a thread over a covering grid);
+  resident grid-stride loop, or four units a thread over a covering grid).  H200 2026-12-04:
+  four units a thread with 128 threads 138.3 / 141.6 us in two runs against the two memcpys'
+  ~142 us; npgpu's Numba form of it (dropped) 143.5 us, its whole call slower than two copies;
 * tile(a, 2) as the remap kernel, two memcpys, two copy launches, and one launch of a
   two-output identity (one load, two stores: the bytes the benchmark counts).
 
@@ -27,8 +28,6 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import SHIFT, cl, copy_bandwidth, gl, gp, pct, rounds, timer, tl  # noqa: E402
 from npgpu._codegen import elementwise as _ew  # noqa: E402
 from npgpu._core import transfer as _transfer  # noqa: E402
-from npgpu import manipulation as _M  # noqa: E402
-from npgpu._core import pieces as _P  # noqa: E402
 from npgpu._core.copy import IDENTITY  # noqa: E402
 
 t = timer(20, 2.0)
@@ -158,10 +157,7 @@ CASES = {
     "concat npgpu": ("concat", 8 * n, lambda: gp.concatenate([ah, b])),
     "concat 2 kernels": ("concat", 8 * n, lambda: concat_with(kcopy)),
     "concat 2 streams": ("concat", 8 * n, concat_2streams),
-    "concat npgpu driver copies": ("concat", 8 * n, lambda: (_M._copy_pieces(
-        out._ptr, [(ah._ptr, ah.nbytes), (b._ptr, b.nbytes)], False), out)[1]),
-    "concat npgpu pieces kernel": ("concat", 8 * n, lambda: (_P.copy(
-        out._ptr, [(ah._ptr, ah.nbytes), (b._ptr, b.nbytes)]), out)[1]),
+    "concat 2 memcpys": ("concat", 8 * n, lambda: concat_with(d2d)),
     "concat 1 launch loop 256x8": ("concat", 8 * n, pieces("loop", 256, 8)),
     "concat 1 launch loop 512x4": ("concat", 8 * n, pieces("loop", 512, 4)),
     "concat 1 launch x4 256": ("concat", 8 * n, pieces("x4", 256)),

@@ -12,7 +12,7 @@ VARIANT: block,words,ept,rows,stage,stage_ept,stage_max,indexed,idx_block,idx_pr
 idx_min_blocks (the indexed form's launch bounds, blocks an SM; 0: 1024 threads' worth),
 idx_hints (its streaming cache hints: 0 none, 1 the stage loads, 2 the output stores, 3 both).
 
-Default variants: the shipped constants (128,2,4,4,256,4,49152,<env>,512,2,2), one row a
+Default variants: the shipped constants (128,2,4,4,256,4,49152,<env>,1024,2,2), one row a
 block, stage blocks of 512 with 16 loads a thread, no shared-memory stage (take gathers from
 global memory; 2 or 4 words a thread), and the indexed form (512 threads with 4 units
 prefetched, 256 threads with 8, 512 without prefetch, 4 units a round); shorter tuples keep
