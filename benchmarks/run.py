@@ -815,6 +815,8 @@ def run_case(case, libs, load_errors, cfg, copy_ref=True):
            "flops": case.flops, "results": results}
     if ref_gbps:
         row["copy_ref_gbps"] = ref_gbps
+    elif case.kind == "bw" and copy_ref:
+        row["copy_ref_missing"] = True
     if notes:
         row["note"] = "; ".join(f"{k}: {v}" for k, v in notes.items())
     brief = ", ".join(f"{k} {_fmt_time(v['time_s'], case.kind)}"
@@ -851,6 +853,10 @@ def derive(row, ceiling):
     row["pct_ceiling"] = 100 * tput["npgpu"] / ceiling if ok and ceiling else None
     ref = row.get("copy_ref_gbps")
     row["pct_bw"] = 100 * tput["npgpu"] / ref if ok and ref else row["pct_ceiling"]
+    if ok and row.get("copy_ref_missing") and row["pct_bw"] is not None:
+        # (the copy timed beside the case failed: %BW is against the run's ceiling, marked so
+        # in the table and the JSON)
+        row["pct_bw_from"] = "ceiling"
     # Same work for everyone, so throughput ratio == inverse time ratio.
     mine = res.get("npgpu") or {}
     for peer in ("cupy", "torch"):
@@ -902,6 +908,8 @@ def print_table(title, rows, best=False):
     for row in rows:
         pcts = [f"{row[k]:.1f}%" if row.get(k) is not None else "-"
                 for k in ("pct_bw", "pct_ceiling")]
+        if row.get("pct_bw_from") == "ceiling":
+            pcts[0] += " (c)"
         ratio = [f"{row[k]:.2f}x" if row.get(k) else "-" for k in ratios]
         body.append([row["case"]] + [_cell(row, n) for n in LIBS] + pcts + ratio)
     widths = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
@@ -913,6 +921,8 @@ def print_table(title, rows, best=False):
     print("-+-".join("-" * w for w in widths))
     for cells in body:
         print(line(cells))
+    if any(row.get("pct_bw_from") == "ceiling" for row in rows):
+        print("  (c): %BW against the run's copy ceiling: the copy timed beside the case failed")
     # Full error texts and notes below the table (cells are truncated).
     for row in rows:
         for name, r in row["results"].items():
