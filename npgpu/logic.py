@@ -216,17 +216,21 @@ def isclose(a, b, rtol=1.e-5, atol=1.e-8, equal_nan=False):
     if isinstance(b, int):              # bool included, as in NumPy
         b = float(b)
     a, b = _close_operand(a), _close_operand(b)
-    if any(isinstance(x, np.ndarray) and x.dtype.kind not in "biufc" for x in (a, b)):
-        # NumPy's own error for a str / object operand (from a dry run on 0-d stand-ins)
-        np.isclose(*(np.zeros((), x.dtype) if isinstance(x, ndarray) else x for x in (a, b)))
-    shapes = [np.shape(x) if not isinstance(x, ndarray) else x.shape for x in (a, b)]
-    try:
-        np.broadcast_shapes(*shapes)
-    except ValueError:
-        from .indexing.advanced import shape_text
-        raise ValueError("operands could not be broadcast together with shapes "
-                         + "".join(shape_text(s) + " " for s in shapes)) from None
-    a, b = (asarray(x) if isinstance(x, np.ndarray) else x for x in (a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):     # lists, tuples, host arrays
+        if any(isinstance(x, np.ndarray) and x.dtype.kind not in "biufc" for x in (a, b)):
+            # NumPy's own error for a str / object operand (a dry run on 0-d stand-ins)
+            np.isclose(*(np.zeros((), x.dtype) if isinstance(x, ndarray) else x
+                         for x in (a, b)))
+        a, b = (asarray(x) if isinstance(x, np.ndarray) else x for x in (a, b))
+    sa, sb = getattr(a, "shape", ()), getattr(b, "shape", ())
+    if sa != sb and sa and sb:
+        try:
+            np.broadcast_shapes(sa, sb)
+        except ValueError:
+            # NumPy's message (the fused kernel's own would name its function)
+            from .indexing.advanced import shape_text
+            raise ValueError("operands could not be broadcast together with shapes "
+                             f"{shape_text(sa)} {shape_text(sb)} ") from None
     atol, rtol = _tolerance(atol), _tolerance(rtol)
     if not (_all_finite(atol) and _all_finite(rtol)):
         msg = f"One of rtol or atol is not valid, atol: {atol}, rtol: {rtol}"

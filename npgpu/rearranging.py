@@ -102,9 +102,10 @@ def repeat(a, repeats, axis=None):
         what = "scalar" if repeats.ndim == 0 else "array data"
         raise TypeError(f"Cannot cast {what} from {repeats.dtype!r} to "
                         f"{np.dtype(np.intp)!r} according to the rule 'safe'")
-    if isinstance(repeats, ndarray) and repeats.size != 1:
-        if repeats.ndim > 1:
-            raise ValueError("object too deep for desired array")
+    on_device = isinstance(repeats, ndarray)
+    if on_device and repeats.ndim > 1:
+        raise ValueError("object too deep for desired array")
+    if on_device and repeats.size != 1:
         if repeats.size != n:
             raise ValueError(f"operands could not be broadcast together with shape ({n},) "
                              f"({repeats.size},)")
@@ -116,9 +117,6 @@ def repeat(a, repeats, axis=None):
             raise ValueError("repeats may not contain negative values.")
         maps[axis] = AxisMap("search", total, table=cs)
         return _remap.remap(a, maps)
-    on_device = isinstance(repeats, ndarray)
-    if on_device and repeats.ndim > 1:
-        raise ValueError("object too deep for desired array")
     if on_device:
         repeats = repeats.get()
     r = _counts_on_host(repeats, n, on_device)

@@ -157,15 +157,26 @@ __device__ __forceinline__ void cp_row(unsigned dst, const float* src)
     }
 }
 
+// The buffered forms' dynamic shared memory: NB rows, then the column map (then, for bulk,
+// NB mbarriers).
+template <int NB>
+struct Rows {
+    static_assert(NB >= 2 && NB <= 8, "buffers");
+    float* buf = reinterpret_cast<float*>(dsmem);
+    unsigned short* sj = reinterpret_cast<unsigned short*>(dsmem + NB * C * 4);
+    unsigned b0 = smem_addr(dsmem);                     // the rows' shared address
+    unsigned bar0 = smem_addr(dsmem + NB * C * 4 + C * 2);
+};
+
 template <int NT, int NB>
 __device__ __forceinline__ void cpasync_body(const float* __restrict__ a,
                                              const long long* __restrict__ idx,
                                              float* __restrict__ out, int R)
 {
-    static_assert(NB >= 2 && NB <= 8, "buffers");
-    float* buf = reinterpret_cast<float*>(dsmem);
-    unsigned short* sj = reinterpret_cast<unsigned short*>(dsmem + NB * C * 4);
-    const unsigned b0 = smem_addr(buf);
+    const Rows<NB> m;
+    float* buf = m.buf;
+    unsigned short* sj = m.sj;
+    const unsigned b0 = m.b0;
     const int G = gridDim.x;
     // the first NB - 1 rows in flight while the block maps its columns (one group each)
 #pragma unroll
@@ -228,11 +239,10 @@ __device__ __forceinline__ void bulk_body(const float* __restrict__ a,
                                           const long long* __restrict__ idx,
                                           float* __restrict__ out, int R)
 {
-    static_assert(NB >= 2 && NB <= 8, "buffers");
-    float* buf = reinterpret_cast<float*>(dsmem);
-    unsigned short* sj = reinterpret_cast<unsigned short*>(dsmem + NB * C * 4);
-    const unsigned b0 = smem_addr(buf);
-    const unsigned bar0 = smem_addr(dsmem + NB * C * 4 + C * 2);   // NB x 8 bytes
+    const Rows<NB> m;
+    float* buf = m.buf;
+    unsigned short* sj = m.sj;
+    const unsigned b0 = m.b0, bar0 = m.bar0;            // bar0: NB x 8 bytes
     const int G = gridDim.x;
     if (threadIdx.x == 0) {
         for (int s = 0; s < NB; ++s)
