@@ -130,21 +130,22 @@ def {_name}(x):
     return type(x)({_fn}(x))
 """)
 
-# float32 sin/cos (the "float32" loops of sin and cos; fast("sin")/fast("cos")): libdevice's
-# sinf/cosf inline Payne-Hanek's reduction per element (registers, a branch region each).  Here
-# |x| <= 105615 reduces by Cody-Waite in FMAs (libdevice's three-part pi/2: exact to that bound)
-# with the quadrant rounded by the 1.5 * 2^23 shift (no F2I/I2F), then libdevice's kernel
-# polynomials (coefficients chosen by the quadrant's parity, one evaluation); the rest (larger
-# |x|, inf, NaN) calls the libdevice helper.  <= 1.5 ulp (fma() on the simulator rounds once too).
-# fma(t, s, +0) keeps sin(-0) = -0 (t * s = -0 would turn into +0 below).  cos's quadrant is
-# added to j as a float (exact: j's ulp is 1), so q is float_as_int's int32 itself: an int32
-# sum is int64 in Numba, and its bit tests took 64-bit compares.
+# float32 cos (the "float32" loop of cos; fast("cos")): libdevice's cosf inlines Payne-Hanek's
+# reduction per element (registers, a branch region each).  Here |x| <= 105615 reduces by
+# Cody-Waite in FMAs (libdevice's three-part pi/2: exact to that bound) with the quadrant
+# rounded by the 1.5 * 2^23 shift (no F2I/I2F), then libdevice's kernel polynomials
+# (coefficients chosen by the quadrant's parity, one evaluation); the rest (larger |x|, inf,
+# NaN) calls the libdevice helper.  <= 1.5 ulp (fma() on the simulator rounds once too).  cos's
+# quadrant is j + 1, added as a float (exact: j's ulp is 1), so q is float_as_int's int32
+# itself: an int32 sum is int64 in Numba, and its bit tests took 64-bit compares.  (sin takes
+# h_sin_f32 below: a reduction by pi and one polynomial, fewer instructions, <= 1.7 ulp; the
+# same for cos would reduce by a half-integer multiple of pi, where the first FMA is not exact.)
 _h("""
-def h_sincos_f32(x, quadrant):
+def h_cos_f32(x):
     if not (abs(x) <= float32(105615.0)):
-        return h_cos(x) if quadrant else h_sin(x)
+        return h_cos(x)
     j = libdevice.fmaf(x, float32(0.6366197466850281), float32(12582912.0))
-    q = libdevice.float_as_int(j + float32(1.0) if quadrant else j)
+    q = libdevice.float_as_int(j + float32(1.0))
     k = j - float32(12582912.0)
     r = libdevice.fmaf(k, float32(-1.570796251296997), x)
     r = libdevice.fmaf(k, float32(-7.549789415861596e-08), r)
@@ -158,6 +159,35 @@ def h_sincos_f32(x, quadrant):
     t = float32(1.0) if odd else r
     y = libdevice.fmaf(z, libdevice.fmaf(t, s, float32(0.0)), t)
     return -y if (q & int32(2)) != int32(0) else y
+""")
+
+# float32 sin alone (the "float32" loop of sin; fast("sin")): a reduction by pi instead of
+# pi/2, so one odd polynomial serves every x and no per-quadrant coefficient selects are needed
+# (its fast path 20 SASS instructions against the quadrant form's 27; H200 2026-12-04,
+# fused_chain_parts.py: the fused 10-op chain 86.1 -> 92.0% of copy, the sin ufunc 99.2 ->
+# 100.4%).  |x| <= 105615: k =
+# rint(x / pi) by the 1.5 * 2^23 shift, r = x - k pi in three FMAs (twice libdevice's pi/2
+# parts: the same exact products as the quadrant form's even quadrants), |r| <= pi/2 + 0.01;
+# sin(r) = r + r s q(s), s = r^2, q of degree 3 (minimax of the relative error on that range,
+# coefficients rounded to float32 one by one, each refit after the last: 6.8e-9); the sign
+# flips for odd k.  <= 1.7 ulp (1.67 on every 7th float32 in [2^-12, 8) and 1.66 on 2e6
+# uniform in [0, 105615], against float64 sin; the quadrant form's worst is 1.5), the error
+# largest near |r| = pi/2 where r s q is -0.6 of r.  fma(r, s, +0) keeps sin(-0) = -0.
+_h("""
+def h_sin_f32(x):
+    if not (abs(x) <= float32(105615.0)):
+        return h_sin(x)
+    j = libdevice.fmaf(x, float32(0.31830987334251404), float32(12582912.0))
+    k = j - float32(12582912.0)
+    r = libdevice.fmaf(k, float32(-3.141592502593994), x)
+    r = libdevice.fmaf(k, float32(-1.5099578831723193e-07), r)
+    r = libdevice.fmaf(k, float32(-1.0780605906948477e-14), r)
+    s = r * r
+    q = libdevice.fmaf(float32(2.605112740639015e-06), s, float32(-0.00019809434888884425))
+    q = libdevice.fmaf(q, s, float32(0.00833306647837162))
+    q = libdevice.fmaf(q, s, float32(-0.16666659712791443))
+    y = libdevice.fmaf(q, libdevice.fmaf(r, s, float32(0.0)), r)
+    return -y if (libdevice.float_as_int(j) & int32(1)) != int32(0) else y
 """)
 
 # float32 expit (npgpu.scipy.special's expit; fast("expit")): SciPy's loop's branch-free form,

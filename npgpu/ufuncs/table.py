@@ -88,9 +88,9 @@ TABLE = {
     "logaddexp": {"f": "h_logaddexp(x0, x1)"},
     "logaddexp2": {"f": "h_logaddexp2(x0, x1)"},
     # ---- trigonometric / hyperbolic ----
-    "sin": {**({"float32": "h_sincos_f32(x0, 0)"} if fast("sin") else {}),
+    "sin": {**({"float32": "h_sin_f32(x0)"} if fast("sin") else {}),
             "f": "h_sin(x0)", "c": "h_csin(x0)"},
-    "cos": {**({"float32": "h_sincos_f32(x0, 1)"} if fast("cos") else {}),
+    "cos": {**({"float32": "h_cos_f32(x0)"} if fast("cos") else {}),
             "f": "h_cos(x0)", "c": "h_ccos(x0)"},
     "tan": {"f": "h_tan(x0)", "c": "h_ctan(x0)"},
     "arcsin": {"f": "h_arcsin(x0)", "c": "h_casin(x0)"},
