@@ -94,11 +94,17 @@ def render(sampler, compute, out_dt, pspecs, ndim, wide=False):
 
     pspecs: per parameter ``(kind, dtype)``, kind ``s`` (scalar) or ``a`` (array of ``ndim``
     dims, broadcast to the output).  wide: a whole block's elements are stored as one or two
-    words (:func:`store_width`; the output then comes twice, as itself and as words ``outw``)."""
+    words (:func:`store_width`; the output then comes twice, as itself and as words ``outw``).
+
+    A launch covers blocks ``0 .. ceil(n / per) - 1`` of its own (``out`` starts at its first
+    element; ``eg``: that element's index in the request, for array parameters) at counters
+    ``clo + b`` whose low word does not wrap (:func:`launch` splits a request where it would),
+    so the counter's high word is the launch's ``chi``."""
     per = sampler.per(compute)
-    names = ["n", "out", "key", "clo", "chi"]
+    names = ["n", "out", "key", "clo", "chi", "eg"]
     params = [Param("scalar", _I64), Param("array", out_dt, 1, "C"),
-              Param("scalar", _U64), Param("scalar", _U64), Param("scalar", _U64)]
+              Param("scalar", _U64), Param("scalar", _U64), Param("scalar", _U64),
+              Param("scalar", _U64)]
     if wide:
         names.insert(2, "outw")
         params.insert(2, Param("array", _wide_dtype(out_dt, per), 1, "C"))
@@ -117,46 +123,61 @@ def render(sampler, compute, out_dt, pspecs, ndim, wide=False):
          "    k0 = uint32(key)",
          "    k1 = uint32(key >> uint64(32))",
          "    nn = uint64(n)",
-         f"    nb = (nn + uint64({per - 1})) >> uint64({shift})",
          "    b = uint64(cuda.grid(1))",
          "    step = uint64(cuda.gridsize(1))"]
-    if sampler.base is None:
-        L.append("    st = cuda.local.array(7, uint64)")
     if arrays:
         L += [f"    s{d} = P{arrays[0]}.shape[{d}]" for d in range(1, ndim)]
-    L.append("    while b < nb:")
     P = "        "
     if sampler.base is None:
-        # one element a block
+        # one element a block; the per-element stream takes its counters through block()
+        L.append("    st = cuda.local.array(7, uint64)")
+        L.append("    while b < nn:")
         L += [f"{P}st_init(st, key, clo, chi, b)"]
         L += _param_lines("b", arrays, ndim, P)
         L.append(f"{P}out[b] = {_store(sampler.value, out_dt)}")
         L.append("        b += step")
         return _source(sampler, L, params)
-    L.append(f"{P}x0, x1, x2, x3 = block(k0, k1, clo, chi, b, uint64(0))")
+    # Full blocks in the grid-stride loop, stored unchecked; then the request's one partial
+    # block, if any (its lanes stored one by one up to n).  The counter's high word is the
+    # same for every block of a launch, so a block's counter is one 64-bit add.  (H200: the
+    # direct transforms are bound by the integer pipe -- Philox's 20 LOP3 a block and what the
+    # loop adds around them.)
+    L += ["    c2 = uint32(chi)",
+          "    c3 = uint32(chi >> uint64(32))",
+          f"    nf = nn >> uint64({shift})",
+          "    while b < nf:"]
+    L += _block_lines(sampler, compute, out_dt, per, shift, arrays, ndim, wide, P, True)
+    L.append("        b += step")
+    L.append(f"    if b < (nn + uint64({per - 1})) >> uint64({shift}):")
+    L += _block_lines(sampler, compute, out_dt, per, shift, arrays, ndim, wide, P, False)
+    return _source(sampler, L, params)
+
+
+def _block_lines(sampler, compute, out_dt, per, shift, arrays, ndim, wide, P, full):
+    """Lines computing block ``b``'s ``per`` elements and storing them: ``full`` -- every lane
+    inside the request (wide stores where ``wide``), else lane by lane up to ``nn``.  Every
+    lane's value is computed (a lane past the end reads its parameters at n - 1)."""
+    L = [f"{P}lo = clo + b",
+         f"{P}x0, x1, x2, x3 = philox(uint32(lo), uint32(lo >> uint64(32)), c2, c3, k0, k1)"]
     L += [P + line for line in BASES[(sampler.base, _base_dt(sampler.base, compute))][1]]
-    L.append(f"{P}e0 = b << uint64({shift})" if shift else f"{P}e0 = b")
-    # Every lane's value is computed (a lane past the end reads its parameters at n - 1), so
-    # a block wholly inside the request stores without per-element checks.
+    L.append(f"{P}e0 = b << uint64({shift})")
     for lane in range(per):
         if arrays:
             L += _param_lines(f"e0 + uint64({lane})" if lane else "e0", arrays, ndim, P,
-                              clamp=lane > 0)
+                              clamp=lane > 0 and not full)
         value = sampler.value.replace("LANE", str(lane))
         L.append(f"{P}v = v{lane}")
         L.append(f"{P}r{lane} = {_store(value, out_dt)}")
-    L.append(f"{P}if e0 + uint64({per}) <= nn:")
-    if wide:
-        L += _wide_store(per, out_dt, P + "    ")
-    else:
-        L += [f"{P}    out[e0 + uint64({lane})] = r{lane}" if lane else f"{P}    out[e0] = r0"
-              for lane in range(per)]
-    L += [f"{P}else:", f"{P}    out[e0] = r0"]      # lane 0 is inside (b < nb)
+    if full and wide:
+        return L + _wide_store(per, out_dt, P)
+    if full:
+        return L + [f"{P}out[e0 + uint64({lane})] = r{lane}" if lane else f"{P}out[e0] = r0"
+                    for lane in range(per)]
+    L.append(f"{P}out[e0] = r0")                 # lane 0 is inside (b < nb)
     for lane in range(1, per):
         e = f"e0 + uint64({lane})"
-        L += [f"{P}    if {e} < nn:", f"{P}        out[{e}] = r{lane}"]
-    L.append("        b += step")
-    return _source(sampler, L, params)
+        L += [f"{P}if {e} < nn:", f"{P}    out[{e}] = r{lane}"]
+    return L
 
 
 def store_width(out_dt, per):
@@ -206,7 +227,8 @@ def _wide_dtype(out_dt, per):
 
 
 def _param_lines(e, arrays, ndim, pad, clamp=False):
-    """Lines reading the array parameters at element ``e`` (``clamp``: at most n - 1)."""
+    """Lines reading the array parameters at element ``e`` of the launch (``eg + e`` of the
+    request; ``clamp``: at most the launch's last element)."""
     if not arrays:
         return []
     L = []
@@ -214,7 +236,7 @@ def _param_lines(e, arrays, ndim, pad, clamp=False):
         L.append(f"{pad}ea = {e}")
         L.append(f"{pad}ea = ea if ea < nn else nn - uint64(1)")
         e = "ea"
-    L += _ew.unravel_lines(e, ndim, pad, cast="int64")
+    L += _ew.unravel_lines(f"eg + {e}", ndim, pad, cast="int64")
     idx = ", ".join(f"c{d}_" for d in range(ndim))
     return L + [f"{pad}p{k} = P{k}[{idx}]" for k in arrays]
 
@@ -266,26 +288,38 @@ def launch(bitgen, sampler, out, params, compute=_F64):
     blocks = -(-n // per)
     k, clo, chi = bitgen._reserve(n, per)
     isz = dt.itemsize
-    ptr = out._ptr
-    flat = [n, 0, 0, n, isz, ptr, n, isz]
-    if wide:                    # the same memory as words (the block stores)
-        ws = _wide_dtype(dt, per).itemsize
-        nw = n * isz // ws
-        flat += [0, 0, nw, ws, ptr, nw, ws]
-    flat += [k, clo, chi]
+    ws = _wide_dtype(dt, per).itemsize
+    tail = []
     for v in values:
         if v.__class__ is tuple:
             _, p, strides = v
-            flat += _ew._arr_values(p._ptr, out.shape or (1,), strides, p.itemsize)
+            tail += _ew._arr_values(p._ptr, out.shape or (1,), strides, p.itemsize)
         else:
-            flat.append(v)
-    if _SIM:
-        threads = _THREADS
-        grid = max(1, min(_SIM_BLOCKS, -(-blocks // threads)))
-    else:
-        threads, resident = _launch_shape(kern, sampler.base is not None)
-        grid = min(-(-blocks // threads), resident)
-    kern(grid, threads, flat)
+            tail.append(v)
+    # A launch's counters keep one high word (the kernel adds the block to the low word
+    # alone): a request whose low words wrap past 2^64 is two launches, the second from
+    # the wrap's block at counter (0, chi + 1).
+    wrap = (1 << 64) - clo
+    parts = ((0, clo, chi),) if blocks <= wrap else (
+        (0, clo, chi), (wrap, 0, (chi + 1) & 0xFFFFFFFFFFFFFFFF))
+    for i, (b0, lo, hi) in enumerate(parts):
+        e0 = b0 * per
+        m = (n if len(parts) == 1 else wrap * per) if i == 0 else n - e0
+        ptr = out._ptr + e0 * isz
+        flat = [m, 0, 0, m, isz, ptr, m, isz]
+        if wide:                # the same memory as words (the block stores)
+            nw = m * isz // ws
+            flat += [0, 0, nw, ws, ptr, nw, ws]
+        flat += [k, lo, hi, e0]
+        flat += tail
+        nbl = -(-m // per)
+        if _SIM:
+            threads = _THREADS
+            grid = max(1, min(_SIM_BLOCKS, -(-nbl // threads)))
+        else:
+            threads, resident = _launch_shape(kern, sampler.base is not None)
+            grid = min(-(-nbl // threads), resident)
+        kern(grid, threads, flat)
     return out
 
 
