@@ -564,3 +564,20 @@ def test_store_width_only_for_bit_exact_dtypes():
     assert kernels.store_width(np.dtype(np.bool_), 4) == 4
     assert kernels.store_width(np.dtype(np.float16), 4) == 0      # no half-precision bits case
     assert kernels.store_width(np.dtype(np.complex64), 2) == 0
+
+
+@pytest.mark.parametrize("name,dtype", [("random", np.float32), ("random", np.float64),
+                                        ("standard_normal", np.float32)])
+def test_request_split_into_launches(monkeypatch, name, dtype):
+    """A request of more blocks than a launch takes (kernels._LAUNCH_BLOCKS) is several
+    launches, each from its first block's counter: the same numbers as one launch, also where
+    the counter's low word wraps inside the request."""
+    from npgpu.random import kernels
+    for counter in (5, (1 << 64) - 6):
+        want = getattr(R.Generator(R.Philox(counter=counter, key=7)), name)(
+            37, dtype=dtype).get()
+        monkeypatch.setattr(kernels, "_LAUNCH_BLOCKS", 3)
+        got = getattr(R.Generator(R.Philox(counter=counter, key=7)), name)(
+            37, dtype=dtype).get()
+        monkeypatch.undo()
+        np.testing.assert_array_equal(got, want)
