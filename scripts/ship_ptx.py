@@ -58,7 +58,7 @@ def compile_recorded(rec, out):
             meta = json.load(f)
         ks = KernelSource.from_record(meta)
         ptx = compiler.compile_ptx(compiler.python_function(ks), ks.params, ARCH,
-                                   launch_bounds=ks.launch_bounds)
+                                   launch_bounds=ks.launch_bounds, f64_table=ks.f64_table)
         shipped.store(ks, compiler._OPTIONS, ptx, compiler.ptx_entry(ptx), ARCH, directory=out)
         total += len(ptx)
         print(f"{ks.name}: {len(ptx) / 1024:.0f} KiB", flush=True)

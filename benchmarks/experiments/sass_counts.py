@@ -59,7 +59,7 @@ def compile_all(d, prefix):
         ks = KernelSource.from_record(meta)
         params = ks.params
         ptx = compile_ptx(compiler.python_function(ks), params, (9, 0),
-                          launch_bounds=ks.launch_bounds)
+                          launch_bounds=ks.launch_bounds, f64_table=ks.f64_table)
         line = f"{meta['name']} ({', '.join(p[1] for p in meta['params'] if p[0] == 'array')})"
         if not ptxas:
             print(line, "(no ptxas: PTX only)", len(ptx.splitlines()), "PTX lines")

@@ -73,26 +73,30 @@ class KernelSource:
     """Source of one kernel function named ``name``, and its parameters in order.
 
     launch_bounds: None, or ``(max threads per block, min blocks per SM)``: NVVM's launch
-    bounds, which make ptxas fit the registers to that many resident blocks."""
+    bounds, which make ptxas fit the registers to that many resident blocks.
+    f64_table: True -- the PTX's float64 constants are read from a constant table
+    (:mod:`.ptx_constants`) whatever ``NPGPU_PTX_F64_TABLE`` says (a family measured faster
+    so); None -- as that option says."""
 
-    def __init__(self, name, source, params, launch_bounds=None):
+    def __init__(self, name, source, params, launch_bounds=None, f64_table=None):
         self.name = name
         self.source = source
         self.params = tuple(params)
         self.launch_bounds = tuple(launch_bounds) if launch_bounds else None
+        self.f64_table = f64_table or None
 
     def record(self):
         """This kernel as a JSON-able dict (``NPGPU_RECORD_KERNELS``'s files)."""
         return {"name": self.name, "source": self.source,
                 "params": [[p.kind, p.dtype.str, p.ndim, p.layout] for p in self.params],
-                "launch_bounds": self.launch_bounds}
+                "launch_bounds": self.launch_bounds, "f64_table": self.f64_table}
 
     @classmethod
     def from_record(cls, meta):
         """The kernel of a :meth:`record` dict."""
         return cls(meta["name"], meta["source"],
                    [Param(k, dt, n, lay) for k, dt, n, lay in meta["params"]],
-                   meta.get("launch_bounds"))
+                   meta.get("launch_bounds"), meta.get("f64_table"))
 
     def digest(self):
         h = hashlib.sha256()
@@ -100,6 +104,8 @@ class KernelSource:
         h.update(repr([p.key() for p in self.params]).encode())
         if self.launch_bounds:
             h.update(repr(self.launch_bounds).encode())
+        if self.f64_table:
+            h.update(b"f64_table")
         return h.hexdigest()[:32]
 
 
@@ -227,7 +233,8 @@ def _dist_versions(dists):
 def _disk_key(ks, cc, options):
     h = hashlib.sha256()
     for part in (ks.source, repr([p.key() for p in ks.params]), cc, repr(options), _toolchain_tag(),
-                 repr(ks.launch_bounds) if ks.launch_bounds else ""):
+                 repr(ks.launch_bounds) if ks.launch_bounds else "",
+                 "f64_table" if ks.f64_table else ""):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:40]
@@ -319,9 +326,10 @@ def _nvvm_without_fma():
 _compiling = [False]
 
 
-def compile_ptx(fn, params, cc, opt=True, launch_bounds=None):
+def compile_ptx(fn, params, cc, opt=True, launch_bounds=None, f64_table=None):
     """PTX of kernel ``fn`` for ``params`` with npgpu's options (used by the GPU path and CI;
-    ``opt=False``: NVVM -opt=0, for CI's check only)."""
+    ``opt=False``: NVVM -opt=0, for CI's check only; ``f64_table``: as
+    :class:`KernelSource`'s)."""
     from numba import cuda
     _nvvm_without_fma()
     _compiling[0] = True
@@ -331,7 +339,7 @@ def compile_ptx(fn, params, cc, opt=True, launch_bounds=None):
                                   launch_bounds=launch_bounds)
     finally:
         _compiling[0] = False
-    if _OPTIONS["f64_table"]:
+    if _OPTIONS["f64_table"] or f64_table:
         ptx = _ptx_constants.f64_table(ptx)
     missing = [f for f in _EXTERN_FUNC.findall(ptx) if f not in _LINKED]
     if missing:
@@ -385,7 +393,8 @@ def _compile_gpu(ks):
         _disk_write(key, meta, cubin)
     else:
         fn = python_function(ks)    # only a miss pays for importing Numba's compiler
-        ptx = compile_ptx(fn, ks.params, cc, launch_bounds=ks.launch_bounds)
+        ptx = compile_ptx(fn, ks.params, cc, launch_bounds=ks.launch_bounds,
+                          f64_table=ks.f64_table)
         entry = ptx_entry(ptx)
         cubin = drv.link_ptx_to_cubin(ptx.encode())
         meta = {"entry": entry, "name": ks.name}

@@ -183,7 +183,7 @@ def _compile_chunk(paths, profile):
             # NVVM at -opt=0: the check is Numba's typing and lowering and NVVM's acceptance of
             # the IR; every GPU run compiles the same source at -O3.  Saves ~16% of CI's time.
             compile_ptx(_python_function(ks), params, (9, 0), opt=False,
-                        launch_bounds=ks.launch_bounds)
+                        launch_bounds=ks.launch_bounds, f64_table=ks.f64_table)
         except Exception as e:  # report every failure, keep going
             err = f"{type(e).__name__}: {e}"
         out.append((path, err, time.process_time() - t0,
