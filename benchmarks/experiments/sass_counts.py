@@ -5,8 +5,8 @@ Run: ``python3 benchmarks/experiments/sass_counts.py "<python snippet>" [name pr
 snippet runs on the simulator with ``NPGPU_RECORD_KERNELS`` (``npgpu`` is imported for it);
 each recorded kernel is compiled as the GPU path compiles it (NVVM -O3, npgpu's PTX rewrites),
 then ptxas for sm_90 gives registers and cuobjdump the SASS opcode histogram.  Needs ptxas
-(CUDA toolkit) and cuobjdump (``pip install nvidia-cuda-cuobjdump``: found next to the
-Python environment or on PATH).  SASS_TOP=N: the N most common opcodes (8);
+(CUDA toolkit) and cuobjdump with the nvdisasm it runs (``pip install nvidia-cuda-cuobjdump
+nvidia-cuda-nvdisasm``: found in the Python environment's ``nvidia/*/bin`` or on PATH).  SASS_TOP=N: the N most common opcodes (8);
 SASS_DUMP=DIR: each kernel's SASS written to DIR.  ``NPGPU_PTX_F64_TABLE=0`` shows NVVM's PTX unrewritten.
 
 Where the time of a compute-bound elementwise kernel goes (issue 25): erf float64 rebuilt each
@@ -74,13 +74,17 @@ def compile_all(d, prefix):
             regs = re.search(r"Used (\d+) registers", r.stderr + r.stdout)
             line += f": {regs.group(1) if regs else '?'} registers"
             if cuobjdump and os.path.exists(cub):
+                # cuobjdump runs nvdisasm from PATH: the wheels' bin folder holds both
+                env = dict(os.environ, PATH=os.path.dirname(cuobjdump) + os.pathsep
+                           + os.environ.get("PATH", ""))
                 sass = subprocess.run([cuobjdump, "-sass", cub], capture_output=True,
-                                      text=True).stdout
+                                      text=True, env=env).stdout
                 ops = collections.Counter(
                     m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass))
                 top = ", ".join(f"{k} {v}" for k, v in ops.most_common(int(os.environ.get("SASS_TOP", "8"))))
                 line += f", {sum(ops.values())} SASS: {top}"
                 if os.environ.get("SASS_DUMP"):     # a folder: each kernel's SASS as text
+                    os.makedirs(os.environ["SASS_DUMP"], exist_ok=True)
                     with open(os.path.join(os.environ["SASS_DUMP"], meta["name"] + ".sass"),
                               "w") as f:
                         f.write(sass)
