@@ -92,3 +92,22 @@ def test_fuse_in_place_returning_none():
     for k in (1, 2):                  # the second call takes the cached path
         assert acc(a, b) is None
         np.testing.assert_array_equal(a.get(), np.arange(5) * (1 + 2 * k))
+
+
+def test_ten_op_chain_is_one_launch():
+    """The benchmark's 10-op chain (issue 17: one launch at >= 90% of copy bandwidth): one
+    kernel, NumPy's values (float32 sin within its ulps, the division correctly rounded)."""
+    def chain(xp, x):
+        y = x * 1.5 + 2.0
+        y = y * x - 0.5
+        y = y / (x * x + 3.0)
+        return xp.sin(y) * 0.25 + x
+
+    f = npgpu.fuse(lambda x: chain(npgpu, x))
+    h = (random_array((300,), np.float32) * 8).astype(np.float32)
+    g = npgpu.asarray(h)
+    assert f.launches(g) == 1
+    got = f(g).get()
+    assert got.dtype == np.float32
+    np.testing.assert_allclose(got, chain(np, h), rtol=2e-6, atol=1e-6)
+    np.testing.assert_array_equal(got, chain(npgpu, g).get())
