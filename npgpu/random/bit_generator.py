@@ -115,7 +115,8 @@ class Philox(BitGenerator):
         """Raw 32-bit words of the stream, as uint32 (NumPy's gives 64-bit words of its own
         generators)."""
         from . import kernels
-        out = kernels.raw_words(self, size)
+        from .generator import _size_tuple
+        out = kernels.raw_words(self, None if size is None else _size_tuple(size))
         return out if output else None
 
     def __repr__(self):
@@ -133,12 +134,13 @@ class Philox(BitGenerator):
 def _words_to_int(v, nwords, what):
     if isinstance(v, (int, np.integer)):
         v = int(v)
-        if v < 0:
-            raise ValueError(f"{what} must be non-negative")
-        return v & ((1 << (32 * nwords)) - 1)
+        if v < 0 or v >= 1 << (32 * nwords):
+            # NumPy's message (its 4x64 Philox: key < 2**128, counter < 2**256)
+            raise ValueError(f"{what} must be positive and less than 2**{32 * nwords}.")
+        return v
     w = np.asarray(v)
     if w.shape != (nwords,):
-        raise ValueError(f"{what} must have {nwords} 32-bit words")
+        raise ValueError(f"{what} must have {nwords} elements when using array form")
     if w.dtype.kind not in "iu":
         raise TypeError(f"{what} must be integers")
     out = 0

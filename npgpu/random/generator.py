@@ -50,16 +50,60 @@ def _int_dtype(dtype):
     return got
 
 
+def _bounds_error(closed, low_zero):
+    """NumPy's message for empty integer ranges (``format_bounds_error``)."""
+    if low_zero:
+        return "high < 0" if closed else "high <= 0"
+    return "low > high" if closed else "low >= high"
+
+
+def _lowest(dt):
+    return int(np.iinfo(dt).min) if dt.kind in "iu" else 0 if dt.kind == "b" else -np.inf
+
+
+def _highest(dt):
+    return int(np.iinfo(dt).max) if dt.kind in "iu" else 1 if dt.kind == "b" else np.inf
+
+
+def _no_elements(size):
+    """``size`` (not None) asks for no elements (NumPy: ``np.prod(size) == 0``)."""
+    try:
+        return np.prod(size) == 0
+    except (TypeError, ValueError):
+        return False
+
+
 # --- parameters -----------------------------------------------------------------------------
-def _param(x, dt):
-    """A parameter as a NumPy scalar of ``dt``, a host array of ``dt`` or an npgpu array of ``dt``."""
+def _param(x, dt, safe=False):
+    """A parameter as a NumPy scalar of ``dt``, a host array of ``dt`` or an npgpu array of
+    ``dt``.  ``safe``: arrays must cast safely (NumPy's distribution parameters; float
+    arrays for integer parameters stay accepted, truncated, as npgpu always has)."""
     if isinstance(x, ndarray):
+        if safe and x.dtype != dt and _unsafe_cast(x.dtype, dt):
+            _unsafe(x.dtype, dt, x.ndim == 0)
         return x if x.dtype == dt else x.astype(dt)
     a = np.asarray(x)
     if a.dtype == object:
         raise TypeError(f"unsupported parameter type {type(x).__name__}")
+    if safe and a.dtype != dt and _unsafe_cast(a.dtype, dt):
+        if a.dtype.kind == "c" and a.ndim == 0 and not isinstance(x, np.ndarray):
+            raise TypeError("float() argument must be a string or a real number, not "
+                            f"'{type(x).__name__}'")
+        if a.dtype.kind == "c" or isinstance(x, np.ndarray):
+            # NumPy converts array parameters with safe casting (a scalar or a list is
+            # converted as numbers)
+            _unsafe(a.dtype, dt, a.ndim == 0)
     a = a.astype(dt)
     return a[()] if a.ndim == 0 else a
+
+
+def _unsafe_cast(frm, to):
+    return not np.can_cast(frm, to, "safe") and not (frm.kind == "f" and to.kind == "i")
+
+
+def _unsafe(frm, to, scalar):
+    what = "scalar" if scalar else "array data"
+    raise TypeError(f"Cannot cast {what} from {frm!r} to {to!r} according to the rule 'safe'")
 
 
 def _any(cond):
@@ -77,7 +121,7 @@ def _xp(x):
 
 def _out_shape(size, params):
     if size is not None and all(isinstance(p, np.generic) for p in params):
-        return (size,) if size.__class__ is int else _size_tuple(size)
+        return (size,) if size.__class__ is int and size >= 0 else _size_tuple(size)
     shapes = [np.shape(p) if not isinstance(p, ndarray) else p.shape for p in params]
     if size is None:
         return np.broadcast_shapes(*shapes) if shapes else ()
@@ -89,14 +133,32 @@ def _out_shape(size, params):
             raise ValueError(str(e).replace("arg 0", "arg 0")) from None
         if b != size:
             raise ValueError(f"Output size {size} is not compatible with broadcast dimensions "
-                             f"of inputs {np.broadcast_shapes(*shapes)}.")
+                             f"of inputs {b}.")
     return size
 
 
 def _size_tuple(size):
-    if np.iterable(size):
-        return tuple(operator.index(s) for s in size)
-    return (operator.index(size),)
+    """``size`` as a shape tuple, with NumPy's errors (a non-integer: TypeError; a negative
+    dimension: ValueError)."""
+    try:
+        if np.iterable(size):
+            shape = tuple(operator.index(s) for s in size)
+        else:
+            shape = (operator.index(size),)
+    except TypeError:
+        raise TypeError("expected a sequence of integers or a single integer, got "
+                        f"'{size}'") from None
+    for s in shape:
+        if s < 0:
+            raise ValueError("negative dimensions are not allowed")
+    return shape
+
+
+def _shape(size):
+    """The output shape of ``size`` (None: a 0-d result)."""
+    if size is None:
+        return ()
+    return (size,) if size.__class__ is int and size >= 0 else _size_tuple(size)
 
 
 def _to_device(params):
@@ -109,8 +171,31 @@ def _to_device(params):
     return out
 
 
+def _check_out(out, dt, size):
+    """NumPy's checks of an ``out=`` array (``check_output``): layout, dtype, size."""
+    if isinstance(out, np.ndarray):
+        ok = out.flags.c_contiguous and out.flags.writeable and out.flags.aligned and \
+            out.dtype.isnative
+    else:
+        ok = isinstance(out, ndarray) and out._c_contig
+    if not ok:
+        raise ValueError("Supplied output array must be contiguous, writable, aligned, and in "
+                         "machine byte-order.")
+    if out.dtype != dt:
+        raise TypeError(f"Supplied output array has the wrong type. Expected {dt}, "
+                        f"got {out.dtype}")
+    if size is not None:
+        try:
+            tup = tuple(size)
+        except TypeError:
+            tup = (size,)
+        if tup != out.shape:
+            raise ValueError("size must match out.shape when used together")
+
+
 # name -> (parameter names, parameter dtypes, checks, output dtype)
-# check: (function of (xp, *params) -> bool condition, exception, message)
+# check: (function of (xp, *params) -> bool condition, exception, message[, message when a
+# parameter is an array: NumPy's "contains NaNs" for its scalars' "is NaN"])
 _F = (_F64,)
 _ge0 = lambda what: (lambda xp, x: x < 0, ValueError, f"{what} < 0")      # noqa: E731
 _gt0 = lambda what: (lambda xp, x: x <= 0, ValueError, f"{what} <= 0")    # noqa: E731
@@ -125,7 +210,8 @@ _PROB_NAN = "p <= 0, p > 1 or p contains NaNs"
 TABLE = {
     "uniform": (("low", "high"), _F * 2, [
         (lambda xp, lo, hi: ~xp.isfinite(hi - lo), OverflowError,
-         "high - low range exceeds valid bounds")], _F64),
+         "high - low range exceeds valid bounds", "Range exceeds valid bounds"),
+        (lambda xp, lo, hi: hi - lo < 0, ValueError, "high - low < 0")], _F64),
     "normal": (("loc", "scale"), _F * 2, [_on(1, _ge0("scale"))], _F64),
     "lognormal": (("mean", "sigma"), _F * 2, [_on(1, _ge0("sigma"))], _F64),
     "exponential": (("scale",), _F, [_on(0, _ge0("scale"))], _F64),
@@ -156,21 +242,46 @@ TABLE = {
     "wald": (("mean", "scale"), _F * 2, [_on(0, _gt0("mean")), _on(1, _gt0("scale"))], _F64),
     "vonmises": (("mu", "kappa"), _F * 2, [_on(1, _ge0("kappa"))], _F64),
     "poisson": (("lam",), _F, [
-        (lambda xp, lam: ~(lam >= 0), ValueError, "lam < 0 or lam is NaN"),
+        (lambda xp, lam: ~(lam >= 0), ValueError, "lam < 0 or lam is NaN",
+         "lam < 0 or lam contains NaNs"),
         (lambda xp, lam: lam > 9.223372006484771e18, ValueError, "lam value too large")], _I64),
     "binomial": (("n", "p"), (_I64, _F64), [
         _on(0, _ge0("n")),
-        (lambda xp, n, p: ~((p >= 0) & (p <= 1)), ValueError, "p < 0, p > 1 or p is NaN")],
+        (lambda xp, n, p: ~((p >= 0) & (p <= 1)), ValueError, "p < 0, p > 1 or p is NaN",
+         "p < 0, p > 1 or p contains NaNs")],
         _I64),
     "negative_binomial": (("n", "p"), _F * 2, [
-        _on(0, _gt0("n")), (lambda xp, n, p: ~((p > 0) & (p <= 1)), ValueError, _PROB_NAN)],
+        _on(0, _gt0("n")), (lambda xp, n, p: n != n, ValueError, "n must not be NaN"),
+        (lambda xp, n, p: ~((p > 0) & (p <= 1)), ValueError, _PROB_NAN)],
         _I64),
     "hypergeometric": (("ngood", "nbad", "nsample"), (_I64,) * 3, [
         (lambda xp, g, b, s: g + b < s, ValueError, "ngood + nbad < nsample"),
-        _on(0, _ge0("ngood")), _on(1, _ge0("nbad")), _on(2, _ge0("nsample"))], _I64),
-    "zipf": (("a",), _F, [(lambda xp, a: ~(a > 1), ValueError, "a <= 1 or a is NaN")], _I64),
+        _on(0, _ge0("ngood")), _on(1, _ge0("nbad")), _on(2, _ge0("nsample")),
+        (lambda xp, g, b, s: (g >= 1000000000) | (b >= 1000000000), ValueError,
+         "both ngood and nbad must be less than 1000000000")], _I64),
+    "zipf": (("a",), _F, [(lambda xp, a: ~(a > 1), ValueError, "a <= 1 or a is NaN",
+                           "a <= 1 or a contains NaNs")], _I64),
     "logseries": (("p",), _F, [(lambda xp, p: ~((p >= 0) & (p < 1)), ValueError,
-                                "p < 0, p >= 1 or p is NaN")], _I64),
+                                "p < 0, p >= 1 or p is NaN", "p < 0, p >= 1 or p contains NaNs")],
+                  _I64),
+}
+
+# array parameters checked in NumPy's order where it differs from the scalars'
+ARRAY_CHECKS = {
+    "poisson": [(lambda xp, lam: ~(lam <= 9.223372006484771e18), ValueError,
+                 "lam value too large"),
+                (lambda xp, lam: lam < 0, ValueError, "lam < 0 or lam contains NaNs")],
+}
+
+# RandomState's (legacy) checks where they differ from Generator's
+LEGACY_CHECKS = {
+    "uniform": [(lambda xp, lo, hi: ~xp.isfinite(hi - lo), OverflowError,
+                 "Range exceeds valid bounds")],
+    "hypergeometric": [
+        (lambda xp, g, b, s: g + b < s, ValueError, "ngood + nbad < nsample"),
+        _on(0, _ge0("ngood")), _on(1, _ge0("nbad")),
+        (lambda xp, g, b, s: s < 1, ValueError, "nsample < 1 or nsample is NaN",
+         "nsample < 1 or nsample contains NaNs")],
 }
 
 
@@ -199,21 +310,26 @@ class Generator:
         self._bit_generator = d["bit_generator"]
 
     # -- the one route of every table distribution --------------------------------------
-    def _dist(self, name, args, size, sampler=None, out_dt=None, compute=_F64):
+    def _dist(self, name, args, size, sampler=None, out_dt=None, compute=_F64, legacy=False):
         names, dts, checks, dt = TABLE[name]
-        params = [np.float64(a) if a.__class__ is float and d is _F64 else _param(a, d)
+        params = [np.float64(a) if a.__class__ is float and d is _F64 else _param(a, d, True)
                   for a, d in zip(args, dts)]
+        if legacy:
+            checks = LEGACY_CHECKS.get(name, checks)
+        elif name in ARRAY_CHECKS and any(not isinstance(p, np.generic) for p in params):
+            checks = ARRAY_CHECKS[name]
         if any(isinstance(p, ndarray) for p in params):
             gp = _gp()
             cast = [gp.asarray(p) if not isinstance(p, ndarray) else p for p in params]
-            for fn, exc, msg in checks:
+            for fn, exc, *msg in checks:
                 if _any(fn(gp, *cast)):
-                    raise exc(msg)
+                    raise exc(msg[-1])
         elif checks:
             with np.errstate(invalid="ignore", over="ignore"):
-                for fn, exc, msg in checks:
+                for fn, exc, *msg in checks:
                     if _any(fn(np, *params)):
-                        raise exc(msg)
+                        arrays = any(not isinstance(p, np.generic) for p in params)
+                        raise exc(msg[-1] if arrays else msg[0])
         shape = _out_shape(size, params)
         out = empty_array(shape, out_dt or dt)
         return kernels.launch(self._bit_generator, sampler or _d.SAMPLERS[name], out,
@@ -224,21 +340,16 @@ class Generator:
         dt = np.dtype(dtype)
         if dt not in (_F32, _F64):
             raise TypeError(f"Unsupported dtype {dt!r} for {name}")
-        if out is not None:
-            if not isinstance(out, ndarray):
-                raise TypeError("out must be an npgpu array")
-            if size is not None and _size_tuple(size) != out.shape:
-                raise ValueError("size must match out.shape when used together")
-            if out.dtype != dt:
-                raise TypeError(f"Supplied output array has the wrong type. Expected {dt}, "
-                                f"got {out.dtype}")
-            if not out._c_contig:
-                raise ValueError("Supplied output array is not contiguous, writable or aligned.")
-            target = out
-        else:
-            target = empty_array(() if size is None else _size_tuple(size), dt)
         sampler = (_d.SAMPLERS_F32 if dt == _F32 else _d.SAMPLERS)[name]
-        return kernels.launch(self._bit_generator, sampler, target, [], dt)
+        if out is not None:
+            _check_out(out, dt, size)
+            if isinstance(out, np.ndarray):
+                # a host out: drawn on the device, copied into it
+                out[...] = kernels.launch(self._bit_generator, sampler,
+                                          empty_array(out.shape, dt), [], dt).get()
+                return out
+            return kernels.launch(self._bit_generator, sampler, out, [], dt)
+        return kernels.launch(self._bit_generator, sampler, empty_array(_shape(size), dt), [], dt)
 
     def random(self, size=None, dtype=np.float64, out=None):
         """Uniform floats in [0, 1): 53 random bits (float64) or 24 (float32)."""
@@ -248,8 +359,7 @@ class Generator:
         return self._float("standard_normal", size, dtype, out)
 
     def standard_exponential(self, size=None, dtype=np.float64, method="zig", out=None):
-        if method not in ("zig", "inv"):
-            raise ValueError("method must be either 'inv' or 'zig'")
+        # NumPy takes any method other than 'zig' as inversion; both are one sampler here
         return self._float("standard_exponential", size, dtype, out)
 
     def standard_gamma(self, shape, size=None, dtype=np.float64, out=None):
@@ -257,9 +367,9 @@ class Generator:
         if dt not in (_F32, _F64):
             raise TypeError(f"Unsupported dtype {dt!r} for standard_gamma")
         if out is not None:
-            res = self._dist("standard_gamma", (shape,), out.shape if size is None else size,
-                             out_dt=dt)
-            out[...] = res
+            _check_out(out, dt, size)
+            res = self._dist("standard_gamma", (shape,), out.shape, out_dt=dt)
+            out[...] = res.get() if isinstance(out, np.ndarray) else res
             return out
         return self._dist("standard_gamma", (shape,), size, out_dt=dt)
 
@@ -268,46 +378,46 @@ class Generator:
         """Unbiased integers in [low, high) (or [low, high] with ``endpoint``): Lemire's
         multiply-and-reject; 32-bit words when the range fits 32 bits, else 64-bit."""
         dt, info, dname = _int_dtype(dtype)
-        omitted = high is None
-        if omitted:
+        if high is None:
             low, high = 0, low
+        if size is not None and (size == 0 if size.__class__ is int else _no_elements(size)):
+            # NumPy returns an empty array before looking at the bounds
+            return empty_array(_size_tuple(size), dt)
         arrays = isinstance(low, _ARRAYISH) or isinstance(high, _ARRAYISH)
         if not arrays:
             lo, hi = int(low), int(high)
             if not endpoint:
-                if omitted and hi <= 0:
-                    raise ValueError("high <= 0")
-                if lo >= hi:
-                    raise ValueError("low >= high")
                 hi -= 1
-            elif lo > hi:
-                raise ValueError("low > high")
             if lo < info[0]:
                 raise ValueError(f"low is out of bounds for {dname}")
             if hi > info[1]:
                 raise ValueError(f"high is out of bounds for {dname}")
+            if lo > hi:
+                raise ValueError(_bounds_error(endpoint, lo == 0))
             m = hi - lo + 1
             wide = m > 2 ** 32
-            shape = () if size is None else (size,) if size.__class__ is int else _size_tuple(size)
+            shape = _shape(size)
             params = [np.uint64(lo & (2 ** 64 - 1)), np.uint64(m & (2 ** 64 - 1))]
         else:
             wide = dt.itemsize == 8
             pdt = _U64 if dt.kind == "u" else _I64
+            # NumPy's order: low's bound, high's bound (on the values given), then low < high
+            lo0 = low if isinstance(low, ndarray) else np.asarray(low)
+            hi0 = high if isinstance(high, ndarray) else np.asarray(high)
+            hbound = info[1] if endpoint else info[1] + 1
+            if _lowest(lo0.dtype) < info[0] and _any(lo0 < info[0]):
+                raise ValueError(f"low is out of bounds for {dname}")
+            if _highest(hi0.dtype) > hbound and _any(hi0 > hbound):
+                raise ValueError(f"high is out of bounds for {dname}")
             lo, hi = _param(low, pdt), _param(high, pdt)
             xp = _xp(lo) if isinstance(lo, ndarray) else _xp(hi)
             if xp is not np:
                 gp = _gp()
                 lo, hi = gp.asarray(lo), gp.asarray(hi)
+            if _any(lo > hi) if endpoint else _any(lo >= hi):
+                raise ValueError(_bounds_error(endpoint, not _any(lo != 0)))
             if not endpoint:
-                if _any(lo >= hi):
-                    raise ValueError("low >= high")
                 hi = hi - pdt.type(1)
-            elif _any(lo > hi):
-                raise ValueError("low > high")
-            if _any(lo < info[0]):
-                raise ValueError(f"low is out of bounds for {dname}")
-            if _any(hi > info[1]):
-                raise ValueError(f"high is out of bounds for {dname}")
             shape = _out_shape(size, [lo, hi])
             m = (hi.astype(_U64) - lo.astype(_U64)) + _U64.type(1)
             params = [lo.astype(_U64), m]
@@ -369,13 +479,31 @@ class Generator:
         return self._dist("chisquare", (df,), size)
 
     def noncentral_chisquare(self, df, nonc, size=None):
-        return self._dist("noncentral_chisquare", (df, nonc), size)
+        return self._nonc("noncentral_chisquare", (df, nonc), size)
 
     def f(self, dfnum, dfden, size=None):
         return self._dist("f", (dfnum, dfden), size)
 
     def noncentral_f(self, dfnum, dfden, nonc, size=None):
-        return self._dist("noncentral_f", (dfnum, dfden, nonc), size)
+        return self._nonc("noncentral_f", (dfnum, dfden, nonc), size)
+
+    def _nonc(self, name, args, size):
+        """A noncentral distribution: NumPy gives NaN where ``nonc`` is NaN (the samplers
+        never see a NaN: it is drawn as 0 and the element replaced)."""
+        nonc = args[-1]
+        if isinstance(nonc, ndarray):
+            gp = _gp()
+            bad = gp.isnan(nonc) if nonc.dtype.kind == "f" else None
+            if bad is None or not _any(bad):
+                return self._dist(name, args, size)
+            res = self._dist(name, args[:-1] + (gp.where(bad, 0.0, nonc),), size)
+            return gp.where(bad, np.nan, res)
+        h = np.asarray(nonc)
+        if h.dtype.kind != "f" or not np.isnan(h).any():
+            return self._dist(name, args, size)
+        bad = np.isnan(h)
+        res = self._dist(name, args[:-1] + (np.where(bad, 0.0, h),), size)
+        return _gp().where(_gp().asarray(bad), np.nan, res)
 
     def standard_t(self, df, size=None):
         return self._dist("standard_t", (df,), size)
@@ -405,14 +533,23 @@ class Generator:
         return self._dist("logseries", (p,), size)
 
     # -- multivariate -------------------------------------------------------------------
-    def dirichlet(self, alpha, size=None):
+    def dirichlet(self, alpha, size=None, _legacy=False):
         """Gamma(alpha_k) draws normalised along the last axis."""
         alpha_h = alpha.get() if isinstance(alpha, ndarray) else np.asarray(alpha, _F64)
+        if alpha_h.ndim == 0:
+            raise TypeError("len() of unsized object" if isinstance(alpha, (np.ndarray, ndarray))
+                            else f"object of type '{type(alpha).__name__}' has no len()")
         if alpha_h.ndim != 1:
             raise ValueError("alpha must be a one-dimensional sequence of floats")
-        if np.any(alpha_h < 0) or np.any(np.isnan(alpha_h)):
+        if _legacy:
+            if np.any(alpha_h <= 0):
+                raise ValueError("alpha <= 0")
+        elif np.any(alpha_h < 0):
             raise ValueError("alpha < 0")
         shape = (() if size is None else _size_tuple(size)) + alpha_h.shape
+        if np.any(np.isnan(alpha_h)):
+            # NumPy: every component NaN (no gamma draw can take a NaN shape)
+            return _gp().full(shape, np.nan, dtype=_F64)
         g = self._dist("standard_gamma", (alpha_h.astype(_F64),), shape)
         return g / g.sum(axis=-1, keepdims=True)
 
@@ -420,6 +557,9 @@ class Generator:
         """Sequential conditional binomials: one launch per category."""
         gp = _gp()
         p = pvals.get() if isinstance(pvals, ndarray) else np.asarray(pvals, _F64)
+        if p.ndim == 0 or p.shape[-1] == 0:
+            raise ValueError("pvals must have at least 1 dimension and the last dimension of "
+                             "pvals must be greater than 0.")
         if p.ndim != 1:
             raise ValueError("pvals must have at least 1 dimension")
         if np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p)):
@@ -531,6 +671,15 @@ class Generator:
             factor = np.linalg.cholesky(c)
         elif method == "eigh":
             s, u = np.linalg.eigh(c)
+            if check_valid != "ignore":
+                if check_valid not in ("warn", "raise"):
+                    raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
+                if np.any(s < -tol):
+                    if check_valid == "warn":
+                        warnings.warn("covariance is not symmetric positive-semidefinite.",
+                                      RuntimeWarning, stacklevel=2)
+                    else:
+                        raise ValueError("covariance is not symmetric positive-semidefinite.")
             factor = u * np.sqrt(np.abs(s))
         else:
             u, s, vh = np.linalg.svd(c)
@@ -569,7 +718,18 @@ class Generator:
 
     def bytes(self, length):
         """``length`` random bytes (a host ``bytes`` object: read back from the device)."""
-        length = operator.index(length)
+        if isinstance(length, (float, np.floating)):
+            length = int(length)                 # as NumPy (a C integer argument)
+        try:
+            length = operator.index(length)
+        except TypeError:
+            raise TypeError("an integer is required") from None
+        if length < 0:
+            # NumPy's arithmetic on a negative length: int((length - 1) / 4) + 1 words (C
+            # division), sliced [:length]
+            nw = max(int((length - 1) / 4) + 1, 0)
+            words = kernels.raw_words(self._bit_generator, (nw,))
+            return words.get().tobytes()[:length] if nw else b""
         words = kernels.raw_words(self._bit_generator, (-(-length // 4),))
         return words.get().tobytes()[:length]
 
@@ -581,4 +741,8 @@ def default_rng(seed=None):
         return seed
     if isinstance(seed, BitGenerator):
         return Generator(seed)
+    from .legacy import RandomState
+    if isinstance(seed, RandomState):
+        # as NumPy: a Generator on the RandomState's bit generator
+        return Generator(seed._gen.bit_generator)
     return Generator(Philox(seed))

@@ -8,7 +8,7 @@ import operator
 
 import numpy as np
 
-from .bit_generator import Philox
+from .bit_generator import BitGenerator, Philox
 from .generator import Generator
 
 _DISTRIBUTIONS = (
@@ -16,7 +16,32 @@ _DISTRIBUTIONS = (
     "hypergeometric", "laplace", "logistic", "lognormal", "logseries", "negative_binomial",
     "noncentral_chisquare", "noncentral_f", "normal", "pareto", "poisson", "power", "rayleigh",
     "standard_cauchy", "standard_t", "triangular", "uniform", "vonmises", "wald", "weibull",
-    "zipf", "dirichlet", "multinomial", "bytes")
+    "zipf", "bytes")
+
+
+def _legacy_seed(seed):
+    """NumPy's checks of a RandomState seed (``_legacy_seeding``): None, an int in
+    [0, 2**32), or a non-empty 1-d sequence of such ints; the seed then keys Philox through
+    ``SeedSequence`` as before."""
+    if seed is None:
+        return None
+    try:
+        if hasattr(seed, "squeeze"):
+            seed = seed.squeeze()
+        idx = operator.index(seed)
+        if idx > 2 ** 32 - 1 or idx < 0:
+            raise ValueError("Seed must be between 0 and 2**32 - 1")
+        return idx
+    except TypeError:
+        obj = np.asarray(seed)
+        if obj.size == 0:
+            raise ValueError("Seed must be non-empty") from None
+        obj = obj.astype(np.int64, casting="safe")
+        if obj.ndim != 1:
+            raise ValueError("Seed array must be 1-d") from None
+        if ((obj > 2 ** 32 - 1) | (obj < 0)).any():
+            raise ValueError("Seed must be between 0 and 2**32 - 1") from None
+        return seed
 
 
 class RandomState:
@@ -24,10 +49,13 @@ class RandomState:
     sequence of ints)."""
 
     def __init__(self, seed=None):
-        self._gen = Generator(Philox(seed))
+        if isinstance(seed, BitGenerator):
+            self._gen = Generator(seed)
+        else:
+            self._gen = Generator(Philox(_legacy_seed(seed)))
 
     def seed(self, seed=None):
-        self._gen = Generator(Philox(seed))
+        self._gen = Generator(Philox(_legacy_seed(seed)))
 
     def get_state(self, legacy=True):
         return self._gen.bit_generator.state
@@ -42,10 +70,11 @@ class RandomState:
     random = random_sample
 
     def rand(self, *args):
-        return self._gen.random(args if args else None)
+        return self._gen.random(tuple(operator.index(a) for a in args) if args else None)
 
     def randn(self, *args):
-        return self._gen.standard_normal(args if args else None)
+        return self._gen.standard_normal(tuple(operator.index(a) for a in args)
+                                         if args else None)
 
     def standard_normal(self, size=None):
         return self._gen.standard_normal(size)
@@ -59,11 +88,10 @@ class RandomState:
     # -- integers ----------------------------------------------------------------------
     def randint(self, low, high=None, size=None, dtype=int):
         dt = np.dtype(dtype)
+        if dt.kind not in "biu":
+            raise TypeError(f"Unsupported dtype {dt!r} for randint")
         if high is None:
             low, high = 0, low
-            if not isinstance(high, (np.ndarray, list, tuple)) and not hasattr(high, "shape") \
-                    and int(high) <= 0:
-                raise ValueError("high <= 0")
         return self._gen.integers(low, high, size=size, dtype=dt)
 
     def random_integers(self, low, high=None, size=None):
@@ -75,23 +103,45 @@ class RandomState:
         else:
             warnings.warn("This function is deprecated. Please call randint({low}, {high} + 1) "
                           "instead".format(low=low, high=high), DeprecationWarning, stacklevel=2)
-        return self._gen.integers(low, high, size=size, endpoint=True)
+        # as NumPy: randint(low, int(high) + 1) (the same draws as integers(..., endpoint=True))
+        return self.randint(low, int(high) + 1, size=size, dtype=np.int64)
 
     def tomaxint(self, size=None):
         return self._gen.integers(0, np.iinfo(np.int64).max, size=size, endpoint=True)
 
     # -- sequences ---------------------------------------------------------------------
     def choice(self, a, size=None, replace=True, p=None):
-        return self._gen.choice(a, size, replace, p)
+        from . import permutations as _s
+        return _s.choice(self._gen, a, size, replace, p, legacy=True)
 
     def permutation(self, x):
-        return self._gen.permutation(x)
+        from . import permutations as _s
+        return _s.permutation(self._gen.bit_generator, x, legacy=True)
 
     def shuffle(self, x):
         self._gen.shuffle(x)
 
     def multivariate_normal(self, mean, cov, size=None, check_valid="warn", tol=1e-8):
         return self._gen.multivariate_normal(mean, cov, size, check_valid, tol)
+
+    # -- distributions whose legacy checks differ from Generator's ---------------------
+    def uniform(self, low=0.0, high=1.0, size=None):
+        return self._gen._dist("uniform", (low, high), size, legacy=True)
+
+    def hypergeometric(self, ngood, nbad, nsample, size=None):
+        return self._gen._dist("hypergeometric", (ngood, nbad, nsample), size, legacy=True)
+
+    def dirichlet(self, alpha, size=None):
+        return self._gen.dirichlet(alpha, size, _legacy=True)
+
+    def multinomial(self, n, pvals, size=None):
+        try:
+            n = operator.index(n)
+        except TypeError:
+            if not isinstance(n, (float, np.floating)):
+                raise TypeError("an integer is required") from None
+            n = int(n)
+        return self._gen.multinomial(n, pvals, size)
 
     def __repr__(self):
         return f"RandomState(Philox4x32) at 0x{id(self):X}"
@@ -106,7 +156,8 @@ def _delegate(name):
 
 
 for _name in _DISTRIBUTIONS:
-    setattr(RandomState, _name, _delegate(_name))
+    if _name not in RandomState.__dict__:
+        setattr(RandomState, _name, _delegate(_name))
 
 _rand = RandomState()
 
@@ -134,7 +185,7 @@ def _module_function(name):
 
 _NAMES = ("rand", "randn", "randint", "random_integers", "random_sample", "random", "choice",
           "permutation", "shuffle", "standard_normal", "standard_exponential", "standard_gamma",
-          "multivariate_normal") + _DISTRIBUTIONS
+          "multivariate_normal", "dirichlet", "multinomial") + _DISTRIBUTIONS
 FUNCTIONS = {name: _module_function(name) for name in _NAMES}
 FUNCTIONS["ranf"] = _module_function("random_sample")
 FUNCTIONS["ranf"].__name__ = "ranf"

@@ -193,16 +193,18 @@ def _gp():
     return npgpu
 
 
-def permutation(bitgen, x, axis=0):
+def permutation(bitgen, x, axis=0, legacy=False):
     gp = _gp()
     if isinstance(x, (int, np.integer)):
-        n = operator.index(x)
-        if n < 0:
-            raise ValueError("negative dimensions are not allowed")
-        return indices(bitgen, n)[0]
-    arr = x if isinstance(x, ndarray) else gp.asarray(np.asarray(x))
-    if arr.ndim == 0:
+        # NumPy: a shuffled arange(x) (empty for x <= 0)
+        return indices(bitgen, max(operator.index(x), 0))[0]
+    host = None if isinstance(x, ndarray) else np.asarray(x)
+    ndim = x.ndim if host is None else host.ndim
+    if ndim == 0:
+        if legacy:
+            raise IndexError("x must be an integer or at least 1-dimensional")
         raise np.exceptions.AxisError(axis, 0)
+    arr = x if host is None else gp.asarray(host)
     axis = _axis(axis, arr.ndim)
     idx = indices(bitgen, arr.shape[axis])[0]
     return gp.take(arr, idx, axis=axis)
@@ -210,19 +212,49 @@ def permutation(bitgen, x, axis=0):
 
 def shuffle(bitgen, x, axis=0):
     if not isinstance(x, ndarray):
-        raise TypeError("shuffle needs an npgpu array (it works in place on the device)")
+        _shuffle_host(bitgen, x, axis)
+        return
     if x.ndim == 0:
-        raise TypeError("object of type 'npgpu.ndarray' has no len()")
+        raise TypeError("len() of unsized object")
     axis = _axis(axis, x.ndim)
     idx = indices(bitgen, x.shape[axis])[0]
     x[...] = _gp().take(x, idx, axis=axis)
 
 
+def _shuffle_host(bitgen, x, axis):
+    """NumPy's ``shuffle`` of a host object in place: a NumPy array along ``axis``, or a
+    mutable sequence (``axis`` 0 only); the permutation is drawn on the device."""
+    if isinstance(x, np.ndarray):
+        if x.ndim == 0:
+            raise TypeError("len() of unsized object")
+        axis = _axis(axis, x.ndim)
+        n = x.shape[axis]
+        if n > 1:
+            idx = indices(bitgen, n)[0].get()
+            x[...] = np.take(x, idx, axis=axis)
+        return
+    if axis != 0:
+        raise NotImplementedError("Axis argument is only supported on ndarray objects")
+    n = len(x)                     # TypeError for an object without a length, as NumPy
+    if n <= 1:
+        return
+    idx = indices(bitgen, n)[0].get()
+    items = [x[int(i)] for i in idx]
+    for i, v in enumerate(items):
+        x[i] = v                   # TypeError for an immutable sequence, as NumPy
+
+
 def permuted(bitgen, x, axis=None, out=None):
     gp = _gp()
     arr = x if isinstance(x, ndarray) else gp.asarray(np.asarray(x))
-    if out is not None and out.shape != arr.shape:
-        raise ValueError("out must have the same shape as x")
+    if arr.ndim == 0 and axis is None:
+        raise TypeError("len() of unsized object")
+    if out is not None:
+        if out.shape != arr.shape:
+            raise ValueError("out must have the same shape as x")
+        if not np.can_cast(arr.dtype, out.dtype, "safe"):
+            raise TypeError(f"Cannot cast array data from {arr.dtype!r} to {out.dtype!r} "
+                            "according to the rule 'safe'")
     if axis is None:
         flat = arr.reshape(-1)
         res = gp.take(flat, indices(bitgen, flat.size)[0]).reshape(arr.shape)
@@ -235,7 +267,7 @@ def permuted(bitgen, x, axis=None, out=None):
         res = gp.moveaxis(gp.take_along_axis(moved, idx, axis=-1), -1, axis)
     if out is None:
         return gp.ascontiguousarray(res) if not res._c_contig else res
-    out[...] = res
+    out[...] = res.get() if isinstance(out, np.ndarray) else res
     return out
 
 
@@ -273,40 +305,66 @@ def _render_search():
                     Param("array", np.float64, 1, "C"), Param("array", np.float64, 1, "C")])
 
 
-def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True):
+def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True, legacy=False):
+    """NumPy's ``Generator.choice`` (``legacy``: ``RandomState.choice``'s checks and
+    messages)."""
     gp = _gp()
     bitgen = gen.bit_generator
-    if isinstance(a, (int, np.integer)):
-        pop = operator.index(a)
+    from .generator import _size_tuple
+    shape = () if size is None else _size_tuple(size)
+    m = int(np.prod(shape)) if shape else 1
+    host = None if isinstance(a, ndarray) else (a if isinstance(a, np.ndarray) else
+                                                np.asarray(a))
+    ndim = a.ndim if host is None else host.ndim
+    if ndim == 0:
+        item = a.get().item() if host is None else host.item()
+        try:
+            pop = operator.index(item)
+        except TypeError:
+            if legacy:
+                raise ValueError("a must be 1-dimensional or an integer") from None
+            raise ValueError(f"a must be a sequence or an integer, not {type(a)}") from None
         arr = None
-        if pop < 0:
+        if pop <= 0 and m != 0:
+            if legacy:
+                raise ValueError("a must be greater than 0 unless no samples are taken")
             raise ValueError("a must be a positive integer unless no samples are taken")
+        pop = max(pop, 0)
     else:
-        arr = a if isinstance(a, ndarray) else gp.asarray(np.asarray(a))
-        if arr.ndim == 0:
-            raise ValueError("a must be a sequence or an integer, not 0-d array")
+        if legacy and ndim != 1:
+            raise ValueError("a must be 1-dimensional")
+        arr = a if host is None else gp.asarray(host)
         axis = _axis(axis, arr.ndim)
         pop = arr.shape[axis]
-    shape = () if size is None else (tuple(operator.index(s) for s in size)
-                                     if np.iterable(size) else (operator.index(size),))
-    m = int(np.prod(shape)) if shape else 1
-    if pop == 0 and m != 0:
-        if arr is None:
-            raise ValueError("a must be a positive integer unless no samples are taken")
-        raise ValueError("a cannot be empty unless no samples are taken")
+        if pop == 0 and m != 0:
+            raise ValueError(("'a'" if legacy else "a") +
+                             " cannot be empty unless no samples are taken")
+    q = (lambda t: f"'{t}'") if legacy else (lambda t: t)
     if p is not None:
-        ph = p.get() if isinstance(p, ndarray) else np.asarray(p, np.float64)
+        if isinstance(p, ndarray):
+            ph = p.get()
+        else:
+            len(p)                       # TypeError for a scalar, as NumPy
+            ph = np.asarray(p, np.float64)
+        if ph.ndim == 0:
+            raise TypeError("len() of unsized object")
+        ph = ph.astype(np.float64)
         if ph.ndim != 1:
-            raise ValueError("p must be 1-dimensional")
+            raise ValueError(f"{q('p')} must be 1-dimensional")
         if ph.size != pop:
-            raise ValueError("a and p must have same size")
-        if np.any(ph < 0) or np.any(np.isnan(ph)):
-            raise ValueError("Probabilities are not non-negative")
-        if abs(ph.sum() - 1.0) > np.sqrt(np.finfo(np.float64).eps):
-            raise ValueError("Probabilities do not sum to 1. See Notes section of docstring "
+            raise ValueError(f"{q('a')} and {q('p')} must have same size")
+        psum = ph.sum()
+        if np.isnan(psum):
+            raise ValueError(("p" if legacy else "P") + "robabilities contain NaN")
+        if np.any(ph < 0):
+            raise ValueError(("p" if legacy else "P") + "robabilities are not non-negative")
+        if abs(psum - 1.0) > np.sqrt(np.finfo(np.float64).eps):
+            raise ValueError("probabilities do not sum to 1" if legacy else
+                             "Probabilities do not sum to 1. See Notes section of docstring "
                              "for more information.")
     if not replace and m > pop:
-        raise ValueError("Cannot take a larger sample than population when replace is False")
+        raise ValueError("Cannot take a larger sample than population when " +
+                         ("'replace=False'" if legacy else "replace is False"))
     if p is not None and not replace and np.count_nonzero(ph) < m:
         raise ValueError("Fewer non-zero entries in p than size")
     if replace:
