@@ -115,6 +115,12 @@ def _steps(a, steps, norm, kind):
             raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
         f = _factor(norm, n, forward, a.dtype, i == 0)
         axis = normalize_axis_index(axis, a.ndim)
+        if isinstance(n, (bool, np.bool_)):
+            # NumPy: a bool is a length only where it is halved first (rfft's n // 2 + 1);
+            # elsewhere it is the result's length, which its ``empty`` refuses
+            if not (i == 0 and kind == "r2c"):
+                raise TypeError("an integer is required")
+            n = int(n)
         n = operator.index(n)
         if i == 0 and kind == "r2c" and a.dtype.kind == "c":
             raise _rfft_type_error(n)

@@ -9,14 +9,16 @@ column-major storage of A^T, so no transposing copy is needed:
 * svd of a wide matrix factors A^T (tall) and swaps/transposes U and V^H.
 """
 import os
+import warnings
 
 import numpy as np
 
 from .._core import copy as _copy
 from .._core.ndarray import empty_array
 from ..creation import zeros
+from .. import ufuncs as _ufuncs
 from . import _solver
-from ._common import (asarray, assert_stacked_2d, assert_stacked_square,
+from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
                       batch_f_array, c_copy, check_info, conj, f_copy, get_error_check, tri_copy)
 from .solve import _real, linalg_dtype
 
@@ -32,9 +34,18 @@ def cholesky(a, /, *, upper=False):
     assert_stacked_2d(a)
     assert_stacked_square(a)
     rt = linalg_dtype(a.dtype)
-    x = c_copy(a, rt)                  # column-major X = A^T = conj(A)
+    algo = _solver.cholesky_algo() if a.size else None
+    # NumPy reads only A's lower triangle (its upper one with ``upper=True``).  Every route
+    # below wants the column-major X = conj(A) and reads one triangle of X: a C-order copy of
+    # A (column-major A^T) holds A's lower triangle in X's upper one and A's upper triangle
+    # in X's lower one; a C-order copy of A^H (column-major conj(A)) the other way round.
+    if algo is None or (algo == "xpotrf_upper") != bool(upper):
+        x = c_copy(a, rt)
+    else:
+        x = c_copy(a.swapaxes(-1, -2), rt)
+        if rt.kind == "c":
+            conj(x, out=x)
     if x.size:
-        algo = _solver.cholesky_algo()
         info = _solver.potrf(x, algo)
         check_info(info, "Matrix is not positive definite")
         if algo == "xpotrf_upper":
@@ -61,6 +72,7 @@ def eigvalsh(a, UPLO="L"):
 
 
 def _eigh(a, UPLO, vectors):
+    UPLO = UPLO.upper()                 # NumPy's: 'l' and 'u' too (and its AttributeError)
     if UPLO not in ("L", "U"):
         raise ValueError("UPLO argument must be 'L' or 'U'")
     a = asarray(a)
@@ -119,6 +131,8 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
     The cuSOLVER route (also for ``compute_uv=False``) is ``NPGPU_SVD_ALGO``: see
     ``SVD_ALGOS`` above."""
     a = asarray(a)
+    if hermitian:
+        return _svd_hermitian(a, compute_uv)
     assert_stacked_2d(a)
     rt = linalg_dtype(a.dtype)
     m, n = a.shape[-2:]
@@ -131,6 +145,9 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
             return s
         return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else k, rt), s,
                             _eye_stack(batch, n if full_matrices else k, n, rt))
+    if get_error_check() and bool(_ufuncs.isnan(a).any()):
+        # LAPACK's SVD does not converge on NaN (an infinity gives NaN values, no error)
+        raise LinAlgError("SVD did not converge")
     algo = svd_algo()
     if algo == "auto":
         algo = "gesvdp64" if rt in _WIDE else "gesvd"
@@ -146,6 +163,25 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
         return res.astype(_real(rt))
     u, s, vh = res
     return _R.SVDResult(u.astype(rt), s.astype(_real(rt)), vh.astype(rt))
+
+
+def _svd_hermitian(a, compute_uv):
+    """NumPy's ``svd(hermitian=True)``: from ``eigh`` of the lower triangle, the values'
+    magnitudes in descending order and their signs moved into V^H."""
+    from .. import sorting as _sorting
+    from ..indexing.routines import take_along_axis
+    if not compute_uv:
+        s = _ufuncs.absolute(eigvalsh(a))
+        return _sorting.sort(s, axis=-1)[..., ::-1]
+    s, u = eigh(a)
+    sgn = _ufuncs.sign(s)
+    s = _ufuncs.absolute(s)
+    sidx = _sorting.argsort(s, axis=-1)[..., ::-1]
+    sgn = take_along_axis(sgn, sidx, axis=-1)
+    s = take_along_axis(s, sidx, axis=-1)
+    u = take_along_axis(u, sidx[..., None, :], axis=-1)
+    vt = _ufuncs.conjugate(_ufuncs.multiply(u, sgn[..., None, :]).swapaxes(-1, -2))
+    return _R.SVDResult(u, s, vt)
 
 
 def _svd(a, rt, full_matrices, compute_uv, algo):
@@ -240,7 +276,17 @@ def svdvals(x, /):
 def qr(a, mode="reduced"):
     """QR decomposition (``geqrf`` + ``orgqr``/``ungqr``); modes reduced, complete, r, raw."""
     if mode not in ("reduced", "complete", "r", "raw"):
-        raise ValueError(f"Unrecognized mode '{mode}'")
+        if mode in ("f", "full"):
+            warnings.warn("The 'full' option is deprecated in favor of 'reduced'.\n"
+                          "For backward compatibility let mode default.",
+                          DeprecationWarning, stacklevel=2)
+            mode = "reduced"
+        elif mode in ("e", "economic"):
+            warnings.warn("The 'economic' option is deprecated.", DeprecationWarning,
+                          stacklevel=2)
+            mode = "economic"
+        else:
+            raise ValueError(f"Unrecognized mode '{mode}'")
     a = asarray(a)
     assert_stacked_2d(a)
     rt = linalg_dtype(a.dtype)
@@ -257,6 +303,8 @@ def qr(a, mode="reduced"):
         _solver.geqrf(view, tau)
     if mode == "raw":
         return view.swapaxes(-1, -2), tau
+    if mode == "economic":              # NumPy's deprecated mode: geqrf's packed output
+        return view
     r = tri_copy(view if mode == "complete" else view[..., :k, :], lower=False)
     if mode == "r":
         return r
@@ -289,6 +337,8 @@ def _eig(a, vectors):
     rt = linalg_dtype(a.dtype)
     n = a.shape[-1]
     batch = a.shape[:-2]
+    if get_error_check() and not bool(_ufuncs.isfinite(a).all()):
+        raise LinAlgError("Array must not contain infs or NaNs")
     ct = np.dtype(np.complex64 if rt in (np.float32, np.complex64) else np.complex128)
     w = empty_array(batch + (n,), ct, "C")
     vr = batch_f_array(a.shape, rt) if vectors else None

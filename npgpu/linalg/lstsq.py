@@ -6,8 +6,8 @@ import numpy as np
 from .._codegen import elementwise as _ew
 from .._core.ndarray import empty_array
 from ..creation import ones
-from ..ufuncs import less, multiply
-from ._common import LinAlgError, asarray, assert_stacked_2d, conj
+from ..ufuncs import isfinite, less, multiply
+from ._common import LinAlgError, asarray, assert_stacked_2d, conj, get_error_check
 from .decomp import svd
 from .norms import _sum_abs2_axis0
 from .products import matmul
@@ -36,6 +36,8 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
         rcond = np.asarray(rcond)[()]       # a NumPy scalar: NumPy's 0-d array promotes the same
     else:
         rcond = asarray(rcond)[..., None]   # one tolerance per matrix of the stack
+    if a.size == 0 and m * n == 0:       # NumPy: an empty result of a's dtype, no SVD
+        return empty_array(a.shape[:-2] + (n, m), a.dtype, "C")
     u, s, vh = svd(a, full_matrices=False, hermitian=hermitian)
     cutoff = multiply(rcond, s[..., :1])    # s descends: its first value is the largest
     keep = less(cutoff, s)
@@ -58,16 +60,24 @@ def lstsq(a, b, rcond=None):
     """Least-squares solution via the SVD (NumPy's outputs: x, residuals, rank, s)."""
     a = asarray(a)
     b = asarray(b)
-    if a.ndim != 2:
-        raise LinAlgError(f"{a.ndim}-dimensional array given. Array must be two-dimensional")
-    m, n = a.shape
     vec = b.ndim == 1
     b2 = b.reshape(-1, 1) if vec else b
+    for x in (a, b2):                   # NumPy's _assert_2d(a, b)
+        if x.ndim != 2:
+            raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be "
+                              "two-dimensional")
+    m, n = a.shape
     if b2.shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
     rt = linalg_dtype(a.dtype, b.dtype)
+    # NumPy computes in double (LAPACK's gelsd): its default and its negative rcond
+    # ("machine precision") are float64's epsilon
     if rcond is None:
-        rcond = np.finfo(rt).eps * max(m, n)
+        rcond = np.finfo(np.float64).eps * max(m, n)
+    elif np.ndim(rcond) == 0 and rcond < 0:
+        rcond = np.finfo(np.float64).eps
+    if get_error_check() and a.size and not bool(isfinite(a).all()):
+        raise LinAlgError("SVD did not converge in Linear Least Squares")
     u, s, vh = svd(a.astype(rt, copy=False), full_matrices=False)
     cutoff = multiply(s[:1], np.asarray(rcond, s.dtype)[()])
     keep = less(cutoff, s)
@@ -75,7 +85,7 @@ def lstsq(a, b, rcond=None):
     uhb = matmul(conj(u).swapaxes(-1, -2), b2.astype(rt, copy=False))
     x = matmul(conj(vh).swapaxes(-1, -2), multiply(uhb, inv_s[:, None]))
     rank_arr = _count_true(keep)
-    rank = int(rank_arr.get())        # NumPy returns rank as a host int
+    rank = np.int32(rank_arr.get())   # NumPy returns rank as a host int32
     if rank == n and m > n:
         r = b2.astype(rt, copy=False) - matmul(a.astype(rt, copy=False), x)
         resid = _sum_abs2_axis0(r)

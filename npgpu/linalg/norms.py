@@ -4,9 +4,8 @@ Sums (ord 1, 2/'fro', 0, p) are products with a ones vector (the GEMM);
 max/min (ord +-inf) use a small generated row-reduction kernel; the spectral
 and nuclear norms use the singular values.
 """
-import operator
-
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from .. import _backend
 from .._codegen import compiler
@@ -18,7 +17,6 @@ from ..ufuncs import less, multiply, sqrt, true_divide
 from ._common import LinAlgError, asarray
 from .decomp import svd
 from .products import _matmul_nd, _sum_last
-from .solve import inv
 
 _ABS2 = {"c": "x0.real * x0.real + x0.imag * x0.imag", "": "x0 * x0"}
 _ABS = {"c": "math.sqrt(x0.real * x0.real + x0.imag * x0.imag)", "": "abs(x0)"}
@@ -77,11 +75,13 @@ def _reduce_rows(x2, is_max):
     """Row max/min (NaN propagating) of a 2-D real array with S >= 1 columns."""
     dt = x2.dtype
     R, S = x2.shape
+    if S == 0:
+        if is_max:                      # NumPy's norms take the max with initial=0
+            return zeros((R,), dt)
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
     out = empty_array((R,), dt, "C")
     if R == 0:
         return out
-    if S == 0:
-        raise ValueError("zero-size array to reduction operation maximum which has no identity")
     kern = compiler.get_kernel(("rowreduce", dt, is_max), lambda: _render_rowreduce(dt, is_max))
     vals = [0, 0, R, dt.itemsize, out._ptr, R, dt.itemsize,
             0, 0, x2.size, dt.itemsize, x2._ptr, R, S, *x2._strides, R, S]
@@ -109,23 +109,6 @@ def _norm_dtype(dt):
     return dt
 
 
-def _normalize_axes(axis, ndim):
-    from numpy.exceptions import AxisError
-    if axis is None:
-        return list(range(ndim))
-    if isinstance(axis, (int, np.integer)):
-        axis = (axis,)
-    out = []
-    for a in axis:
-        a = operator.index(a)
-        if not -ndim <= a < ndim:
-            raise AxisError(a, ndim)
-        out.append(a % ndim)
-    if len(set(out)) != len(out):
-        raise ValueError("Duplicate axes given.")
-    return out
-
-
 def _keepdims(r, shape, axes, keepdims):
     if not keepdims:
         return r
@@ -133,25 +116,26 @@ def _keepdims(r, shape, axes, keepdims):
     return r.reshape(full)
 
 
-def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
-    """Vector p-norm over ``axis`` (all axes flattened when None), NumPy's ``vector_norm``."""
-    x = asarray(x)
-    dt = _norm_dtype(x.dtype)
-    if x.dtype != dt:
-        x = x.astype(dt)
-    axes = _normalize_axes(axis, x.ndim)
-    rd = _real(dt)
+def _is(ord, value):
+    """``ord == value`` for a numeric ``ord`` (a string ord equals no number)."""
+    return not isinstance(ord, str) and ord == value
+
+
+def _vector(x, axes, ord):
+    """The ``ord`` vector norm of ``x`` (float or complex) over the normalized ``axes``
+    (reduced away)."""
+    rd = _real(x.dtype)
     cd = np.dtype(np.float32) if rd == np.float16 else rd      # compute float16 in float32
     x2, kshape = _to_rows(x, axes)
-    if ord == 2 or ord is None:
+    if ord is None or _is(ord, 2):
         r = sqrt(_sum_rows(_map(x2, "abs2", cd)))
-    elif ord == 1:
+    elif _is(ord, 1):
         r = _sum_rows(_map(x2, "abs", cd))
-    elif ord == np.inf:
+    elif _is(ord, np.inf):
         r = _reduce_rows(_map(x2, "abs", cd), True)
-    elif ord == -np.inf:
+    elif _is(ord, -np.inf):
         r = _reduce_rows(_map(x2, "abs", cd), False)
-    elif ord == 0:
+    elif _is(ord, 0):
         r = _sum_rows(_map(x2, "nz", cd))
     else:
         p = float(ord)
@@ -159,61 +143,91 @@ def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
         r = _map(s, "absp", cd, 1.0 / p)
     if r.dtype != rd:
         r = r.astype(rd)
-    r = r.reshape(kshape)
-    return _keepdims(r, x.shape, axes, keepdims)
+    return r.reshape(kshape)
+
+
+def vector_norm(x, /, *, axis=None, keepdims=False, ord=2):
+    """Vector p-norm over ``axis`` (all axes flattened when None), NumPy's ``vector_norm``:
+    its checks and their order (a tuple ``axis`` is flattened into one, then :func:`norm`)."""
+    x = asarray(x)
+    shape = list(x.shape)
+    if axis is None:
+        y, _axis = x.reshape(-1), 0
+    elif isinstance(axis, tuple):
+        normalized = normalize_axis_tuple(axis, x.ndim)
+        rest = tuple(i for i in range(x.ndim) if i not in normalized)
+        size = 1
+        for i in axis:
+            size *= x.shape[i]
+        y = x.transpose(tuple(axis) + rest).reshape((size, *[x.shape[i] for i in rest]))
+        _axis = 0
+    else:
+        y, _axis = x, axis
+    res = norm(y, axis=_axis, ord=ord)
+    if keepdims:
+        for i in normalize_axis_tuple(range(len(shape)) if axis is None else axis, len(shape)):
+            shape[i] = 1
+        res = res.reshape(tuple(shape))
+    return res
 
 
 def matrix_norm(x, /, *, keepdims=False, ord="fro"):
-    x = asarray(x)
-    if x.ndim < 2:
-        raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be at least "
-                          "two-dimensional")
     return norm(x, ord=ord, axis=(-2, -1), keepdims=keepdims)
 
 
 def norm(x, ord=None, axis=None, keepdims=False):
-    """NumPy's ``linalg.norm`` for every ord/axis combination it allows."""
+    """NumPy's ``linalg.norm`` for every ord/axis combination it allows, with its checks in
+    its order."""
     x = asarray(x)
-    if axis is None and ord is None:
-        return vector_norm(x, axis=None, keepdims=keepdims, ord=2)
-    nd = x.ndim
-    if axis is None:
-        axes = list(range(nd))
-    else:
-        axes = _normalize_axes(axis, nd)
-    if len(axes) == 1:
-        if isinstance(ord, str):
-            raise ValueError(f"Invalid norm order '{ord}' for vectors")
-        return vector_norm(x, axis=axes[0], keepdims=keepdims, ord=2 if ord is None else ord)
-    if len(axes) != 2:
-        raise ValueError("Improper number of dimensions to norm.")
-    r0, c0 = axes
-    if r0 == c0:
-        raise ValueError("Duplicate axes given.")
     dt = _norm_dtype(x.dtype)
     if x.dtype != dt:
         x = x.astype(dt)
-    if ord is None or ord == "fro" or ord == "f":
-        r = vector_norm(x, axis=(r0, c0), ord=2)
-    elif ord == "nuc" or ord in (2, -2):
+    nd = x.ndim
+    if axis is None and (ord is None or (isinstance(ord, str) and ord in ("f", "fro") and nd == 2)
+                         or (_is(ord, 2) and nd == 1)):
+        r = _vector(x, list(range(nd)), 2)
+        return r.reshape((1,) * nd) if keepdims else r
+    if axis is None:
+        axis = tuple(range(nd))
+    elif not isinstance(axis, tuple):
+        try:
+            axis = int(axis)
+        except Exception as e:
+            raise TypeError("'axis' must be None, an integer or a tuple of integers") from e
+        axis = (axis,)
+    if len(axis) == 1:
+        if isinstance(ord, str):
+            raise ValueError(f"Invalid norm order '{ord}' for vectors")
+        ax = normalize_axis_index(axis[0], nd)
+        r = _vector(x, [ax], ord)
+        return _keepdims(r, x.shape, [ax], keepdims)
+    if len(axis) != 2:
+        raise ValueError("Improper number of dimensions to norm.")
+    r0 = normalize_axis_index(axis[0], nd)
+    c0 = normalize_axis_index(axis[1], nd)
+    if r0 == c0:
+        raise ValueError("Duplicate axes given.")
+    if _is(ord, 2) or _is(ord, -2) or ord == "nuc":
         xm = _last_two(x, r0, c0)
         s = svd(xm, compute_uv=False)
         if ord == "nuc":
             r = _sum_last(s, s.dtype)
         else:
             lead = s.shape[:-1]
-            s2 = s.reshape(-1, s.shape[-1])
-            r = _reduce_rows(s2, ord == 2).reshape(lead)
-    elif ord in (1, -1):
-        col = vector_norm(x, axis=r0, ord=1)                 # sums down each column
+            s2 = s.reshape(-1, s.shape[-1]) if s.size else s.reshape(int(np.prod(lead)), s.shape[-1])
+            r = _reduce_rows(s2, _is(ord, 2)).reshape(lead)
+    elif _is(ord, 1) or _is(ord, -1):
+        col = _vector(x, [r0], 1)                 # sums down each column
         c = c0 - (1 if c0 > r0 else 0)
         m2, kshape = _to_rows(col, [c])
-        r = _reduce_rows(m2, ord == 1).reshape(kshape)
-    elif ord in (np.inf, -np.inf):
-        row = vector_norm(x, axis=c0, ord=1)
+        r = _reduce_rows(m2, _is(ord, 1)).reshape(kshape)
+    elif _is(ord, np.inf) or _is(ord, -np.inf):
+        row = _vector(x, [c0], 1)
         rr = r0 - (1 if r0 > c0 else 0)
         m2, kshape = _to_rows(row, [rr])
-        r = _reduce_rows(m2, ord == np.inf).reshape(kshape)
+        r = _reduce_rows(m2, _is(ord, np.inf)).reshape(kshape)
+    elif ord is None or ord == "fro" or ord == "f":
+        r = _vector(x, [r0, c0], 2)
     else:
         raise ValueError("Invalid norm order for matrices.")
     return _keepdims(r, x.shape, [r0, c0], keepdims)
@@ -225,30 +239,55 @@ def _last_two(x, r0, c0):
 
 
 def cond(x, p=None):
-    """Condition number: ratio of extreme singular values (p None/2/-2) or norm(x) * norm(inv(x))."""
+    """Condition number (NumPy's ``cond``): extreme singular values' ratio (p None/2/-2) or
+    norm(x) * norm(inv(x)); a singular matrix gives inf (NaN where ``x`` holds a NaN)."""
+    from .. import logic as _logic
+    from ..ufuncs import isnan, logical_and, logical_not
+    from ._common import assert_stacked_2d, assert_stacked_square
+    from .solve import _real as _real_of, inv_with_info, linalg_dtype
     x = asarray(x)
-    if p is None or p == 2 or p == -2:
+    if x.size == 0 and int(np.prod(x.shape[-2:])) == 0:
+        raise LinAlgError("cond is not defined on empty arrays")
+    if p is None or _is(p, 2) or _is(p, -2):
         s = svd(x, compute_uv=False)
-        smax = _reduce_rows(s.reshape(-1, s.shape[-1]), True).reshape(s.shape[:-1])
-        smin = _reduce_rows(s.reshape(-1, s.shape[-1]), False).reshape(s.shape[:-1])
-        return true_divide(smax, smin) if p != -2 else true_divide(smin, smax)
-    return multiply(norm(x, p, axis=(-2, -1)), norm(inv(x), p, axis=(-2, -1)))
+        r = true_divide(s[..., -1], s[..., 0]) if _is(p, -2) else true_divide(s[..., 0], s[..., -1])
+    else:
+        assert_stacked_2d(x)
+        assert_stacked_square(x)
+        rd = _real_of(linalg_dtype(x.dtype))
+        invx, info = inv_with_info(x)
+        if info is not None:            # NumPy's inverse of a singular matrix is NaN
+            bad = less(0, info.reshape(x.shape[:-2] + (1, 1)))
+            invx = _logic.where(bad, np.nan, invx).astype(invx.dtype, copy=False)
+        r = multiply(norm(x, p, axis=(-2, -1)), norm(invx, p, axis=(-2, -1)))
+        if r.dtype != rd:
+            r = r.astype(rd)
+    # NaN -> inf, unless the matrix itself holds a NaN
+    from ..reductions.functions import any as _any
+    mask = logical_and(isnan(r), logical_not(_any(isnan(x), axis=(-2, -1))))
+    return _logic.where(mask, np.inf, r).astype(r.dtype, copy=False)
 
 
 def matrix_rank(A, tol=None, hermitian=False, *, rtol=None):
-    """Number of singular values above the tolerance (stacked)."""
+    """Number of singular values above the tolerance (stacked), NumPy's ``matrix_rank``."""
+    if rtol is not None and tol is not None:
+        raise ValueError("`tol` and `rtol` can't be both set.")
+    from .._core.ndarray import ndarray
     A = asarray(A)
-    if A.ndim < 2:
+    if A.ndim < 2:                       # NumPy's host int: int(not all(A == 0))
         nz = _map(A.reshape(-1), "nz", np.dtype(np.float64))
-        return less(0, _sum_last(nz, np.dtype(np.float64))).astype(np.int64)
-    s = svd(A, compute_uv=False)
+        return int(bool(less(0, _sum_last(nz, np.dtype(np.float64)))))
+    s = svd(A, compute_uv=False, hermitian=hermitian)
     if s.shape[-1] == 0:
         return zeros(s.shape[:-1], np.int64)     # empty matrices have rank 0
     smax = _reduce_rows(s.reshape(-1, s.shape[-1]), True).reshape(s.shape[:-1] + (1,))
     if tol is None:
         if rtol is None:
             rtol = max(A.shape[-2:]) * np.finfo(s.dtype).eps
-        tol_arr = multiply(smax, np.asarray(rtol, s.dtype)[()])
+        if isinstance(rtol, ndarray) or np.ndim(rtol):
+            tol_arr = multiply(smax, asarray(rtol)[..., None])     # one per matrix
+        else:
+            tol_arr = multiply(smax, np.asarray(rtol, s.dtype)[()])
     else:
         tol_arr = asarray(tol)
         if tol_arr.ndim:

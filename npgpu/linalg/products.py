@@ -1,7 +1,9 @@
 """Matrix and tensor products with NumPy's rules, all reduced to :func:`._gemm.gemm_into`."""
 import operator
+import warnings
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
@@ -14,6 +16,13 @@ from . import _gemm
 from ._common import asarray, conj
 
 _SIG = "(n?,k),(k,m?)->(n?,m?)"
+
+
+def _fmt(shape):
+    """A shape as NumPy's C code prints it: ``(2,3)``, ``(3,)``, ``()``."""
+    if len(shape) == 1:
+        return f"({shape[0]},)"
+    return "(" + ",".join(str(d) for d in shape) + ")"
 
 
 def _result_dtype(*dts):
@@ -166,19 +175,21 @@ def dot(a, b, out=None):
             shape = a.shape[:-1] + b.shape[:-2] + b.shape[-1:] if b.ndim == 2 else a.shape[:-1]
         else:
             shape = a.shape[:-1] + b.shape[:-2] + b.shape[-1:]
-        if (not isinstance(out, ndarray) or out.dtype != rt or out.shape != shape
+        if (not isinstance(out, ndarray) or out.dtype != rt or out.ndim != len(shape)
                 or not out._c_contig or out._ro >= READONLY):
             raise ValueError("output array is not acceptable (must have the right datatype, "
                              "number of dimensions, and be a C-Array)")
+        if out.shape != shape:
+            raise ValueError("output array has wrong dimensions")
     if a.ndim == 0 or b.ndim == 0:
         return _to_out(_scalar_product(a, b), out)
     if b.ndim <= 2:
         if a.shape[-1] != b.shape[0]:
-            raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim "
+            raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: {a.shape[-1]} (dim "
                              f"{a.ndim - 1}) != {b.shape[0]} (dim 0)")
         return matmul(a, b, out=out)
     if a.shape[-1] != b.shape[-2]:
-        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim "
+        raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: {a.shape[-1]} (dim "
                          f"{a.ndim - 1}) != {b.shape[-2]} (dim {b.ndim - 2})")
     r = tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
     if out is not None:
@@ -216,8 +227,10 @@ def inner(a, b, /):
     if a.ndim == 0 or b.ndim == 0:
         return _scalar_product(a, b)
     if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"shapes {a.shape} and {b.shape} not aligned: {a.shape[-1]} (dim "
-                         f"{a.ndim - 1}) != {b.shape[-1]} (dim {b.ndim - 1})")
+        # NumPy's message: a dot with b's last two axes swapped
+        bs = b.shape if b.ndim < 2 else b.shape[:-2] + (b.shape[-1], b.shape[-2])
+        raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(bs)} not aligned: {a.shape[-1]} "
+                         f"(dim {a.ndim - 1}) != {b.shape[-1]} (dim {max(b.ndim - 2, 0)})")
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
 
@@ -248,8 +261,8 @@ def tensordot(a, b, axes=2):
         n = operator.index(axes)
         if n < 0:
             raise ValueError("negative dimensions are not allowed")
-        if n > a.ndim or n > b.ndim:
-            raise ValueError("shape-mismatch for sum")
+        if n > a.ndim or n > b.ndim:     # NumPy indexes the shapes: IndexError
+            raise IndexError("tuple index out of range")
         ax_a = list(range(a.ndim - n, a.ndim))
         ax_b = list(range(n))
     else:
@@ -302,6 +315,13 @@ def vecdot(x1, x2, /, *, axis=-1, out=None):
         raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with "
                          f"gufunc signature (n),(n)->() (size {b.shape[-1]} is different from "
                          f"{a.shape[-1]})")
+    try:
+        np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    except ValueError:
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {_fmt(asarray(x1).shape)}->{_fmt(a.shape[:-1])} "
+                         f"{_fmt(asarray(x2).shape)}->{_fmt(b.shape[:-1])}  and requested "
+                         "shape ()") from None
     r = matmul(conj(a)[..., None, :], b[..., :, None])[..., 0, 0]
     return _to_out(r, out)
 
@@ -403,11 +423,21 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     b = asarray(b)
     if axis is not None:
         axisa = axisb = axisc = axis
+    if a.ndim < 1 or b.ndim < 1:
+        raise ValueError("At least one array has zero dimension")
+    axisa = normalize_axis_index(axisa, a.ndim, msg_prefix="axisa")
+    axisb = normalize_axis_index(axisb, b.ndim, msg_prefix="axisb")
     a = _moveaxis_last(a, axisa)
     b = _moveaxis_last(b, axisb)
     if a.shape[-1] not in (2, 3) or b.shape[-1] not in (2, 3):
         raise ValueError("incompatible dimensions for cross product\n(dimension must be 2 or 3)")
+    if a.shape[-1] == 2 or b.shape[-1] == 2:
+        warnings.warn("Arrays of 2-dimensional vectors are deprecated. Use arrays of "
+                      "3-dimensional vectors instead. (deprecated in NumPy 2.0)",
+                      DeprecationWarning, stacklevel=2)
     shape = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+    if a.shape[-1] == 3 or b.shape[-1] == 3:
+        axisc = normalize_axis_index(axisc, len(shape) + 1, msg_prefix="axisc")
     rt = _result_dtype(a.dtype, b.dtype)
     a0, a1 = a[..., 0], a[..., 1]
     b0, b1 = b[..., 0], b[..., 1]
@@ -428,18 +458,21 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         _copy.copy_into(res[..., 0], multiply(a1, b2))
         _copy.copy_into(res[..., 1], negative(multiply(a0, b2)))
     _copy.copy_into(res[..., 2], z)
-    axisc = _axes_list(axisc, res.ndim)[0]
     order = list(range(res.ndim - 1))
     order.insert(axisc, res.ndim - 1)
     return res.transpose(order)
 
 
 def multi_dot(arrays, *, out=None):
-    """Chain product in the cheapest parenthesisation (dynamic programming on the shapes)."""
-    arrays = [asarray(x) for x in arrays]
+    """Chain product in the cheapest parenthesisation (dynamic programming on the shapes);
+    NumPy's rules: two arrays are one :func:`dot`, and ``out=`` is ``dot``'s (the exact
+    dtype of the 2-D chain's result, C-contiguous)."""
     n = len(arrays)
     if n < 2:
         raise ValueError("Expecting at least two arrays.")
+    if n == 2:
+        return dot(arrays[0], arrays[1], out=out)
+    arrays = [asarray(x) for x in arrays]
     first_1d = arrays[0].ndim == 1
     last_1d = arrays[-1].ndim == 1
     if first_1d:
@@ -448,34 +481,42 @@ def multi_dot(arrays, *, out=None):
         arrays[-1] = arrays[-1].reshape(-1, 1)
     for x in arrays:
         if x.ndim != 2:
-            raise ValueError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
-    if n == 2:
-        r = dot(arrays[0], arrays[1])
-    else:
-        dims = [arrays[0].shape[0]] + [x.shape[1] for x in arrays]
-        cost = [[0] * n for _ in range(n)]
-        split = [[0] * n for _ in range(n)]
-        for length in range(1, n):
-            for i in range(n - length):
-                j = i + length
-                cost[i][j] = None
-                for k in range(i, j):
-                    c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
-                    if cost[i][j] is None or c < cost[i][j]:
-                        cost[i][j] = c
-                        split[i][j] = k
+            from ._common import LinAlgError
+            raise LinAlgError(f"{x.ndim}-dimensional array given. Array must be two-dimensional")
+    if out is not None:
+        rt = _result_dtype(*[x.dtype for x in arrays])
+        shape = (arrays[0].shape[0], arrays[-1].shape[1])
+        if (not isinstance(out, ndarray) or out.dtype != rt or out.ndim != 2
+                or not out._c_contig or out._ro >= READONLY):
+            raise ValueError("output array is not acceptable (must have the right datatype, "
+                             "number of dimensions, and be a C-Array)")
+        if out.shape != shape:
+            raise ValueError("output array has wrong dimensions")
+    dims = [arrays[0].shape[0]] + [x.shape[1] for x in arrays]
+    cost = [[0] * n for _ in range(n)]
+    split = [[0] * n for _ in range(n)]
+    for length in range(1, n):
+        for i in range(n - length):
+            j = i + length
+            cost[i][j] = None
+            for k in range(i, j):
+                c = cost[i][k] + cost[k + 1][j] + dims[i] * dims[k + 1] * dims[j + 1]
+                if cost[i][j] is None or c < cost[i][j]:
+                    cost[i][j] = c
+                    split[i][j] = k
 
-        def chain(i, j):
-            if i == j:
-                return arrays[i]
-            k = split[i][j]
-            return dot(chain(i, k), chain(k + 1, j))
+    def chain(i, j):
+        if i == j:
+            return arrays[i]
+        k = split[i][j]
+        return dot(chain(i, k), chain(k + 1, j))
 
-        r = chain(0, n - 1)
+    r = chain(0, n - 1)
+    if out is not None:
+        _copy.copy_into(out, r)
+        r = out
     if first_1d and last_1d:
-        r = r.reshape(())
-    elif first_1d:
-        r = r.reshape(r.shape[1])
-    elif last_1d:
-        r = r.reshape(r.shape[0])
-    return _to_out(r, out)
+        return r.reshape(())
+    if first_1d or last_1d:
+        return r.reshape(-1)
+    return r

@@ -16,14 +16,36 @@ from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_sq
                       batch_f_array, check_info)
 
 
+_F4, _F8 = np.dtype(np.float32), np.dtype(np.float64)
+_C8, _C16 = np.dtype(np.complex64), np.dtype(np.complex128)
+
+
 def linalg_dtype(*dts):
-    """NumPy's linalg result dtype: float64 for integers/bool; float16 is rejected."""
-    rt = np.result_type(*dts)
-    if rt == np.float16:
-        raise TypeError("array type float16 is unsupported in linalg")
-    if rt.kind in "biu":
-        return np.dtype(np.float64)
-    return rt
+    """NumPy's linalg result dtype (its ``_commonType``): single precision only when every
+    operand is float32/complex64, else double (integers and bool count as double); complex
+    when any operand is; an operand of any other inexact type (float16) is rejected."""
+    single = True
+    cplx = False
+    for dt in dts:
+        dt = np.dtype(dt)
+        if dt.kind in "fc":
+            cplx = cplx or dt.kind == "c"
+            if dt in (_F8, _C16):
+                single = False
+            elif dt not in (_F4, _C8):
+                raise TypeError(f"array type {dt.name} is unsupported in linalg")
+        else:
+            single = False
+    if cplx:
+        return _C8 if single else _C16
+    return _F4 if single else _F8
+
+
+def fmt_shape(shape):
+    """A shape as NumPy's C code prints it: ``(2,3)``, ``(3,)``, ``()``."""
+    if len(shape) == 1:
+        return f"({shape[0]},)"
+    return "(" + ",".join(str(d) for d in shape) + ")"
 
 
 def _real(dt):
@@ -38,28 +60,51 @@ def solve(a, b):
     assert_stacked_square(a)
     rt = linalg_dtype(a.dtype, b.dtype)
     n = a.shape[-1]
-    vec = b.ndim == 1
+    vec = b.ndim == 1                   # NumPy's gufunc solve1, else solve
+    name, sig = ("solve1", "(m,m),(m)->(m)") if vec else ("solve", "(m,m),(m,n)->(m,n)")
+    if not vec and b.ndim < 2:
+        raise ValueError(f"solve: Input operand 1 does not have enough dimensions (has "
+                         f"{b.ndim}, gufunc core with signature {sig} requires 2)")
     b2 = b.reshape(b.shape[0], 1) if vec else b
-    if b2.ndim < 2 or b2.shape[-2] != n:
-        sig = "(m,m),(m)->(m)" if vec else "(m,m),(m,n)->(m,n)"
-        got = b2.shape[-2] if b2.ndim >= 2 else b2.shape[-1]
-        raise ValueError(f"solve: Input operand 1 has a mismatch in its core dimension 0, with "
-                         f"gufunc signature {sig} (size {got} is different from {n})")
-    batch = np.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
+    if b2.shape[-2] != n:
+        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
+                         f"with gufunc signature {sig} (size {b2.shape[-2]} is different "
+                         f"from {n})")
+    try:
+        batch = np.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
+    except ValueError:
+        ra = fmt_shape(a.shape[:-2] + ("newaxis",) * 2)
+        rb = fmt_shape(b.shape[:-2] + ("newaxis",) * 2)
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"[original->remapped]: {fmt_shape(a.shape)}->{ra} "
+                         f"{fmt_shape(b.shape)}->{rb}  and requested shape "
+                         f"{fmt_shape(b.shape[-2:])}") from None
     k = b2.shape[-1]
     x = batch_f_array(batch + (n, k), rt)
     _copy.copy_into(x, b2)
-    if x.size and n:
+    if n and 0 not in batch:
+        # factor even without right-hand sides: NumPy raises for a singular ``a`` then too
         lu = empty_array(batch + (n, n), rt, "C")       # column-major A^T
         _copy.copy_into(lu, a)
         ipiv, info = _solver.getrf(lu)
         check_info(info, "Singular matrix")
-        _solver.getrs(lu, ipiv, x, 1)
+        if k:
+            _solver.getrs(lu, ipiv, x, 1)
     return x[..., 0] if vec else x
 
 
 def inv(a):
     """Inverse of each matrix of ``a``: solve against the identity."""
+    return _inv(a, True)[0]
+
+
+def inv_with_info(a):
+    """(the inverses, getrf's device ``info`` array or None): no check for singular
+    matrices (``cond``'s inverse, whose singular matrices give inf)."""
+    return _inv(a, False)
+
+
+def _inv(a, check):
     a = asarray(a)
     assert_stacked_2d(a)
     assert_stacked_square(a)
@@ -67,15 +112,17 @@ def inv(a):
     n = a.shape[-1]
     x = batch_f_array(a.shape, rt)
     _copy.fill(x, 0)
+    info = None
     if x.size:
         d = x._view(0, a.shape[:-1], x._strides[:-2] + (x._strides[-2] + x._strides[-1],))
         _copy.fill(d, 1)
         lu = empty_array(a.shape, rt, "C")
         _copy.copy_into(lu, a)
         ipiv, info = _solver.getrf(lu)
-        check_info(info, "Singular matrix")
+        if check:
+            check_info(info, "Singular matrix")
         _solver.getrs(lu, ipiv, x, 1)
-    return x
+    return x, info
 
 
 def matrix_power(a, n):
@@ -223,8 +270,8 @@ def tensorsolve(a, b, axes=None):
     for k in oldshape:
         prod *= k
     if a.size != prod ** 2:
-        raise LinAlgError("Input arrays must satisfy the requirement prod(a.shape[b.ndim:]) == "
-                          "prod(a.shape[:b.ndim])")
+        raise LinAlgError("Input arrays must satisfy the requirement \
+            prod(a.shape[b.ndim:]) == prod(a.shape[:b.ndim])")
     a = a.reshape(prod, prod)
     b = b.reshape(prod)
     return solve(a, b).reshape(oldshape)
@@ -241,4 +288,7 @@ def tensorinv(a, ind=2):
     else:
         raise ValueError("Invalid ind argument.")
     a = a.reshape(prod, -1)
-    return inv(a).reshape(*invshape)
+    ia = inv(a)
+    if not invshape:                    # NumPy: ``ia.reshape(*())`` fails the same way
+        raise TypeError("reshape() takes exactly 1 argument (0 given)")
+    return ia.reshape(*invshape)
