@@ -17,6 +17,7 @@ from . import _hostmode
 from ._codegen import compiler
 from ._codegen import elementwise as _ew
 from ._core.dtypes import check_dtype
+from ._core.layout import c_shape_text
 from ._core.ndarray import empty_array, ndarray
 from .creation import asarray, ones, zeros
 from .cuda import runtime as _runtime
@@ -51,8 +52,7 @@ def _shape_of(v):
     return v.shape if isinstance(v, ndarray) else ()
 
 
-def _shape_str(s):
-    return "(" + ",".join(str(n) for n in s) + ("," if len(s) == 1 else "") + ")"
+_shape_str = c_shape_text
 
 
 # ---- where ------------------------------------------------------------------------------------

@@ -321,28 +321,28 @@ def test_norm_axis_checks(ord):
     same_error(lambda m, A: m.linalg.matrix_norm(A(np.array(2.0)), ord=ord))
 
 
+def _same_outcome(f):
+    """``f(module, to_array)``: NumPy's ValueError where NumPy raises one, else its result."""
+    try:
+        f(np, np.asarray)
+    except ValueError:
+        same_error(f)
+    else:
+        same_result(f)
+
+
 @pytest.mark.parametrize("shape", [(0, 3), (3, 0)])
 @pytest.mark.parametrize("ord", [1, -1, 2, -2, np.inf, -np.inf, "fro", "nuc"])
 @pytest.mark.parametrize("keepdims", [False, True])
 def test_matrix_norm_empty(shape, ord, keepdims):
     x = np.zeros(shape)
-    try:
-        np.linalg.matrix_norm(x, ord=ord, keepdims=keepdims)
-    except ValueError:
-        same_error(lambda m, A: m.linalg.matrix_norm(A(x), ord=ord, keepdims=keepdims))
-    else:
-        same_result(lambda m, A: m.linalg.matrix_norm(A(x), ord=ord, keepdims=keepdims))
+    _same_outcome(lambda m, A: m.linalg.matrix_norm(A(x), ord=ord, keepdims=keepdims))
 
 
 @pytest.mark.parametrize("ord", [np.inf, -np.inf])
 def test_vector_norm_empty_max_min(ord):
     for x, axis in ((np.zeros(0), None), (np.zeros((0, 3)), 0), (np.zeros((3, 0)), 1)):
-        try:
-            np.linalg.vector_norm(x, ord=ord, axis=axis)
-        except ValueError:
-            same_error(lambda m, A: m.linalg.vector_norm(A(x), ord=ord, axis=axis))
-        else:
-            same_result(lambda m, A: m.linalg.vector_norm(A(x), ord=ord, axis=axis))
+        _same_outcome(lambda m, A: m.linalg.vector_norm(A(x), ord=ord, axis=axis))
 
 
 @pytest.mark.parametrize("ord", [None, 2, 1, -1, np.inf, -np.inf, 0, 3, 0.5, "fro", "nuc"])
@@ -422,3 +422,10 @@ def test_cross_checks_and_deprecation():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         same_result(lambda m, A: m.cross(A(V3), A(V3[::-1])))
+
+
+def test_matmul_and_solve_batch_broadcast_messages():
+    """The (m,n)-core gufuncs' batch broadcast error, NumPy's text (one helper for both)."""
+    same_error(lambda m, A: m.matmul(A(np.ones((2, 3, 3))), A(np.ones((4, 3, 3)))))
+    same_error(lambda m, A: m.linalg.solve(A(np.eye(3) + np.zeros((2, 3, 3))),
+                                           A(np.ones((4, 3, 1)))))

@@ -347,3 +347,15 @@ def test_multivariate_normal_eigh_checks():
                                                       method="eigh"))
     with pytest.warns(RuntimeWarning, match="positive-semidefinite"):
         R.default_rng(1).multivariate_normal([0, 0], bad, method="eigh")
+
+
+def test_shuffle_host_list_with_an_axis():
+    """NumPy's Generator.shuffle takes an axis for ndarrays only (NotImplementedError for a
+    list), and shuffles a list in place along axis 0."""
+    with pytest.raises(NotImplementedError) as want:
+        np.random.default_rng(1).shuffle([1, 2, 3], axis=1)
+    with pytest.raises(NotImplementedError, match=str(want.value)):
+        R.default_rng(1).shuffle([1, 2, 3], axis=1)
+    x = [1, 2, 3, 4, 5]
+    R.default_rng(1).shuffle(x)
+    assert sorted(x) == [1, 2, 3, 4, 5]

@@ -140,6 +140,13 @@ def resolve_newshape(newshape, size):
     return tuple(newshape)
 
 
+def c_shape_text(shape):
+    """A shape as NumPy's C code prints it in messages: ``(2,3)``, ``(3,)``, ``()`` (entries
+    may be text, e.g. ``newaxis``)."""
+    shape = tuple(shape)
+    return "(" + ",".join(str(d) for d in shape) + ("," if len(shape) == 1 else "") + ")"
+
+
 def _shape_text(shape):
     shape = tuple(shape)
     return str(shape).replace(",)", ",)") if len(shape) != 1 else f"({shape[0]},)"

@@ -4,6 +4,7 @@ import numpy as np
 
 from .. import _array_api
 from .._codegen import elementwise as _ew
+from .._core.layout import c_shape_text
 from .._core.ndarray import empty_array, ndarray
 from ..creation import asarray
 from ..rearranging import roll
@@ -37,7 +38,7 @@ def _freqs(n, d, device, real, dtype):
                 np.broadcast_shapes(bins.shape, vshape)
             except ValueError:
                 raise ValueError("operands could not be broadcast together with shapes "
-                                 f"({bins.size},) {_fmt(vshape)} ") from None
+                                 f"({bins.size},) {c_shape_text(vshape)} ") from None
             out = multiply(bins, asarray(val))
         return out if dtype is None else out.astype(_float_dtype(dtype))
     # NumPy multiplies an int array by val: its result dtype (float64, or complex128 for a
@@ -47,12 +48,6 @@ def _freqs(n, d, device, real, dtype):
         dtype = _float_dtype(dtype)
     with _array_api.device_scope(device):
         return _bins(n, real, dt, val, dtype)
-
-
-def _fmt(shape):
-    if len(shape) == 1:
-        return f"({shape[0]},)"
-    return "(" + ",".join(str(d) for d in shape) + ")"
 
 
 def _bins(n, real, dt, val, dtype=None):

@@ -24,9 +24,7 @@ def _device(x):
     return asarray(x)
 
 
-def _shape_str(shape):
-    """A shape as NumPy's indexing messages print it: ``(2,3)``, ``(2,)``."""
-    return "(" + ",".join(str(n) for n in shape) + ("," if len(shape) == 1 else "") + ")"
+_shape_str = _layout.c_shape_text
 
 
 def _mask(mask):

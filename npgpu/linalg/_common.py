@@ -7,6 +7,7 @@ import numpy as np
 from .. import _backend
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
+from .._core.layout import c_shape_text
 from .._core.ndarray import empty_array, ndarray
 from ..creation import asarray as _asarray
 
@@ -178,3 +179,14 @@ def tri_copy(a, lower, k=0, dtype=None, conjugate=False, out=None):
     block = 32 if _backend.IS_SIM else 256
     kern(-(-total // block), block, vals)
     return out
+
+
+def gufunc_broadcast_error(shapes, requested):
+    """NumPy's ValueError for operands of a (m,n)-core gufunc (matmul, solve) whose batch
+    dimensions do not broadcast: each shape with its two core dimensions remapped to
+    ``newaxis``, and the requested core shape of the result."""
+    parts = " ".join(f"{c_shape_text(s)}->{c_shape_text(tuple(s[:-2]) + ('newaxis',) * 2)}"
+                     for s in shapes)
+    return ValueError("operands could not be broadcast together with remapped shapes "
+                      f"[original->remapped]: {parts}  and requested shape "
+                      f"{c_shape_text(requested)}")

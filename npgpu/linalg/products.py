@@ -7,22 +7,18 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
+from .._core.layout import c_shape_text as _shape
 from .._core.ndarray import (READONLY, _new as _new_array, empty_array, fail_unless_writeable,
                              ndarray)
 from ..cuda.memory import alloc as _alloc
 from ..creation import ones
 from ..ufuncs import multiply, negative, subtract
 from . import _gemm
-from ._common import asarray, conj
+from ._common import asarray, conj, gufunc_broadcast_error
 
 _SIG = "(n?,k),(k,m?)->(n?,m?)"
 
 
-def _fmt(shape):
-    """A shape as NumPy's C code prints it: ``(2,3)``, ``(3,)``, ``()``."""
-    if len(shape) == 1:
-        return f"({shape[0]},)"
-    return "(" + ",".join(str(d) for d in shape) + ")"
 
 
 def _result_dtype(*dts):
@@ -136,9 +132,8 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     try:
         batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
     except ValueError:
-        raise ValueError(f"operands could not be broadcast together with remapped shapes "
-                         f"[original->remapped]: {a.shape}->{a2.shape} {b.shape}->{b2.shape} "
-                         f"and requested shape ({a2.shape[-2]},{b2.shape[-1]})") from None
+        raise gufunc_broadcast_error((a.shape, b.shape),
+                                     (a2.shape[-2], b2.shape[-1])) from None
     full = batch + (a2.shape[-2], b2.shape[-1])
     shape = batch + ((a2.shape[-2],) if a.ndim > 1 else ()) + ((b2.shape[-1],) if b.ndim > 1 else ())
     if out is None:
@@ -185,11 +180,11 @@ def dot(a, b, out=None):
         return _to_out(_scalar_product(a, b), out)
     if b.ndim <= 2:
         if a.shape[-1] != b.shape[0]:
-            raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: {a.shape[-1]} (dim "
+            raise ValueError(f"shapes {_shape(a.shape)} and {_shape(b.shape)} not aligned: {a.shape[-1]} (dim "
                              f"{a.ndim - 1}) != {b.shape[0]} (dim 0)")
         return matmul(a, b, out=out)
     if a.shape[-1] != b.shape[-2]:
-        raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(b.shape)} not aligned: {a.shape[-1]} (dim "
+        raise ValueError(f"shapes {_shape(a.shape)} and {_shape(b.shape)} not aligned: {a.shape[-1]} (dim "
                          f"{a.ndim - 1}) != {b.shape[-2]} (dim {b.ndim - 2})")
     r = tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 2]))
     if out is not None:
@@ -229,7 +224,7 @@ def inner(a, b, /):
     if a.shape[-1] != b.shape[-1]:
         # NumPy's message: a dot with b's last two axes swapped
         bs = b.shape if b.ndim < 2 else b.shape[:-2] + (b.shape[-1], b.shape[-2])
-        raise ValueError(f"shapes {_fmt(a.shape)} and {_fmt(bs)} not aligned: {a.shape[-1]} "
+        raise ValueError(f"shapes {_shape(a.shape)} and {_shape(bs)} not aligned: {a.shape[-1]} "
                          f"(dim {a.ndim - 1}) != {b.shape[-1]} (dim {max(b.ndim - 2, 0)})")
     return tensordot(a, b, axes=([a.ndim - 1], [b.ndim - 1]))
 
@@ -319,8 +314,8 @@ def vecdot(x1, x2, /, *, axis=-1, out=None):
         np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
     except ValueError:
         raise ValueError(f"operands could not be broadcast together with remapped shapes "
-                         f"[original->remapped]: {_fmt(asarray(x1).shape)}->{_fmt(a.shape[:-1])} "
-                         f"{_fmt(asarray(x2).shape)}->{_fmt(b.shape[:-1])}  and requested "
+                         f"[original->remapped]: {_shape(asarray(x1).shape)}->{_shape(a.shape[:-1])} "
+                         f"{_shape(asarray(x2).shape)}->{_shape(b.shape[:-1])}  and requested "
                          "shape ()") from None
     r = matmul(conj(a)[..., None, :], b[..., :, None])[..., 0, 0]
     return _to_out(r, out)

@@ -13,6 +13,7 @@ from ..creation import zeros
 from . import _solver
 from . import products as _p
 from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
+                      gufunc_broadcast_error,
                       batch_f_array, check_info)
 
 
@@ -41,13 +42,6 @@ def linalg_dtype(*dts):
     return _F4 if single else _F8
 
 
-def fmt_shape(shape):
-    """A shape as NumPy's C code prints it: ``(2,3)``, ``(3,)``, ``()``."""
-    if len(shape) == 1:
-        return f"({shape[0]},)"
-    return "(" + ",".join(str(d) for d in shape) + ")"
-
-
 def _real(dt):
     return np.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt
 
@@ -73,12 +67,7 @@ def solve(a, b):
     try:
         batch = np.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
     except ValueError:
-        ra = fmt_shape(a.shape[:-2] + ("newaxis",) * 2)
-        rb = fmt_shape(b.shape[:-2] + ("newaxis",) * 2)
-        raise ValueError(f"operands could not be broadcast together with remapped shapes "
-                         f"[original->remapped]: {fmt_shape(a.shape)}->{ra} "
-                         f"{fmt_shape(b.shape)}->{rb}  and requested shape "
-                         f"{fmt_shape(b.shape[-2:])}") from None
+        raise gufunc_broadcast_error((a.shape, b.shape), b.shape[-2:]) from None
     k = b2.shape[-1]
     x = batch_f_array(batch + (n, k), rt)
     _copy.copy_into(x, b2)
