@@ -473,6 +473,44 @@ def test_box_muller_normals_from_the_stream():
     np.testing.assert_allclose(f64, ref, rtol=1e-12, atol=1e-12)
 
 
+_PI_LD = np.longdouble("3.14159265358979323846264338327950288")
+
+
+def _ulps(got, ref, dt):
+    """|got - ref| in units of the last place of ``ref`` rounded to ``dt`` (ref in longdouble)."""
+    return np.abs(got.astype(np.longdouble) - ref) / np.spacing(np.abs(ref.astype(dt)))
+
+
+@pytest.mark.parametrize("n", [512, 2 ** 14])
+def test_box_muller_within_ulps_of_exact(n):
+    """The Box-Muller pairs (npgpu's own log and sincos, philox.py's BOX_MULLER_F*_FAST) within
+    4 ulp of r cos, r sin computed in long double from the same u (as the kernel rounds it) and
+    the exact angle: on the simulator and on the GPU, so the two agree within a few ulp.  The
+    larger size runs on the GPU only (the simulator's float64 fma is exact and slow)."""
+    if n > 512 and npgpu.backend() != "cuda":
+        pytest.skip("GPU size")
+    key = 1234
+    i = np.arange(n)
+    got = R.Generator(R.Philox(key=key)).standard_normal(n, dtype=np.float32).get()
+    w, lane = stream_ref(0, key, n, 4)
+    a, b = w[i, 2 * (lane // 2)], w[i, 2 * (lane // 2) + 1]
+    u = ((a >> 8).astype(np.float32) + np.float32(0.5)) * np.float32(2.0 ** -24)
+    t = (b >> 8).astype(np.longdouble) * np.longdouble(2.0) ** -23
+    r = np.sqrt(-2 * np.log(u.astype(np.longdouble)))
+    ref = np.where(lane % 2 == 0, r * np.cos(_PI_LD * t), r * np.sin(_PI_LD * t))
+    assert _ulps(got, ref, np.float32).max() <= 4
+    got = R.Generator(R.Philox(key=key)).standard_normal(n).get()
+    w, lane = stream_ref(0, key, n, 2)
+    x = [w[i, j].astype(np.uint64) for j in range(4)]
+    k = ((x[0] << np.uint64(32)) | x[1]) >> np.uint64(11)
+    u = k.astype(np.float64) * 2.0 ** -53 + 2.0 ** -54          # one rounding, as open_f64
+    t = (((x[2] << np.uint64(32)) | x[3]) >> np.uint64(11)).astype(np.longdouble) \
+        * np.longdouble(2.0) ** -52
+    r = np.sqrt(-2 * np.log(u.astype(np.longdouble)))
+    ref = np.where(lane == 0, r * np.cos(_PI_LD * t), r * np.sin(_PI_LD * t))
+    assert _ulps(got, ref, np.float64).max() <= 4
+
+
 @pytest.mark.parametrize("n", [5, 37, 64, 200])
 def test_feistel_whole_permutations_and_partial_choice(n, monkeypatch):
     monkeypatch.setattr(_shuffle, "SMALL", 4)      # the Feistel routes on small sizes

@@ -18,9 +18,15 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
   1 ulp for normal ``x`` (subnormal ``x`` flushed).  For divisors known to be normal, refined by
   a Newton step (npgpu/ufuncs/helpers.py's ``h_expit_f32``); libdevice's ``fast_fdividef``
   wraps the same instruction in subnormal-divisor guards (five more instructions).
-* ``sqrt_approx(x)``: float32 square root as ``sqrt.approx.f32`` (pure): one ``MUFU.SQRT``,
-  within 1 ulp (PTX ISA: relative error 2^-23), where ``math.sqrt`` is the correctly rounded
-  one: ``MUFU.RSQ``, Newton steps and a call to a slow path for subnormals, ~10 instructions.
+* ``rcp_approx_f64(x)``: float64 ``1/x`` as ``rcp.approx.ftz.f64`` (pure): one ``MUFU.RCP64H``,
+  a seed of about 20 bits that the caller refines (one cubic Newton step, three fmas, gives a
+  double within an ulp); ``1.0 / x`` is the correctly rounded division, the same seed with
+  more steps and a test and call for a slow path.
+* ``sqrt_approx(x)``: float32 square root as ``sqrt.approx.ftz.f32`` (pure): one ``MUFU.SQRT``,
+  within 1 ulp (PTX ISA: relative error 2^-23) for normal ``x`` (subnormal ``x`` flushed to 0;
+  without ``.ftz`` ptxas scales subnormals around it: three more instructions), where
+  ``math.sqrt`` is the correctly rounded one: ``MUFU.RSQ``, Newton steps and a call to a slow
+  path for subnormals, ~10 instructions.
 * ``load16(a, i)``: ``(a[2 i], a[2 i + 1])`` of a 1-D uint64 array (global or shared) as one
   16-byte load; ``store16(a, i, lo, hi)`` the same store.  The caller guarantees 16-byte
   alignment of ``a[2 i]``.  Plain LLVM vector accesses (not asm): NVVM infers the state space
@@ -34,7 +40,7 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
 from .. import _backend
 
 __all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx",
-           "sqrt_approx", "load16", "store16", "load16_cs", "store16_cs"]
+           "rcp_approx_f64", "sqrt_approx", "load16", "store16", "load16_cs", "store16_cs"]
 
 if _backend.IS_SIM:
     import time
@@ -57,9 +63,15 @@ if _backend.IS_SIM:
         import numpy as np
         return np.float32(1.0 / float(x)) if x != 0 else np.float32(np.copysign(np.inf, x))
 
+    def rcp_approx_f64(x):
+        import numpy as np
+        return np.float64(1.0 / float(x)) if x != 0 else np.float64(np.copysign(np.inf, x))
+
     def sqrt_approx(x):
         import math
         import numpy as np
+        if abs(x) < 1.1754943508222875e-38:        # .ftz: a subnormal is read as zero
+            return np.float32(0.0)
         return np.float32(math.sqrt(float(x))) if x >= 0 else np.float32(np.nan)
 
     def load16(a, i):
@@ -136,23 +148,23 @@ else:
             return context.make_tuple(builder, ret, [lo, hi])
         return ret(a, b), codegen
 
-    def _f32_unary(instruction):
-        """An intrinsic of one float32 in, one out: the PTX ``instruction`` (pure)."""
+    def _unary(instruction, nbtype, irtype, reg):
+        """An intrinsic of one ``nbtype`` in, one out: the PTX ``instruction`` (pure)."""
         @intrinsic
         def op(typingctx, x):
-            if x != types.float32:
+            if x != nbtype:
                 return None
 
             def codegen(context, builder, sig, args):
-                f32 = ir.FloatType()
-                asm = ir.InlineAsm(ir.FunctionType(f32, [f32]), f"{instruction} $0, $1;",
-                                   "=f,f")
+                asm = ir.InlineAsm(ir.FunctionType(irtype, [irtype]),
+                                   f"{instruction} $0, $1;", f"={reg},{reg}")
                 return builder.call(asm, list(args))
-            return types.float32(x), codegen
+            return nbtype(x), codegen
         return op
 
-    rcp_approx = _f32_unary("rcp.approx.ftz.f32")
-    sqrt_approx = _f32_unary("sqrt.approx.f32")
+    rcp_approx = _unary("rcp.approx.ftz.f32", types.float32, ir.FloatType(), "f")
+    sqrt_approx = _unary("sqrt.approx.ftz.f32", types.float32, ir.FloatType(), "f")
+    rcp_approx_f64 = _unary("rcp.approx.ftz.f64", types.float64, ir.DoubleType(), "d")
 
     def _v2_pointer(context, builder, sig, args):
         """A ``<2 x i64>*`` at element ``2 i`` of the uint64 array ``args[0]``."""

@@ -156,11 +156,6 @@ def open_f64(a, b):
 
 
 
-
-def box_muller_f64(a, b, c, d):
-    r = math.sqrt(-2.0 * math.log(open_f64(a, b)))
-    s, co = libdevice.sincospi(2.0 * u01_f64(c, d))
-    return r * co, r * s
 """
 
 # --- unbiased bounded integers (Lemire's multiply-and-reject) -------------------------------
@@ -218,7 +213,7 @@ def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
 # zero, inf or NaN tests in log) and 2v in [0, 2) needs no huge-argument or integer case in
 # sincospi, whose rint and float-to-int become two adds: on the GPU the same bits as the calls,
 # but for the square root, sqrt.approx (within 1 ulp) where the calls round correctly.
-# NPGPU_RANDOM_BOXMULLER=libdevice takes the libdevice calls, for A/B runs.
+# NPGPU_RANDOM_BOXMULLER=libdevice takes the libdevice calls (both dtypes), for A/B runs.
 BOX_MULLER_F32_LIBDEVICE = """
 def box_muller_f32(a, b):
     # sincospi of 2u: exact argument, a cheap exact range reduction (no Payne-Hanek path)
@@ -252,16 +247,16 @@ def box_muller_f32(a, b):
     # test were ~7% of this kernel's instructions (standard_normal is issue-bound on the H200)
     r = ptx.sqrt_approx(lg * float32(-2.0))
     # sincospif of x = 2v in [0, 2): no huge-argument case; rint(2x) by the 1.5 * 2**23 shift
-    # (round half even, as rint; its low bits are the quadrant); the integer case only makes
-    # sin(pi) +0, which adding +0 does
-    x = float32(b >> uint32(8)) * float32(1.1920928955078125e-07)
-    m = (x + x) + float32(12582912.0)
+    # (round half even, as rint; its low bits are the quadrant)
+    k = float32(b >> uint32(8))
+    x = k * float32(1.1920928955078125e-07)
+    m = cuda.fma(k, float32(2.384185791015625e-07), float32(12582912.0))    # (x + x) + shift
     i = libdevice.float_as_int(m)
     t = cuda.fma(m - float32(12582912.0), float32(-0.5), x)
     t2 = t * t
     ps = cuda.fma(float32(-0.5924802422523499), t2, float32(2.5501441955566406))
     ps = cuda.fma(ps, t2, float32(-5.167719841003418))
-    ps = cuda.fma(ps, cuda.fma(t2, t, float32(0.0)), float32(0.0))
+    ps = ps * (t2 * t)
     ps = cuda.fma(float32(3.1415927410125732), t, ps)
     pc = cuda.fma(float32(0.22686031460762024), t2, float32(-1.3345603942871094))
     pc = cuda.fma(pc, t2, float32(4.058692455291748))
@@ -270,18 +265,96 @@ def box_muller_f32(a, b):
     odd = (i & int32(1)) != int32(0)
     s = pc if odd else ps
     c = ps if odd else pc
-    if (i & int32(2)) != int32(0):
-        s = -s
-    if ((i + int32(1)) & int32(2)) != int32(0):
-        c = cuda.fma(c, float32(-1.0), float32(0.0))
-    return r * c, r * (s + float32(0.0))
+    # the quadrant's signs as sign bits (sin negative when i & 2, cos when (i + 1) & 2): a
+    # shift and an xor each, where selects and negations took four ALU instructions a pair;
+    # zeros keep the sign this gives (libdevice's +0 for sin(pi) needed two more adds)
+    s = libdevice.int_as_float(int32(libdevice.float_as_int(s)
+                                     ^ int32(int32(i << int32(30)) & int32(-2147483648))))
+    c = libdevice.int_as_float(int32(libdevice.float_as_int(c)
+                                     ^ int32(int32((i + int32(1)) << int32(30))
+                                             & int32(-2147483648))))
+    return r * c, r * s
+"""
+
+BOX_MULLER_F64_LIBDEVICE = """
+def box_muller_f64(a, b, c, d):
+    r = math.sqrt(-2.0 * math.log(open_f64(a, b)))
+    s, co = libdevice.sincospi(2.0 * u01_f64(c, d))
+    return r * co, r * s
+"""
+
+# BOX_MULLER_F64_FAST: float64 Box-Muller on npgpu's own log and sincos, for the arguments these
+# words give: u = (k + 0.5) 2**-53 is normal, positive and below 1, and the angle 2 pi v with
+# v = k 2**-53 in [0, 1).  libdevice's log tests for zero, subnormal, inf and NaN input (a
+# scaling and a branch), its sincospi rounds, converts to a 64-bit integer (slow pipe) and tests
+# for integer arguments: ~30 of the kernel's instructions a pair that never change a result.
+# Polynomials: Chebyshev fits (mpmath, 60 digits) to the functions named, each within 5e-16 of
+# its relative size on its interval; the result within ~1 ulp of the correctly rounded value.
+BOX_MULLER_F64_FAST = """
+def box_muller_f64(a, b, c, d):
+    # log u = e ln2 + log1p(f), u = (1 + f) 2**e with 1 + f in [sqrt(1/2), sqrt(2)):
+    # log1p(f) = f - (f**2/2 - s (f**2/2 + R(s**2))), s = f / (2 + f), R(z) = 2 atanh(sqrt z)
+    # / sqrt z - 2 (the exact f carries the result; s and R only a correction below 1%)
+    u = open_f64(a, b)
+    ub = libdevice.double_as_longlong(u)
+    e = int32(int32(int32(ub >> int64(32)) - int32(0x3FE6A09E)) >> int32(20))
+    f = libdevice.longlong_as_double(ub - (int64(e) << int64(52))) - 1.0      # exact
+    q = 2.0 + f
+    y = ptx.rcp_approx_f64(q)
+    h = cuda.fma(-q, y, 1.0)
+    y = cuda.fma(y, cuda.fma(h, h, h), y)           # cubic Newton step: 1/q within an ulp
+    s = f * y
+    z = s * s
+    p = cuda.fma(z, 0.14619343453512615, 0.15331487235865734)
+    p = cuda.fma(z, p, 0.18182896183483085)
+    p = cuda.fma(z, p, 0.2222221103781659)
+    p = cuda.fma(z, p, 0.28571428626570206)
+    p = cuda.fma(z, p, 0.3999999999989819)
+    p = cuda.fma(z, p, 0.666666666666667)
+    hf = 0.5 * f * f
+    ef = float64(e)
+    # ln2 in two parts: e times the first is exact (its low 32 bits are zero)
+    lg = cuda.fma(ef, 0.6931471803691238, f - (hf - cuda.fma(s, cuda.fma(z, p, hf),
+                                                               ef * 1.9082149292705877e-10)))
+    r = math.sqrt(-2.0 * lg)
+    # sin and cos of 2 pi v: j = rint(4 v) by the 1.5 * 2**52 shift (4 v exact; its low bits
+    # are the quadrant), t = v - j/4 exact in [-1/8, 1/8]; sin(2 pi t) = t P(t**2),
+    # cos(2 pi t) = Q(t**2)
+    v = u01_f64(c, d)
+    m = cuda.fma(v, 4.0, 6755399441055744.0)
+    j = int32(libdevice.double_as_longlong(m))
+    t = cuda.fma(m - 6755399441055744.0, -0.25, v)
+    z = t * t
+    ps = cuda.fma(z, 3.7808689593022957, -15.093804209987114)
+    ps = cuda.fma(z, ps, 42.058685020160894)
+    ps = cuda.fma(z, ps, -76.70585970427454)
+    ps = cuda.fma(z, ps, 81.60524927594804)
+    ps = cuda.fma(z, ps, -41.341702240399634)
+    ps = t * cuda.fma(z, ps, 6.283185307179586)
+    pc = cuda.fma(z, -1.6968494702918826, 7.903091687751697)
+    pc = cuda.fma(z, pc, -26.426250908622137)
+    pc = cuda.fma(z, pc, 60.244641328867296)
+    pc = cuda.fma(z, pc, -85.45681720652271)
+    pc = cuda.fma(z, pc, 64.93939402266795)
+    pc = cuda.fma(z, pc, -19.739208802178716)
+    pc = cuda.fma(z, pc, 1.0)
+    odd = (j & int32(1)) != int32(0)
+    sn = pc if odd else ps
+    cs = ps if odd else pc
+    # the quadrant's signs as sign bits: sin negative when j & 2, cos when (j + 1) & 2
+    sn = libdevice.longlong_as_double(libdevice.double_as_longlong(sn)
+                                      ^ ((int64(j) << int64(62)) & int64(-9223372036854775808)))
+    cs = libdevice.longlong_as_double(libdevice.double_as_longlong(cs)
+                                      ^ ((int64(j + int32(1)) << int64(62))
+                                         & int64(-9223372036854775808)))
+    return r * cs, r * sn
 """
 
 
-def _box_muller_f32():
+def _box_muller():
     if os.environ.get("NPGPU_RANDOM_BOXMULLER") == "libdevice":
-        return BOX_MULLER_F32_LIBDEVICE
-    return BOX_MULLER_F32_FAST
+        return BOX_MULLER_F32_LIBDEVICE + BOX_MULLER_F64_LIBDEVICE
+    return BOX_MULLER_F32_FAST + BOX_MULLER_F64_FAST
 
 
-HELPERS = (PHILOX, BLOCK, STREAM, LANES, _box_muller_f32(), BOUNDED)
+HELPERS = (PHILOX, BLOCK, STREAM, LANES, _box_muller(), BOUNDED)
