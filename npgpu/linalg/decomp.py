@@ -145,9 +145,29 @@ def svd(a, full_matrices=True, compute_uv=True, hermitian=False):
             return s
         return _R.SVDResult(_eye_stack(batch, m, m if full_matrices else k, rt), s,
                             _eye_stack(batch, n if full_matrices else k, n, rt))
-    if get_error_check() and bool(_ufuncs.isnan(a).any()):
-        # LAPACK's SVD does not converge on NaN (an infinity gives NaN values, no error)
-        raise LinAlgError("SVD did not converge")
+    has_inf = False
+    if get_error_check() and not bool(_ufuncs.isfinite(a).all()):
+        # LAPACK's SVD does not converge on NaN; an infinity gives NaN values, no error
+        if bool(_ufuncs.isnan(a).any()):
+            raise LinAlgError("SVD did not converge")
+        has_inf = True
+    res = _svd_computed(a, rt, full_matrices, compute_uv)
+    return _nan_where_inf(a, res, compute_uv) if has_inf else res
+
+
+def _nan_where_inf(a, res, compute_uv):
+    """NaN results for the matrices of ``a`` holding an infinity, as LAPACK's SVD gives them
+    (cuSOLVER's gives numbers): on the device, after the one read that found an infinity."""
+    from .. import logic as _logic
+    bad = _ufuncs.isinf(a).any(axis=(-2, -1))
+    parts = (res,) if not compute_uv else tuple(res)
+    out = [_logic.where(bad.reshape(bad.shape + (1,) * (p.ndim - bad.ndim)), np.nan, p)
+           .astype(p.dtype, copy=False) for p in parts]
+    return out[0] if not compute_uv else _R.SVDResult(*out)
+
+
+def _svd_computed(a, rt, full_matrices, compute_uv):
+    """svd of a stack of nonempty matrices by the chosen cuSOLVER route (NPGPU_SVD_ALGO)."""
     algo = svd_algo()
     if algo == "auto":
         algo = "gesvdp64" if rt in _WIDE else "gesvd"
