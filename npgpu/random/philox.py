@@ -207,13 +207,20 @@ def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
     return mulhi64(x, m)
 """
 
-# BOX_MULLER_F32: float32 Box-Muller.  By default libdevice's logf and sincospif written out
-# step for step (constants and order from their PTX for sm_90), less the cases these arguments
-# never reach: u = (k + 0.5) 2**-24 is normal, positive and below 1 (no subnormal scaling, no
-# zero, inf or NaN tests in log) and 2v in [0, 2) needs no huge-argument or integer case in
-# sincospi, whose rint and float-to-int become two adds: on the GPU the same bits as the calls,
-# but for the square root, sqrt.approx (within 1 ulp) where the calls round correctly.
-# NPGPU_RANDOM_BOXMULLER=libdevice takes the libdevice calls (both dtypes), for A/B runs.
+# BOX_MULLER_F32: float32 Box-Muller for the arguments these words give: u = (k + 0.5) 2**-24 is
+# normal, positive and below 1, the angle pi x with x = 2v = k 2**-23 in [0, 2).
+# - log: libdevice's logf step for step (constants and order from its PTX for sm_90) less the
+#   zero, subnormal, inf and NaN cases; sqrt.approx.ftz (one MUFU.SQRT, within 1 ulp: the IEEE
+#   sqrt's Newton steps and slow-path test were ~7% of the kernel's instructions).
+# - sin and cos by half turns: x = j + t, |t| <= 1/2 (t exact), sin(pi x) = (-1)**j sin(pi t),
+#   cos(pi x) = (-1)**j sin(pi (1/2 - |t|)): one odd polynomial (a Chebyshev fit, mpmath, its
+#   leading pi in two parts) for both and the sign on r.  libdevice's sincospif reduces by
+#   quarter turns and picks sin or cos and each one's sign by the quadrant: ~11 integer-pipe
+#   instructions a pair against 4 here, ~6 fewer float ones.  H200 (2026-12-04, alternating
+#   processes, 2^28): 449-451 us against 471-473 us (CuPy 456-462); the kernel issues
+#   instructions, its integer (ALU) pipe the busiest (Nsight Compute: 56% against 46% FMA).
+# Within 4 ulp of r cos, r sin in long double (tests/test_random.py).
+# NPGPU_RANDOM_BOXMULLER=libdevice takes libdevice's calls (both dtypes), for A/B runs.
 BOX_MULLER_F32_LIBDEVICE = """
 def box_muller_f32(a, b):
     # sincospi of 2u: exact argument, a cheap exact range reduction (no Payne-Hanek path)
@@ -224,12 +231,9 @@ def box_muller_f32(a, b):
 
 BOX_MULLER_F32_FAST = """
 def box_muller_f32(a, b):
-    # libdevice's logf and sincospif step for step, less the cases these arguments never reach
-    # (BOX_MULLER_F32 in philox.py); fma: cuda.fma (one rounding on the GPU)
-    # u = (k + 0.5) 2**-24, one rounding as open_f32's
+    # u = (k + 0.5) 2**-24, one rounding as open_f32's; fma: cuda.fma (one rounding on the GPU)
     u = cuda.fma(float32(a >> uint32(8)), float32(5.9604644775390625e-08),
                  float32(2.9802322387695312e-08))
-    # logf: u is normal, positive and below 1 (no subnormal scaling, no inf / 0 / NaN paths)
     iu = libdevice.float_as_int(u)
     e = int32(int32(iu - int32(1059760811)) & int32(-8388608))
     f = libdevice.int_as_float(int32(iu - e)) - float32(1.0)
@@ -243,37 +247,27 @@ def box_muller_f32(a, b):
     p = cuda.fma(p, f, float32(-0.5))
     p = cuda.fma(p * f, f, f)
     lg = cuda.fma(float32(e) * float32(1.1920928955078125e-07), float32(0.6931471824645996), p)
-    # sqrt.approx (one MUFU.SQRT, within 1 ulp): the IEEE sqrt's Newton steps and slow-path
-    # test were ~7% of this kernel's instructions (standard_normal is issue-bound on the H200)
     r = ptx.sqrt_approx(lg * float32(-2.0))
-    # sincospif of x = 2v in [0, 2): no huge-argument case; rint(2x) by the 1.5 * 2**23 shift
-    # (round half even, as rint; its low bits are the quadrant)
+    # x = k 2**-23; j = rint(x) by the 1.5 * 2**23 shift (its low bit: the sign), t = x - j
     k = float32(b >> uint32(8))
-    x = k * float32(1.1920928955078125e-07)
-    m = cuda.fma(k, float32(2.384185791015625e-07), float32(12582912.0))    # (x + x) + shift
-    i = libdevice.float_as_int(m)
-    t = cuda.fma(m - float32(12582912.0), float32(-0.5), x)
-    t2 = t * t
-    ps = cuda.fma(float32(-0.5924802422523499), t2, float32(2.5501441955566406))
-    ps = cuda.fma(ps, t2, float32(-5.167719841003418))
-    ps = ps * (t2 * t)
-    ps = cuda.fma(float32(3.1415927410125732), t, ps)
-    pc = cuda.fma(float32(0.22686031460762024), t2, float32(-1.3345603942871094))
-    pc = cuda.fma(pc, t2, float32(4.058692455291748))
-    pc = cuda.fma(pc, t2, float32(-4.934802055358887))
-    pc = cuda.fma(pc, t2, float32(1.0))
-    odd = (i & int32(1)) != int32(0)
-    s = pc if odd else ps
-    c = ps if odd else pc
-    # the quadrant's signs as sign bits (sin negative when i & 2, cos when (i + 1) & 2): a
-    # shift and an xor each, where selects and negations took four ALU instructions a pair;
-    # zeros keep the sign this gives (libdevice's +0 for sin(pi) needed two more adds)
-    s = libdevice.int_as_float(int32(libdevice.float_as_int(s)
-                                     ^ int32(int32(i << int32(30)) & int32(-2147483648))))
-    c = libdevice.int_as_float(int32(libdevice.float_as_int(c)
-                                     ^ int32(int32((i + int32(1)) << int32(30))
-                                             & int32(-2147483648))))
-    return r * c, r * s
+    m = cuda.fma(k, float32(1.1920928955078125e-07), float32(12582912.0))
+    j = libdevice.float_as_int(m)
+    t = cuda.fma(k, float32(1.1920928955078125e-07), float32(12582912.0) - m)
+    w = float32(0.5) - abs(t)
+    r = libdevice.int_as_float(int32(libdevice.float_as_int(r)
+                                     ^ int32(int32(j << int32(31)))))
+    return r * sin_pi_f32(w), r * sin_pi_f32(t)
+
+
+def sin_pi_f32(t):
+    # sin(pi t), |t| <= 1/2: t (pi + t**2 q(t**2)), pi in two parts (the leading term's error)
+    z = t * t
+    q = cuda.fma(z, float32(-0.007084488868713379), float32(0.08208371698856354))
+    q = cuda.fma(z, q, float32(-0.5992590188980103))
+    q = cuda.fma(z, q, float32(2.550163984298706))
+    q = cuda.fma(z, q, float32(-5.167712688446045))
+    return cuda.fma(t, float32(3.1415927410125732),
+                    cuda.fma(t, float32(-8.742277657347586e-08), (t * z) * q))
 """
 
 BOX_MULLER_F64_LIBDEVICE = """
@@ -290,6 +284,8 @@ def box_muller_f64(a, b, c, d):
 # for integer arguments: ~30 of the kernel's instructions a pair that never change a result.
 # Polynomials: Chebyshev fits (mpmath, 60 digits) to the functions named, each within 5e-16 of
 # its relative size on its interval; the result within ~1 ulp of the correctly rounded value.
+# H200 (2026-12-04, alternating processes, 2^27): 533-549 us against 650-672 us with libdevice's
+# calls (CuPy 625-634); the loop 187 SASS instructions against 253.
 BOX_MULLER_F64_FAST = """
 def box_muller_f64(a, b, c, d):
     # log u = e ln2 + log1p(f), u = (1 + f) 2**e with 1 + f in [sqrt(1/2), sqrt(2)):
@@ -351,38 +347,9 @@ def box_muller_f64(a, b, c, d):
 """
 
 
-# BOX_MULLER_F32_HALF (experiment, NPGPU_RANDOM_BOXMULLER=half): the angle reduced by half
-# turns, x = j + t with |t| <= 1/2, sin(pi x) = (-1)**j sin(pi t), cos(pi x) = (-1)**j
-# sin(pi (1/2 - |t|)): one odd polynomial for both, the sign on r; no swap and no per-output
-# signs (4 ALU instructions a pair instead of ~11, ~6 more FP32).
-BOX_MULLER_F32_HALF = BOX_MULLER_F32_FAST[:BOX_MULLER_F32_FAST.index("    k = float32(b >> uint32(8))")] + """    k = float32(b >> uint32(8))
-    m = cuda.fma(k, float32(1.1920928955078125e-07), float32(12582912.0))
-    j = libdevice.float_as_int(m)
-    t = cuda.fma(k, float32(1.1920928955078125e-07), float32(12582912.0) - m)
-    w = float32(0.5) - abs(t)
-    r = libdevice.int_as_float(int32(libdevice.float_as_int(r)
-                                     ^ int32(int32(j << int32(31)))))
-    return r * sin_pi_f32(w), r * sin_pi_f32(t)
-
-
-def sin_pi_f32(t):
-    # sin(pi t), |t| <= 1/2: t (pi + t**2 q(t**2)), pi in two parts (the leading term's error)
-    z = t * t
-    q = cuda.fma(z, float32(-0.007084488868713379), float32(0.08208371698856354))
-    q = cuda.fma(z, q, float32(-0.5992590188980103))
-    q = cuda.fma(z, q, float32(2.550163984298706))
-    q = cuda.fma(z, q, float32(-5.167712688446045))
-    return cuda.fma(t, float32(3.1415927410125732),
-                    cuda.fma(t, float32(-8.742277657347586e-08), (t * z) * q))
-"""
-
-
 def _box_muller():
-    mode = os.environ.get("NPGPU_RANDOM_BOXMULLER")
-    if mode == "libdevice":
+    if os.environ.get("NPGPU_RANDOM_BOXMULLER") == "libdevice":
         return BOX_MULLER_F32_LIBDEVICE + BOX_MULLER_F64_LIBDEVICE
-    if mode == "half":
-        return BOX_MULLER_F32_HALF + BOX_MULLER_F64_FAST
     return BOX_MULLER_F32_FAST + BOX_MULLER_F64_FAST
 
 
