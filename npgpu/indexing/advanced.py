@@ -47,6 +47,10 @@ from ..cuda import runtime as _runtime
 
 _I64 = np.dtype(np.int64)
 EPT = 4     # elements a gather thread handles (the elementwise contiguous layout's choice)
+# (Measured and dropped, H200 2026-12-04, a[idx] of 2^26 float32 by int64 indices, two rounds
+# alternating: the index read and the output written evict-first (ld.global.cs / st.global.cs,
+# L2 left to the randomly read source) 1.764-1.812 ms against 1.776-1.783 ms plain; CuPy and
+# PyTorch 1.76-1.83 ms in the same runs: all three bound by the random 32-byte sector reads.)
 _NONE = np.iinfo(np.int64).max        # the record's "no bad index"
 VALID_MSG = _layout.VALID_INDEX_MSG
 INT_MSG = "arrays used as indices must be of integer (or boolean) type"
