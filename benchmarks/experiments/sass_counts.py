@@ -80,7 +80,7 @@ def compile_all(d, prefix):
                 sass = subprocess.run([cuobjdump, "-sass", cub], capture_output=True,
                                       text=True, env=env).stdout
                 ops = collections.Counter(
-                    m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass))
+                    m.group(1) for m in re.finditer(r"/\*[0-9a-f]{4,}\*/\s+(?:@!?U?P\w+\s+)?([A-Z][A-Z0-9]*)", sass))
                 top = ", ".join(f"{k} {v}" for k, v in ops.most_common(int(os.environ.get("SASS_TOP", "8"))))
                 line += f", {sum(ops.values())} SASS: {top}"
                 if os.environ.get("SASS_DUMP"):     # a folder: each kernel's SASS as text

@@ -22,6 +22,9 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
   a seed of about 20 bits that the caller refines (one cubic Newton step, three fmas, gives a
   double within an ulp); ``1.0 / x`` is the correctly rounded division, the same seed with
   more steps and a test and call for a slow path.
+* ``rsqrt_approx(x)``: float32 ``1/sqrt(x)`` as ``rsqrt.approx.ftz.f32`` (pure): one
+  ``MUFU.RSQ`` (PTX ISA: relative error 2^-22.9), for a caller's Newton step; ``1.0 /
+  math.sqrt(x)`` is two correctly rounded operations, ~20 instructions and two slow-path tests.
 * ``sqrt_approx(x)``: float32 square root as ``sqrt.approx.ftz.f32`` (pure): one ``MUFU.SQRT``,
   within 1 ulp (PTX ISA: relative error 2^-23) for normal ``x`` (subnormal ``x`` flushed to 0;
   without ``.ftz`` ptxas scales subnormals around it: three more instructions), where
@@ -40,7 +43,8 @@ simulator each is a plain Python stand-in with the same meaning for one thread.
 from .. import _backend
 
 __all__ = ["load_relaxed", "store_relaxed", "globaltimer", "mul_wide_u32", "rcp_approx",
-           "rcp_approx_f64", "sqrt_approx", "load16", "store16", "load16_cs", "store16_cs"]
+           "rcp_approx_f64", "rsqrt_approx", "sqrt_approx", "load16", "store16", "load16_cs",
+           "store16_cs"]
 
 if _backend.IS_SIM:
     import time
@@ -66,6 +70,15 @@ if _backend.IS_SIM:
     def rcp_approx_f64(x):
         import numpy as np
         return np.float64(1.0 / float(x)) if x != 0 else np.float64(np.copysign(np.inf, x))
+
+    def rsqrt_approx(x):
+        import math
+        import numpy as np
+        if abs(x) < 1.1754943508222875e-38:        # .ftz: a subnormal is read as zero
+            return np.float32(np.inf)
+        if x == np.inf:
+            return np.float32(0.0)
+        return np.float32(1.0 / math.sqrt(float(x))) if x >= 0 else np.float32(np.nan)
 
     def sqrt_approx(x):
         import math
@@ -165,6 +178,7 @@ else:
     rcp_approx = _unary("rcp.approx.ftz.f32", types.float32, ir.FloatType(), "f")
     sqrt_approx = _unary("sqrt.approx.ftz.f32", types.float32, ir.FloatType(), "f")
     rcp_approx_f64 = _unary("rcp.approx.ftz.f64", types.float64, ir.DoubleType(), "d")
+    rsqrt_approx = _unary("rsqrt.approx.ftz.f32", types.float32, ir.FloatType(), "f")
 
     def _v2_pointer(context, builder, sig, args):
         """A ``<2 x i64>*`` at element ``2 i`` of the uint64 array ``args[0]``."""
