@@ -26,6 +26,8 @@ NumPy scalars.
 """
 import os
 
+from ..ufuncs.helpers import SINPI_F32
+
 # Random123's Philox4x32 constants: round multipliers and the Weyl key increments
 M0, M1 = 0xD2511F53, 0xCD9E8D57
 W0, W1 = 0x9E3779B9, 0xBB67AE85
@@ -213,8 +215,8 @@ def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
 #   zero, subnormal, inf and NaN cases; sqrt.approx.ftz (one MUFU.SQRT, within 1 ulp: the IEEE
 #   sqrt's Newton steps and slow-path test were ~7% of the kernel's instructions).
 # - sin and cos by half turns: x = j + t, |t| <= 1/2 (t exact), sin(pi x) = (-1)**j sin(pi t),
-#   cos(pi x) = (-1)**j sin(pi (1/2 - |t|)): one odd polynomial (a Chebyshev fit, mpmath, its
-#   leading pi in two parts) for both and the sign on r.  libdevice's sincospif reduces by
+#   cos(pi x) = (-1)**j sin(pi (1/2 - |t|)): one odd polynomial (``h_sinpi_f32``, shared with
+#   npgpu.ufuncs.helpers) for both and the sign on r.  libdevice's sincospif reduces by
 #   quarter turns and picks sin or cos and each one's sign by the quadrant: ~11 integer-pipe
 #   instructions a pair against 4 here, ~6 fewer float ones.  H200 (2026-12-04, alternating
 #   processes, 2^28): 449-451 us against 471-473 us (CuPy 456-462); the kernel issues
@@ -256,19 +258,8 @@ def box_muller_f32(a, b):
     w = float32(0.5) - abs(t)
     r = libdevice.int_as_float(int32(libdevice.float_as_int(r)
                                      ^ int32(int32(j << int32(31)))))
-    return r * sin_pi_f32(w), r * sin_pi_f32(t)
-
-
-def sin_pi_f32(t):
-    # sin(pi t), |t| <= 1/2: t (pi + t**2 q(t**2)), pi in two parts (the leading term's error)
-    z = t * t
-    q = cuda.fma(z, float32(-0.007084488868713379), float32(0.08208371698856354))
-    q = cuda.fma(z, q, float32(-0.5992590188980103))
-    q = cuda.fma(z, q, float32(2.550163984298706))
-    q = cuda.fma(z, q, float32(-5.167712688446045))
-    return cuda.fma(t, float32(3.1415927410125732),
-                    cuda.fma(t, float32(-8.742277657347586e-08), (t * z) * q))
-"""
+    return r * h_sinpi_f32(w), r * h_sinpi_f32(t)
+""" + SINPI_F32
 
 BOX_MULLER_F64_LIBDEVICE = """
 def box_muller_f64(a, b, c, d):

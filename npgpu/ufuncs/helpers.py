@@ -190,6 +190,23 @@ def h_sin_f32(x):
     return -y if (libdevice.float_as_int(j) & int32(1)) != int32(0) else y
 """)
 
+# sin(pi t) for |t| <= 1/2 in float32: t (pi + t^2 q(t^2)), q of degree 4 (a Chebyshev fit of
+# (sin(pi t)/t - pi)/t^2 on t^2 in [0, 1/4], mpmath), pi in two parts (the leading product's
+# rounding); within ~2 ulp.  With t = x - rint(x) exact, sin(pi x) = (-1)^rint(x) sinpi(t) and
+# cos(pi x) = (-1)^rint(x) sinpi(1/2 - |t|): the float32 Box-Muller's sin and cos by half turns
+# (npgpu/random/philox.py) and digamma's cot(pi x) = sinpi(1/2 - |t|) / sinpi(t).
+SINPI_F32 = """
+def h_sinpi_f32(t):
+    z = t * t
+    q = libdevice.fmaf(z, float32(-0.007084488868713379), float32(0.08208371698856354))
+    q = libdevice.fmaf(z, q, float32(-0.5992590188980103))
+    q = libdevice.fmaf(z, q, float32(2.550163984298706))
+    q = libdevice.fmaf(z, q, float32(-5.167712688446045))
+    return libdevice.fmaf(t, float32(3.1415927410125732),
+                          libdevice.fmaf(t, float32(-8.742277657347586e-08), (t * z) * q))
+"""
+_h(SINPI_F32)
+
 # float32 expit (npgpu.scipy.special's expit; fast("expit")): SciPy's loop's branch-free form,
 # e = exp(-|x|) (libdevice's expf, ~10 instructions, subnormal results kept) and (1 or e) / (1 + e),
 # the division as one MUFU.RCP (1 + e is in [1, 2]) and a Newton step from the quotient: within

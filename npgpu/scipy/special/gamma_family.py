@@ -20,9 +20,10 @@ incomplete gamma, so these are written here from the standard formulas (DLMF 5, 
 The float64 loops compute in float64.  The float32 loops of digamma, gammainc and gammaincc
 compute in float32 (the GPU runs float64 at half the rate), with float32 stopping tolerances:
 
-* digamma: the same reflection (cot through sincospi, exact reduction) and zero series (degree
-  10), the recurrence only up to x >= 3, summed as one fraction (one division, not one per
-  step), then log x - 1/(2x) - w P(w), w = 1/x^2, P a degree-3 fit (error < 6e-10 relative);
+* digamma: one straight line for every finite x: the same reflection (cot by half turns of
+  an exact reduction), psi on [1, 2] as (x - x0) times a polynomial (the positive zero's
+  relative accuracy) reached by one step of the recurrence from (0, 3), and log x - 1/(2x) -
+  w P(w), w = 1/x^2, P a degree-3 fit (error < 6e-10 relative) for x >= 3;
 * gammainc/gammaincc: the series of P and the continued fraction of Q are both three-term
   recurrences y_n = beta_n y_(n-1) + alpha_n y_(n-2) (numerator and denominator of the
   partial sum, resp. Wallis's convergents), so one loop without divisions serves both, its
@@ -436,16 +437,30 @@ def _horner_f32(var, coef):
 
 _F32_ZERO_HI = 1.4616321325302124           # float32(x0) and the float32 of the rest
 _F32_ZERO_LO = 1.243815006546356e-08
-_PSI_NEAR_ZERO_F32 = _horner_f32("d", [(-1) ** (n + 1) * _hurwitz_py(n + 1.0, _PSI_ZERO_HI)
-                                       for n in range(1, 11)])
+# psi(z) = (z - x0) Q(z - 3/2) on z in [1, 2]: Q a Chebyshev fit of degree 10 (mpmath, 50
+# digits; 5e-9 relative), so psi keeps its relative accuracy at its positive zero x0
+_PSI_ON_1_2_F32 = _horner_f32("s", [
+    0.9510558843612671, -0.42362749576568604, 0.24054253101348877, -0.14839886128902435,
+    0.09498468786478043, -0.062055978924036026, 0.04085002839565277, -0.025786884129047394,
+    0.017114989459514618, -0.016373619437217712, 0.01090258825570345])
 # psi(x) = log x - 1/(2x) - w P(w) for x >= 3, w = 1/x^2 (least squares in Chebyshev points of
 # w in [0, 1/9]: max error 6e-10 relative to psi)
 _PSI_ASYM_F32 = _horner_f32("w", [0.0833333283662796, -0.008331779390573502,
                                   0.0038944219704717398, -0.002971841488033533])
 
-# the zero series also for 1 - x of x < 0 (psi(-1/2) = psi(3/2) + 0 cancels by the recurrence);
-# below 3: psi(x) = psi(x + n) - sum 1/(x + k), the sum kept as num/den (no division per step;
-# den <= 3! x^3 cannot overflow)
+# One straight line for every finite x (data mixing the cases in a warp ran each branch's steps,
+# the recurrence as a loop of up to 3 divisions and the zero's series as a branch of its own):
+# the reflection psi(x) = psi(1 - x) - pi cot(pi x) for x < 0 with x = j + t exact (|t| <= 1/2)
+# and cot(pi x) = sinpi(1/2 - |t|) / sinpi(t) (an integer is a pole: NaN); then y > 0 both
+# ways, the result picked: y < 3 through [1, 2] (psi(y) = psi(y + 1) - 1/y below 1, psi(y - 1)
+# + 1/(y - 1) above 2) and y >= 3 by the asymptotic series.  Reciprocals as rcp.approx and one
+# Newton step (no division's slow path; a subnormal y flushes to 1/y = inf, float32's -inf for
+# psi anyway).
+_helpers.register(f"""
+def h_rcp_f32(d):
+    r = ptx.rcp_approx(d)
+    return libdevice.fmaf(r, libdevice.fmaf(-d, r, float32(1.0)), r)
+""")
 _helpers.register(f"""
 def h_digamma_f32(x):
     if math.isnan(x) or x == float32(-math.inf):
@@ -454,25 +469,27 @@ def h_digamma_f32(x):
         return x
     if x == float32(0.0):
         return float32(math.copysign(math.inf, -x))
-    r = float32(0.0)
-    if x < float32(0.0):
-        if x == h_floor(x):
-            return float32(math.nan)
-        sc = libdevice.sincospif(x)
-        r = float32(-3.1415927410125732) * sc[1] / sc[0]
-        x = float32(1.0) - x
-    if abs(x - float32({_F32_ZERO_HI!r})) < float32(0.2):
-        d = (x - float32({_F32_ZERO_HI!r})) - float32({_F32_ZERO_LO!r})
-        return r + d * {_PSI_NEAR_ZERO_F32}
-    num = float32(0.0)
-    den = float32(1.0)
-    while x < float32(3.0):
-        num = num * x + den
-        den = den * x
-        x += float32(1.0)
-    q = float32(1.0) / x
+    neg = x < float32(0.0)
+    j = (x + float32(12582912.0)) - float32(12582912.0)
+    t = x - j
+    pole = neg and (t == float32(0.0) or abs(x) >= float32(8388608.0))
+    refl = float32(-3.1415927410125732) * h_sinpi_f32(float32(0.5) - abs(t)) \
+        * h_rcp_f32(h_sinpi_f32(t))
+    y = float32(1.0) - x if neg else x
+    below = y < float32(1.0)
+    above = y > float32(2.0)
+    z = y + float32(1.0) if below else (y - float32(1.0) if above else y)
+    rd = h_rcp_f32(y if below else z)
+    corr = -rd if below else (rd if above else float32(0.0))
+    s = z - float32(1.5)
+    pa = ((z - float32({_F32_ZERO_HI!r})) - float32({_F32_ZERO_LO!r})) * {_PSI_ON_1_2_F32} + corr
+    q = h_rcp_f32(y)
     w = q * q
-    return (r - num / den) + (float32(math.log(x)) - float32(0.5) * q - w * {_PSI_ASYM_F32})
+    pb = float32(math.log(y)) - float32(0.5) * q - w * {_PSI_ASYM_F32}
+    r = pa if y < float32(3.0) else pb
+    if neg:
+        r = float32(math.nan) if pole else r + refl
+    return r
 """)
 
 # log1p(m) - m; the series to m^10 below |m| = 1/8 (the float32 of log1p(m) - m cancels there)
