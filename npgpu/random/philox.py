@@ -26,7 +26,7 @@ NumPy scalars.
 """
 import os
 
-from ..ufuncs.helpers import SINPI_F32
+from ..ufuncs.helpers import LOGPOS_F32, SINPI_F32
 
 # Random123's Philox4x32 constants: round multipliers and the Weyl key increments
 M0, M1 = 0xD2511F53, 0xCD9E8D57
@@ -211,8 +211,8 @@ def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
 
 # BOX_MULLER_F32: float32 Box-Muller for the arguments these words give: u = (k + 0.5) 2**-24 is
 # normal, positive and below 1, the angle pi x with x = 2v = k 2**-23 in [0, 2).
-# - log: libdevice's logf step for step (constants and order from its PTX for sm_90) less the
-#   zero, subnormal, inf and NaN cases; sqrt.approx.ftz (one MUFU.SQRT, within 1 ulp: the IEEE
+# - log: libdevice's logf step for step less its zero, negative, subnormal and inf cases
+#   (``h_lognormal_f32``, shared with npgpu.ufuncs.helpers); sqrt.approx.ftz (one MUFU.SQRT, within 1 ulp: the IEEE
 #   sqrt's Newton steps and slow-path test were ~7% of the kernel's instructions).
 # - sin and cos by half turns: x = j + t, |t| <= 1/2 (t exact), sin(pi x) = (-1)**j sin(pi t),
 #   cos(pi x) = (-1)**j sin(pi (1/2 - |t|)): one odd polynomial (``h_sinpi_f32``, shared with
@@ -236,19 +236,7 @@ def box_muller_f32(a, b):
     # u = (k + 0.5) 2**-24, one rounding as open_f32's; fma: cuda.fma (one rounding on the GPU)
     u = cuda.fma(float32(a >> uint32(8)), float32(5.9604644775390625e-08),
                  float32(2.9802322387695312e-08))
-    iu = libdevice.float_as_int(u)
-    e = int32(int32(iu - int32(1059760811)) & int32(-8388608))
-    f = libdevice.int_as_float(int32(iu - e)) - float32(1.0)
-    p = cuda.fma(float32(-0.13018856942653656), f, float32(0.1408461034297943))
-    p = cuda.fma(p, f, float32(-0.12148627638816833))
-    p = cuda.fma(p, f, float32(0.1398061066865921))
-    p = cuda.fma(p, f, float32(-0.16684235632419586))
-    p = cuda.fma(p, f, float32(0.20012299716472626))
-    p = cuda.fma(p, f, float32(-0.24999669194221497))
-    p = cuda.fma(p, f, float32(0.333331823348999))
-    p = cuda.fma(p, f, float32(-0.5))
-    p = cuda.fma(p * f, f, f)
-    lg = cuda.fma(float32(e) * float32(1.1920928955078125e-07), float32(0.6931471824645996), p)
+    lg = h_lognormal_f32(u)
     r = ptx.sqrt_approx(lg * float32(-2.0))
     # x = k 2**-23; j = rint(x) by the 1.5 * 2**23 shift (its low bit: the sign), t = x - j
     k = float32(b >> uint32(8))
@@ -259,7 +247,7 @@ def box_muller_f32(a, b):
     r = libdevice.int_as_float(int32(libdevice.float_as_int(r)
                                      ^ int32(int32(j << int32(31)))))
     return r * h_sinpi_f32(w), r * h_sinpi_f32(t)
-""" + SINPI_F32
+""" + SINPI_F32 + LOGPOS_F32
 
 BOX_MULLER_F64_LIBDEVICE = """
 def box_muller_f64(a, b, c, d):
