@@ -91,26 +91,28 @@ class ScalarOp:
 
     ``helpers``: sources of other device functions ``op`` calls (each a ``def``),
     rendered before it, in order.  ``heavy``: a compute-bound loop (libdevice's float64 erf),
-    rendered in the contiguous layout's heavy form (:data:`HEAVY_EPT`).
+    rendered in the contiguous layout's heavy form (:data:`HEAVY_EPT`).  ``f64_table``: its
+    kernels read their float64 constants from a constant table (:class:`KernelSource`'s).
     """
 
-    def __init__(self, key, nin, nout, source, helpers=(), heavy=False):
+    def __init__(self, key, nin, nout, source, helpers=(), heavy=False, f64_table=False):
         self.key = key
         self.nin = nin
         self.nout = nout
         self.source = source      # "def op(x0, x1):\n    return ...\n"
         self.helpers = tuple(helpers)
         self.heavy = heavy
+        self.f64_table = f64_table
 
     @classmethod
-    def from_expr(cls, key, nin, expr, nout=1, helpers=(), heavy=False):
+    def from_expr(cls, key, nin, expr, nout=1, helpers=(), heavy=False, f64_table=False):
         """``expr``: one expression, or a function body (lines containing ``return``)."""
         args = ", ".join(f"x{i}" for i in range(nin))
         if "return" in expr:
             body = "\n".join("    " + line for line in expr.strip("\n").splitlines())
         else:
             body = f"    return {expr}"
-        return cls(key, nin, nout, f"def op({args}):\n{body}\n", helpers, heavy)
+        return cls(key, nin, nout, f"def op({args}):\n{body}\n", helpers, heavy, f64_table)
 
     def device_source(self):
         """Helpers and ``op``, each decorated as a Numba device function."""
@@ -516,7 +518,7 @@ def render(op, in_specs, out_dtypes, loop_in, loop_out, layout, ndim, name="ew",
         if flat or (rows and not sim) else _BLOCK
     # (the simulator ignores launch bounds; recorded kernels keep them for ptxcheck/sass_counts)
     bounds = (threads, max(1, HEAVY_THREADS_PER_SM // threads)) if heavy else None
-    ks = KernelSource(kname, text, params, bounds)
+    ks = KernelSource(kname, text, params, bounds, f64_table=getattr(op, "f64_table", False))
     ks.elements_per_thread = (2 * words_per_thread(op) if layout == "words"
                               else ROWS_EPT if layout == "rows"
                               else 2 * ROWS_WORDS_EPT if layout == "rowsw" else ept)

@@ -26,7 +26,7 @@ NumPy scalars.
 """
 import os
 
-from ..ufuncs.helpers import LOGPOS_F32, SINPI_F32
+from ..ufuncs.helpers import LOGNORMAL_F32, SINPI_F32
 
 # Random123's Philox4x32 constants: round multipliers and the Weyl key increments
 M0, M1 = 0xD2511F53, 0xCD9E8D57
@@ -212,8 +212,9 @@ def bounded64(hi, lo, m, k0, k1, clo, chi, b, lane):
 # BOX_MULLER_F32: float32 Box-Muller for the arguments these words give: u = (k + 0.5) 2**-24 is
 # normal, positive and below 1, the angle pi x with x = 2v = k 2**-23 in [0, 2).
 # - log: libdevice's logf step for step less its zero, negative, subnormal and inf cases
-#   (``h_lognormal_f32``, shared with npgpu.ufuncs.helpers); sqrt.approx.ftz (one MUFU.SQRT, within 1 ulp: the IEEE
-#   sqrt's Newton steps and slow-path test were ~7% of the kernel's instructions).
+#   (``h_lognormal_f32``, shared with npgpu.ufuncs.helpers); sqrt.approx.ftz (one MUFU.SQRT,
+#   within 1 ulp: the IEEE sqrt's Newton steps and slow-path test were ~7% of the kernel's
+#   instructions).
 # - sin and cos by half turns: x = j + t, |t| <= 1/2 (t exact), sin(pi x) = (-1)**j sin(pi t),
 #   cos(pi x) = (-1)**j sin(pi (1/2 - |t|)): one odd polynomial (``h_sinpi_f32``, shared with
 #   npgpu.ufuncs.helpers) for both and the sign on r.  libdevice's sincospif reduces by
@@ -247,7 +248,7 @@ def box_muller_f32(a, b):
     r = libdevice.int_as_float(int32(libdevice.float_as_int(r)
                                      ^ int32(int32(j << int32(31)))))
     return r * h_sinpi_f32(w), r * h_sinpi_f32(t)
-""" + SINPI_F32 + LOGPOS_F32
+""" + SINPI_F32 + LOGNORMAL_F32
 
 BOX_MULLER_F64_LIBDEVICE = """
 def box_muller_f64(a, b, c, d):

@@ -11,14 +11,16 @@ from .ufunc import ufunc
 _KINDS = set("biufc")
 
 
-def build_ufunc(name, npuf, row, heavy=()):
+def build_ufunc(name, npuf, row, heavy=(), f64_table=()):
     """An npgpu.ufunc for NumPy ufunc ``npuf`` from a table row ``{loop key: code}``; the loops
-    keyed in ``heavy`` are compute-bound (ScalarOp's ``heavy``: their own contiguous layout)."""
+    keyed in ``heavy`` are compute-bound (ScalarOp's ``heavy``: their own contiguous layout),
+    those in ``f64_table`` read their float64 constants from a table (ScalarOp's)."""
     loops = {}
     for key, code in row.items():
         helper_src = [_helpers.SOURCES[h] for h in _helpers.needed(code)]
         op = ScalarOp.from_expr(("ufunc", name, key), npuf.nin, code, nout=npuf.nout,
-                                helpers=helper_src, heavy=key in heavy)
+                                helpers=helper_src, heavy=key in heavy,
+                                f64_table=key in f64_table)
         if key and not set(key) <= _KINDS:
             loops[key] = op              # a dtype signature ("int64,uint64", "float16")
         elif key == "":

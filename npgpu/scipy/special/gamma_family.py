@@ -454,12 +454,16 @@ _PSI_ASYM_F32 = _horner_f32("w", [0.0833333283662796, -0.008331779390573502,
 # and cot(pi x) = sinpi(1/2 - |t|) / sinpi(t) (an integer is a pole: NaN); then y > 0 both
 # ways, the result picked: y < 3 through [1, 2] (psi(y) = psi(y + 1) - 1/y below 1, psi(y - 1)
 # + 1/(y - 1) above 2) and y >= 3 by the asymptotic series.  Reciprocals as rcp.approx and one
-# Newton step (no division's slow path; a subnormal y flushes to 1/y = inf, float32's -inf for
-# psi anyway).
+# Newton step (no division's slow path), a subnormal divisor scaled by 2^24 around them
+# (rcp.approx flushes it to zero, and the Newton step then makes inf * 0: psi(1e-38) is
+# -1e38 in float32).
 _helpers.register(f"""
 def h_rcp_f32(d):
+    sub = abs(d) < float32(1.1754943508222875e-38)
+    d = d * float32(16777216.0) if sub else d
     r = ptx.rcp_approx(d)
-    return libdevice.fmaf(r, libdevice.fmaf(-d, r, float32(1.0)), r)
+    r = libdevice.fmaf(r, libdevice.fmaf(-d, r, float32(1.0)), r)
+    return r * float32(16777216.0) if sub else r
 """)
 _helpers.register(f"""
 def h_digamma_f32(x):

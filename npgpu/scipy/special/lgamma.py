@@ -13,8 +13,7 @@ mixed data), one template for both precisions:
 * x in [L - 1, L): lgamma(x + 1) - log x, with b = x - 1 (exact) and a = x: x + 1 itself is
   never formed (its rounding would cost digits just below 1);
 * x < L - 1 (float64): lgamma(x + 2) - log(x (x + 1)), with b = x.
-One ``log`` serves every branch (float32: ``h_logpos_f32``, libdevice's logf less its zero,
-negative and inf branches: its argument is positive and finite here).  x <= 0 and NaN take libdevice's lgamma (-inf gives -inf, as
+One ``log`` serves every branch.  x <= 0 and NaN take libdevice's lgamma (-inf gives -inf, as
 SciPy 1.18).  float32: L = 1, g of degree 10, T = 3.5 (4 terms, one shift); float64: L = 1.5
 (a shorter interval: degree 17, not 23), T = 8 (9 terms, up to six shifts).  Fits and the
 float32 emulation: ``scripts/fit_lgamma.py``
@@ -43,7 +42,7 @@ HALF_LOG_2PI_M_HALF = 0.4189385332046727      # (log(2 pi) - 1) / 2
 # precision -> (g, L, Stirling terms, T, shifts, FMA, constant wrapper, 1/x, log, libdevice's)
 PLANS = {
     "f32": (G32, 1.0, 4, 3.5, 1, "libdevice.fmaf", "float32({})", "ptx.rcp_approx(x)",
-            "h_logpos_f32({})", "libdevice.lgammaf"),
+            "float32(math.log({}))", "libdevice.lgammaf"),
     "f64": (G64, 1.5, 9, 8.0, 6, "libdevice.fma", "{}", "1.0 / x", "math.log({})",
             "libdevice.lgamma"),
 }
@@ -63,8 +62,6 @@ def source(prec):
         f"def h_lgamma_{prec}(x):",
         f"    if not (x > {c(0)}):",
         f"        return x if x == {k.format('-math.inf')} else {lib}(x)",
-        f"    if x == {k.format('math.inf')}:",
-        "        return x",
         f"    one = {c(1)}",
         f"    mid = x < {c(low)}",
         f"    big = x >= {c(big)}",

@@ -138,6 +138,12 @@ TABLE.update(_GAMMA_ROWS)
 # float64 erf is ~37 DFMAs over 34 float64 constants an element, each constant two UMOVs per
 # use unless the thread's elements share it; fast("erf") (NPGPU_FAST_MATH_HELPERS) decides.
 HEAVY = {name: {"float64"} for name in ("erf", "erfc", "gammaln") if _helpers.fast(name)}
+# float64 loops whose kernels read their float64 constants from a constant table (npgpu/_codegen/
+# ptx_constants.py: ptxas otherwise rebuilds each per use with two UMOVs).  H200 2026-12-04,
+# NPGPU_PTX_F64_TABLE=1 against 0, two rounds: gammaln 1.207 / 1.23 ms against 1.317 / 1.317
+# (39.5 -> 43.4% of copy); erf 786 / 778 us against 530 / 537 (slower: its registers spill), so
+# erf keeps its immediates.
+F64_TABLE = {name: {"float64"} for name in ("gammaln",) if _helpers.fast(name)}
 
 # the number of inputs of the binary rows (the rest take one)
 BINARY = ({"xlogy", "xlog1py", "rel_entr", "kl_div", "huber", "boxcox", "inv_boxcox"}

@@ -8,7 +8,7 @@ installed SciPy's loop order (read on a function's first call).
 import numpy as np
 
 from ...ufuncs.registry import build_ufunc
-from .table import BINARY, HEAVY, TABLE
+from .table import BINARY, F64_TABLE, HEAVY, TABLE
 
 _WEAK = (int, float)        # Python scalars (NEP 50): they take the loop of the arrays
 
@@ -88,5 +88,5 @@ class LoopSpec:
 
 
 UFUNCS = {name: build_ufunc(name, LoopSpec(name, 2 if name in BINARY else 1, order), row,
-                           HEAVY.get(name, ()))
+                           HEAVY.get(name, ()), F64_TABLE.get(name, ()))
           for name, (order, row) in TABLE.items()}
