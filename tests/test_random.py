@@ -305,7 +305,7 @@ def test_distribution_shapes_dtypes_and_param_arrays(name, args):
     assert np.all(np.isfinite(h))
     if args:
         # the first parameter as a host array and as a strided device array, broadcast to size
-        host = np.array([args[0], args[0]])[:, None] * np.ones(3)
+        host = np.array([args[0], args[0]])[:, None] * np.ones(3, np.asarray(args[0]).dtype)
         dev = npgpu.asarray(np.repeat(host, 2, axis=1))[:, ::-2]
         for p in (host, dev):
             y = getattr(g, name)(p, *args[1:], size=(2, 3))

@@ -149,9 +149,24 @@ def test_generator_array_parameters(name, args):
 @pytest.mark.parametrize("name,args", [
     ("binomial", (np.array([1, 2], np.uint64), 0.5)), ("binomial", (np.array(1 + 0j), 0.5)),
     ("hypergeometric", (np.array([2], np.uint64), 1, 1)), ("normal", (np.array([1j]),)),
-    ("poisson", (np.array(1j),))])
+    ("poisson", (np.array(1j),)), ("binomial", (np.array([10.5, 3.0]), 0.3)),
+    ("binomial", (np.array(10.0), 0.3)), ("hypergeometric", (np.array([5.5]), 5, 3)),
+    ("hypergeometric", (5, np.array([5.0]), 3))])
 def test_array_parameters_cast_safely(name, args):
+    """Host and device arrays (float ones for integer parameters too) cast safely, in both
+    APIs; scalars and lists convert as numbers (below)."""
     same_error(lambda L: getattr(_gen(L), name)(*args))
+    same_error(lambda L: getattr(_rs(L), name)(*args))
+    same_error(lambda L: getattr(_gen(L), name)(
+        *[_arr(L, a) if isinstance(a, np.ndarray) else a for a in args]))
+
+
+@pytest.mark.parametrize("name,args", [
+    ("binomial", (np.float64(10.5), 0.3)), ("binomial", ([10.5, 3.0], 0.3)),
+    ("hypergeometric", ([5.5], 5, 3))])
+def test_float_scalars_and_lists_for_integer_parameters(name, args):
+    same_result(lambda L: getattr(_gen(L), name)(*args))
+    same_result(lambda L: getattr(_rs(L), name)(*args))
 
 
 def test_legacy_parameter_checks():

@@ -76,8 +76,9 @@ def _no_elements(size):
 # --- parameters -----------------------------------------------------------------------------
 def _param(x, dt, safe=False):
     """A parameter as a NumPy scalar of ``dt``, a host array of ``dt`` or an npgpu array of
-    ``dt``.  ``safe``: arrays must cast safely (NumPy's distribution parameters; float
-    arrays for integer parameters stay accepted, truncated, as npgpu always has)."""
+    ``dt``.  ``safe``: arrays (host or device, 0-d too) must cast safely, as NumPy converts
+    its distribution parameters (a float array for an integer parameter is a TypeError);
+    scalars and lists convert as numbers (truncated, as NumPy's)."""
     if isinstance(x, ndarray):
         if safe and x.dtype != dt and _unsafe_cast(x.dtype, dt):
             _unsafe(x.dtype, dt, x.ndim == 0)
@@ -98,7 +99,7 @@ def _param(x, dt, safe=False):
 
 
 def _unsafe_cast(frm, to):
-    return not np.can_cast(frm, to, "safe") and not (frm.kind == "f" and to.kind == "i")
+    return not np.can_cast(frm, to, "safe")
 
 
 def _unsafe(frm, to, scalar):
