@@ -181,6 +181,13 @@ def tri_copy(a, lower, k=0, dtype=None, conjugate=False, out=None):
     return out
 
 
+def gufunc_core_error(name, sig, got, want):
+    """NumPy's ValueError for a gufunc's second operand whose first core dimension (``got``)
+    does not match the first operand's (``want``)."""
+    return ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, with "
+                      f"gufunc signature {sig} (size {got} is different from {want})")
+
+
 def gufunc_broadcast_error(shapes, requested):
     """NumPy's ValueError for operands of a (m,n)-core gufunc (matmul, solve) whose batch
     dimensions do not broadcast: each shape with its two core dimensions remapped to

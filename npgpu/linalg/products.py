@@ -14,7 +14,7 @@ from ..cuda.memory import alloc as _alloc
 from ..creation import ones
 from ..ufuncs import multiply, negative, subtract
 from . import _gemm
-from ._common import asarray, conj, gufunc_broadcast_error
+from ._common import asarray, conj, gufunc_broadcast_error, gufunc_core_error
 
 _SIG = "(n?,k),(k,m?)->(n?,m?)"
 
@@ -126,9 +126,7 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     a2 = a.reshape(1, a.shape[0]) if a.ndim == 1 else a
     b2 = b.reshape(b.shape[0], 1) if b.ndim == 1 else b
     if a2.shape[-1] != b2.shape[-2]:
-        raise ValueError(f"matmul: Input operand 1 has a mismatch in its core dimension 0, with "
-                         f"gufunc signature {_SIG} (size {b2.shape[-2]} is different from "
-                         f"{a2.shape[-1]})")
+        raise gufunc_core_error("matmul", _SIG, b2.shape[-2], a2.shape[-1])
     try:
         batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
     except ValueError:
@@ -307,9 +305,7 @@ def vecdot(x1, x2, /, *, axis=-1, out=None):
     a = _moveaxis_last(a, axis)
     b = _moveaxis_last(b, axis)
     if a.shape[-1] != b.shape[-1]:
-        raise ValueError(f"vecdot: Input operand 1 has a mismatch in its core dimension 0, with "
-                         f"gufunc signature (n),(n)->() (size {b.shape[-1]} is different from "
-                         f"{a.shape[-1]})")
+        raise gufunc_core_error("vecdot", "(n),(n)->()", b.shape[-1], a.shape[-1])
     try:
         np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
     except ValueError:

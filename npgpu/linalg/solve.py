@@ -13,7 +13,7 @@ from ..creation import zeros
 from . import _solver
 from . import products as _p
 from ._common import (LinAlgError, asarray, assert_stacked_2d, assert_stacked_square,
-                      gufunc_broadcast_error,
+                      gufunc_broadcast_error, gufunc_core_error,
                       batch_f_array, check_info)
 
 
@@ -61,9 +61,7 @@ def solve(a, b):
                          f"{b.ndim}, gufunc core with signature {sig} requires 2)")
     b2 = b.reshape(b.shape[0], 1) if vec else b
     if b2.shape[-2] != n:
-        raise ValueError(f"{name}: Input operand 1 has a mismatch in its core dimension 0, "
-                         f"with gufunc signature {sig} (size {b2.shape[-2]} is different "
-                         f"from {n})")
+        raise gufunc_core_error(name, sig, b2.shape[-2], n)
     try:
         batch = np.broadcast_shapes(a.shape[:-2], b2.shape[:-2])
     except ValueError:
