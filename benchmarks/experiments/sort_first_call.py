@@ -48,7 +48,8 @@ print("JSON" + json.dumps(out))
 
 
 def run_child(n, cache):
-    env = dict(os.environ, NPGPU_CACHE_DIR=cache, PYTHONPATH=ROOT)
+    path = os.pathsep.join(p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
+    env = dict(os.environ, NPGPU_CACHE_DIR=cache, PYTHONPATH=path)
     r = subprocess.run([sys.executable, "-c", CHILD, str(n)], env=env, capture_output=True,
                        text=True, timeout=600)
     for line in r.stdout.splitlines():

@@ -50,6 +50,7 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core.ndarray import empty_array
+from . import cub_sort as _cub
 from . import keys as _keys
 
 _SIM = _backend.IS_SIM
@@ -754,6 +755,8 @@ def sort(parts, n, *, payload=None, out=None, index_dtype=_I64, mod=0):
             r = r % mod
         out[...] = r
         return out
+    if _cub.applies(parts, n, payload, mod) and _cub.sort(parts[0], n, payload, out) is not None:
+        return out                # the GPU: CUB's onesweep kernels (cub_sort.py)
     P = K = F = None
     cond = payload == "values" and parts[0].kind == "float"
     if cond:

@@ -1,0 +1,252 @@
+"""Device-wide radix sort by CUB's onesweep kernels (NVIDIA CCCL), on the GPU.
+
+Issue 14 lets the sorting primitive be CUB's, taken when it is faster on the H200 (it is:
+``docs/sorting.md`` has the measurements).  CUB's device-wide sort is host code that launches
+its kernels; npgpu cannot run nvcc, so it compiles the kernels themselves with NVRTC
+(:class:`npgpu.RawModule`: the disk cache holds the cubin, a later process loads it in
+milliseconds) and does the host part here, as CUB 3.5's ``DispatchRadixSort`` does it for
+inputs of one portion (below 2^28 elements):
+
+1. ``init``: zero the digit counts of every pass and the tile counters;
+2. ``histogram``: every pass's digit counts in one read of the keys;
+3. ``exclusive_sum``: each pass's digit starts;
+4. per pass, ``onesweep``: each tile ranks its keys, finds its digits' offsets by a decoupled
+   look-back over the earlier tiles' counts (zeroed before the pass) and scatters keys and
+   values -- one read and one write a pass.
+
+The headers come from the ``nvidia-cuda-cccl`` wheel (numba-cuda's ``cu13`` extra installs
+it); the kernels' template signatures are CUB 3.5's, so the source refuses any other version
+(``#error``) and :func:`available` is then False: the generated radix sort of
+:mod:`.radix` runs instead, with identical results (CI tests that one on the simulator).
+
+Keys are the values themselves: CUB orders signed integers and floats as NumPy does, except
+NaN (CUB orders NaNs by their bits: a NaN with its sign bit set comes before -inf), which
+:mod:`.nan_tail` puts last in input order afterwards, on the device.  ``-0.0`` and ``+0.0``
+are equal to CUB and keep their input order, as in NumPy's stable sort.
+"""
+import os
+import threading
+
+import numpy as np
+
+from .. import _backend
+
+_I32 = np.dtype(np.int32)
+_U32 = np.dtype(np.uint32)
+# C++ key type of each (kind, itemsize) CUB sorts here
+_CTYPE = {("u", 1): "unsigned char", ("u", 2): "unsigned short", ("u", 4): "unsigned int",
+          ("u", 8): "unsigned long long", ("i", 1): "signed char", ("i", 2): "short",
+          ("i", 4): "int", ("i", 8): "long long", ("f", 4): "float", ("f", 8): "double",
+          ("b", 1): "unsigned char"}
+# Smallest input sorted here (CUB itself takes other algorithms below ~2^16; npgpu's own
+# kernels are measured there); the most: one portion of CUB's look-back
+MIN_N = int(os.environ.get("NPGPU_CUB_SORT_MIN", str(1 << 17)))
+MAX_N = (1 << 28) - (1 << 16)
+# NPGPU_CUB_SORT=0: always npgpu's generated radix sort
+ENABLED = os.environ.get("NPGPU_CUB_SORT", "1") != "0" and _backend.IS_CUDA
+
+_HEAD = r"""
+// CUB's kernels call these device-runtime functions (programmatic dependent launch); NVRTC
+// declares neither, and npgpu launches without PDL, where both do nothing
+__device__ __forceinline__ void cudaGridDependencySynchronize()
+{ asm volatile("griddepcontrol.wait;" ::: "memory"); }
+__device__ __forceinline__ void cudaTriggerProgrammaticLaunchCompletion()
+{ asm volatile("griddepcontrol.launch_dependents;" ::: "memory"); }
+#include <cub/version.cuh>
+#if CUB_VERSION < 300500 || CUB_VERSION >= 300600
+#error "npgpu drives CUB 3.5's radix sort kernels"
+#endif
+#include <cub/device/dispatch/kernels/kernel_radix_sort.cuh>
+#include <cub/device/dispatch/tuning/tuning_radix_sort.cuh>
+namespace rs = cub::detail::radix_sort;
+"""
+
+_BODY = r"""
+using K = {key};
+using V = {value};
+using O = unsigned int;
+using Sel = rs::policy_selector_from_types<K, V, O>;
+constexpr auto P = Sel{{}}(::cuda::compute_capability{{{major}, {minor}}});
+extern "C" __global__ void npgpu_cub_policy(int* out)
+{{
+    out[0] = P.onesweep.threads_per_block;
+    out[1] = P.onesweep.items_per_thread;
+    out[2] = P.onesweep.radix_bits;
+    out[3] = P.histogram.threads_per_block;
+    out[4] = P.exclusive_sum.threads_per_block;
+    out[5] = P.histogram.radix_bits;
+    out[6] = P.exclusive_sum.radix_bits;
+}}
+"""
+
+_NAMES = {
+    "init": "rs::DeviceRadixSortInitKernel<Sel, int, O>",
+    "hist": "rs::DeviceRadixSortHistogramKernel<Sel, cub::SortOrder::Ascending, K, O, "
+            "cub::detail::identity_decomposer_t>",
+    "exsum": "rs::DeviceRadixSortExclusiveSumKernel<Sel, O>",
+    "sweep": "rs::DeviceRadixSortOnesweepKernel<Sel, cub::SortOrder::Ascending, K, V, O, int, "
+             "int, cub::detail::identity_decomposer_t>",
+}
+
+_lock = threading.Lock()
+_plans = {}             # (key ctype, value ctype or None, device) -> _Plan or an exception
+_NO_DECOMPOSER = np.uint8(0)      # CUB's empty identity_decomposer_t parameter (1 byte)
+
+
+def _cccl_include():
+    """The CCCL headers' directory of the ``nvidia-cuda-cccl`` wheel, or None."""
+    try:
+        import nvidia
+    except ImportError:
+        return None
+    for base in nvidia.__path__:
+        for sub in ("cu13", "cu12"):
+            d = os.path.join(base, sub, "include", "cccl")
+            if os.path.isfile(os.path.join(d, "cub", "version.cuh")):
+                return d
+    return None
+
+
+def source(key, value, cc):
+    """CUDA C++ of the sort kernels for C++ key type ``key`` and value type ``value`` (None:
+    keys only) on compute capability ``cc`` (an int such as 90)."""
+    return _HEAD + _BODY.format(key=key, value=value or "cub::NullType",
+                                major=cc // 10, minor=cc % 10)
+
+
+class _Plan:
+    """The compiled kernels of one (key, value) type pair and CUB's launch shapes for them."""
+
+    def __init__(self, key, value):
+        from ..cuda import runtime as _rt
+        from ..kernels.raw import RawModule
+        inc = _cccl_include()
+        if inc is None:
+            raise RuntimeError("the CCCL headers (nvidia-cuda-cccl) are not installed")
+        dev = _rt.get_device_id()
+        cc = int(_rt.Device(dev).compute_capability)
+        self.module = RawModule(code=source(key, value, cc),
+                                options=("-std=c++17", f"-I{inc}", "-DCUB_DISABLE_BF16_SUPPORT"),
+                                name_expressions=tuple(_NAMES.values()))
+        self.k = {n: self.module.get_function(e) for n, e in _NAMES.items()}
+        from ..creation import zeros
+        buf = zeros((8,), _I32)
+        self.module.get_function("npgpu_cub_policy")((1,), (1,), (buf,))
+        (self.threads, self.items, self.bits, self.hist_threads, self.exsum_threads,
+         hbits, ebits, _) = (int(v) for v in buf.get())
+        assert hbits == ebits == self.bits, (hbits, ebits, self.bits)
+        self.tile = self.threads * self.items
+        # the histogram kernel loops over the keys with as many blocks as fit on the GPU
+        from cuda.bindings import driver
+        func = self.module._function(self.k["hist"]._fn.entry)
+        err, per_sm = driver.cuOccupancyMaxActiveBlocksPerMultiprocessor(
+            func, self.hist_threads, 0)
+        if err != driver.CUresult.CUDA_SUCCESS:
+            per_sm = 1
+        self.hist_blocks = max(1, per_sm) * _rt.sm_count(dev)
+
+
+def plan(key, value):
+    """The :class:`_Plan` of a type pair (compiled once a process; the cubin from the disk
+    cache after the first process), or None when CUB cannot be used here."""
+    from ..cuda import runtime as _rt
+    k = (key, value, _rt.get_device_id())
+    p = _plans.get(k)
+    if p is None:
+        with _lock:
+            p = _plans.get(k)
+            if p is None:
+                try:
+                    p = _Plan(key, value)
+                except Exception as e:        # no headers, another CUB, NVRTC failure
+                    if os.environ.get("NPGPU_CUB_SORT_DEBUG"):
+                        raise
+                    p = e
+                _plans[k] = p
+    return None if isinstance(p, Exception) else p
+
+
+def key_type(part):
+    """The C++ key type CUB sorts ``part``'s values as (NumPy's order, up to NaN), or None."""
+    if part.src is None or part.flip:
+        return None
+    if part.kind == "float":
+        return _CTYPE.get(("f", part.w))
+    if part.kind != "xor":
+        return None
+    if part.bits == 1:                             # bool
+        return _CTYPE[("b", 1)]
+    sign = 1 << (part.bits - 1)
+    if part.xor not in (0, sign) or part.bits != 8 * part.w:
+        return None
+    return _CTYPE[("i" if part.xor == sign else "u", part.w)]
+
+
+def applies(parts, n, payload, mod):
+    """Whether :func:`sort` takes this sort: the GPU, one part of an ascending key CUB orders
+    as NumPy does, no row ids, a size CUB's one portion holds."""
+    if not ENABLED or mod or len(parts) != 1 or not MIN_N <= n <= MAX_N:
+        return False
+    return key_type(parts[0]) is not None
+
+
+def sort(part, n, payload, out):
+    """Sort ``n`` values of ``part`` (its ``src``: the values' unsigned bits); ``payload``:
+    "index" -- ``out`` receives the permutation (any integer dtype), else the sorted values'
+    bits.  Returns ``out``, or None when CUB's kernels are not available (the caller sorts)."""
+    from .._core.ndarray import empty_array
+    from ..creation import arange
+    key = key_type(part)
+    index = payload == "index"
+    p = plan(key, "int" if index else None)
+    if p is None:
+        return None
+    X = part.src
+    kdt = X.dtype
+    R = 1 << p.bits
+    begin, end = 0, part.bits
+    npass = -(-(end - begin) // p.bits)
+    # two buffers a pass writes alternately; the last pass writes the caller's array
+    keys_out = out if not index else empty_array((n,), kdt)
+    ktmp = empty_array((n,), kdt)
+    if index:
+        vin = arange(n, dtype=_I32)
+        vres = out if out.dtype == _I32 else empty_array((n,), _I32)
+        vtmp = empty_array((n,), _I32)
+    nblocks = -(-n // p.tile)
+    # workspace: the digit starts of every pass, then the passes' tile counters and the NaN
+    # repair's two counters (all zeroed by one init launch), then the look-back's statuses
+    nz = npass + 2
+    ws = empty_array((npass * R + nz + nblocks * R,), _U32)
+    bins = ws[:npass * R]
+    ctrs = ws[npass * R:npass * R + nz]
+    look = ws[npass * R + nz:]
+    p.k["init"]((-(-(npass * R) // 256),), (256,), (ctrs, nz, bins, npass * R))
+    p.k["hist"]((p.hist_blocks,), (p.hist_threads,), (bins, X, n, begin, end, _NO_DECOMPOSER))
+    p.k["exsum"]((npass,), (p.exsum_threads,), (bins,))
+    kin = X
+    vcur = vin if index else 0
+    nlook = nblocks * R
+    for q in range(npass):
+        last_parity = (npass - 1 - q) % 2 == 0
+        kdst = keys_out if last_parity else ktmp
+        vdst = (vres if last_parity else vtmp) if index else 0
+        p.k["init"]((-(-nlook // 256),), (256,), (look, nlook, look, 0))
+        bit = begin + q * p.bits
+        p.k["sweep"]((nblocks,), (p.threads,), (
+            look, ctrs[q:q + 1], 0, bins[q * R:(q + 1) * R], kdst, kin, vdst, vcur, n, bit,
+            min(p.bits, end - bit), _NO_DECOMPOSER))
+        kin, vcur = kdst, vdst
+    if part.kind == "float":
+        from . import nan_tail
+        fdt = _float_dtype(part.w)
+        S = keys_out.view(fdt)
+        nan_tail.place(X.view(fdt), S, vres if index else S, vtmp if index else ktmp.view(fdt),
+                       ctrs[npass:].view(_I32))
+    if index and vres is not out:
+        out[...] = vres
+    return out
+
+
+def _float_dtype(w):
+    return np.dtype(np.float32) if w == 4 else np.dtype(np.float64)
