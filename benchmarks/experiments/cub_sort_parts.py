@@ -1,8 +1,11 @@
 """Where a CUB sort's time goes (H200): the whole ``npgpu.sort``, CUB's kernels alone, the NaN
-repair of :mod:`npgpu.sorting.nan_tail` alone (no NaN: its kernels return at once) for a few
-``ITEMS``, and the scan under it.
+repair of :mod:`npgpu.sorting.nan_tail` alone (no NaN: its kernels return at once), the
+whole ``argsort``, and both with NaNs.
 
-Run: ``python3 benchmarks/experiments/cub_sort_parts.py [--log2 24 26]``
+``--tune T,I ...``: instead, the keys-only sorts of float32 and float64 with each onesweep tile
+shape (T threads, I items a thread; ``cub_sort.TUNE``), CUB's own first, int32 beside them.
+
+Run: ``python3 benchmarks/experiments/cub_sort_parts.py [--log2 24 26] [--tune 384,20 512,20]``
 """
 import argparse
 
@@ -10,7 +13,6 @@ import numpy
 
 import npgpu
 from npgpu.sorting import cub_sort, nan_tail
-from npgpu.reductions.functions import cumsum
 
 
 def timed(fn, reps=20):
@@ -30,8 +32,11 @@ def timed(fn, reps=20):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--log2", type=int, nargs="+", default=[24, 26])
+    ap.add_argument("--tune", nargs="*", default=None)
     args = ap.parse_args()
     rng = numpy.random.default_rng(0)
+    if args.tune is not None:
+        return tune(args, rng)
     for lg in args.log2:
         n = 1 << lg
         for dt in ("float32", "int32", "float64"):
@@ -48,12 +53,8 @@ def main():
                     nan_tail.place = keep
                 S = npgpu.sort(x)
                 T = npgpu.empty_like(S)
-                for items in (256, 1024, 4096):
-                    nan_tail.ITEMS = items
-                    line += f" | nan_tail ITEMS={items} {timed(lambda: nan_tail.place(x, S, S, T)):7.1f}"
-                    C = npgpu.zeros((-(-n // items),), numpy.int32)
-                    line += f" (cumsum {timed(lambda: cumsum(C, dtype=numpy.int32)):6.1f})"
-                nan_tail.ITEMS = 256
+                NA = npgpu.zeros(2, numpy.int32)
+                line += f" | nan_tail alone {timed(lambda: nan_tail.place(x, S, S, T, NA)):7.1f}"
                 line += f" | argsort {timed(lambda: npgpu.argsort(x)):8.1f}"
             print(line, flush=True)
             # with NaNs of both signs: the repair's real work
@@ -66,6 +67,31 @@ def main():
                       f" {timed(lambda: npgpu.argsort(y)):8.1f} us", flush=True)
     print("plans:", {k: (v.threads, v.items, v.hist_blocks) for k, v in cub_sort._plans.items()
                      if not isinstance(v, Exception)})
+
+
+def tune(args, rng):
+    xs = {}
+    for lg in args.log2:
+        for dt in ("float32", "float64", "int32"):
+            h = (rng.standard_normal(1 << lg) * 1000).astype(dt)
+            xs[lg, dt] = npgpu.asarray(h)
+    for t in [None] + [tuple(int(v) for v in s.split(",")) for s in args.tune]:
+        for key, dt in (("float", "float32"), ("double", "float64"), ("int", "int32")):
+            if t is None:
+                cub_sort.TUNE.pop((key, None), None)
+            else:
+                cub_sort.TUNE[key, None] = t
+            p = cub_sort.plan(key, None)
+            if p is None:
+                print(f"{key} {t}: did not build")
+                continue
+            line = f"{key:6s} tile {p.threads}x{p.items}:"
+            for lg in args.log2:
+                x = xs[lg, dt]
+                got = npgpu.sort(x)
+                ok = bool((got[1:] >= got[:-1]).all())
+                line += f"  2^{lg} {timed(lambda: npgpu.sort(x)):8.1f} us{'' if ok else ' WRONG'}"
+            print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -65,7 +65,17 @@ _BODY = r"""
 using K = {key};
 using V = {value};
 using O = unsigned int;
-using Sel = rs::policy_selector_from_types<K, V, O>;
+// CUB's tuning for these types; npgpu's experiments may replace the onesweep tile's shape
+struct Sel
+{{
+  _CCCL_HOST_DEVICE_API constexpr auto operator()(::cuda::compute_capability cc) const
+    -> cub::RadixSortPolicy
+  {{
+    auto p = rs::policy_selector_from_types<K, V, O>{{}}(cc);
+    {tune}
+    return p;
+  }}
+}};
 constexpr auto P = Sel{{}}(::cuda::compute_capability{{{major}, {minor}}});
 extern "C" __global__ void npgpu_cub_policy(int* out)
 {{
@@ -88,6 +98,12 @@ _NAMES = {
              "int, cub::detail::identity_decomposer_t>",
 }
 
+# (key ctype, value ctype or None) -> (threads, items) of the onesweep tile instead of CUB's
+# tuning for the GPU.  float keys: 512 x 20 (CUB's own choice for sm_100; on sm_90 it takes
+# 384 x 19).  H200, 2026-12-04 (benchmarks/experiments/cub_sort_parts.py --tune): sort float32
+# 2^24 577 -> 525 us, 2^26 1851 -> 1618 us; int keys gained nothing (440 / 1340 us either way);
+# 8-byte keys with larger tiles need more than a block's 48 KiB of static shared memory.
+TUNE = {("float", None): (512, 20)}
 _lock = threading.Lock()
 _plans = {}             # (key ctype, value ctype or None, device) -> _Plan or an exception
 _NO_DECOMPOSER = np.uint8(0)      # CUB's empty identity_decomposer_t parameter (1 byte)
@@ -107,11 +123,14 @@ def _cccl_include():
     return None
 
 
-def source(key, value, cc):
+def source(key, value, cc, tune=None):
     """CUDA C++ of the sort kernels for C++ key type ``key`` and value type ``value`` (None:
-    keys only) on compute capability ``cc`` (an int such as 90)."""
+    keys only) on compute capability ``cc`` (an int such as 90); ``tune``: (threads, items)
+    of the onesweep tile instead of CUB's."""
+    t = ("p.onesweep.threads_per_block = %d; p.onesweep.items_per_thread = %d;" % tune
+         if tune else "")
     return _HEAD + _BODY.format(key=key, value=value or "cub::NullType",
-                                major=cc // 10, minor=cc % 10)
+                                major=cc // 10, minor=cc % 10, tune=t)
 
 
 class _Plan:
@@ -125,7 +144,7 @@ class _Plan:
             raise RuntimeError("the CCCL headers (nvidia-cuda-cccl) are not installed")
         dev = _rt.get_device_id()
         cc = int(_rt.Device(dev).compute_capability)
-        self.module = RawModule(code=source(key, value, cc),
+        self.module = RawModule(code=source(key, value, cc, TUNE.get((key, value))),
                                 options=("-std=c++17", f"-I{inc}", "-DCUB_DISABLE_BF16_SUPPORT"),
                                 name_expressions=tuple(_NAMES.values()))
         self.k = {n: self.module.get_function(e) for n, e in _NAMES.items()}
@@ -150,7 +169,7 @@ def plan(key, value):
     """The :class:`_Plan` of a type pair (compiled once a process; the cubin from the disk
     cache after the first process), or None when CUB cannot be used here."""
     from ..cuda import runtime as _rt
-    k = (key, value, _rt.get_device_id())
+    k = (key, value, _rt.get_device_id(), TUNE.get((key, value)))
     p = _plans.get(k)
     if p is None:
         with _lock:
