@@ -99,11 +99,13 @@ _NAMES = {
 }
 
 # (key ctype, value ctype or None) -> (threads, items) of the onesweep tile instead of CUB's
-# tuning for the GPU.  float keys: 512 x 20 (CUB's own choice for sm_100; on sm_90 it takes
-# 384 x 19).  H200, 2026-12-04 (benchmarks/experiments/cub_sort_parts.py --tune): sort float32
-# 2^24 577 -> 525 us, 2^26 1851 -> 1618 us; int keys gained nothing (440 / 1340 us either way);
-# 8-byte keys with larger tiles need more than a block's 48 KiB of static shared memory.
-TUNE = {("float", None): (512, 20)}
+# tuning for the GPU.  H200, 2026-12-04 (benchmarks/experiments/cub_sort_parts.py --tune),
+# keys only: float 512 x 20 (CUB's own choice for sm_100; for sm_90 it takes 384 x 19): sort
+# float32 2^24 577 -> 525 us, 2^26 1851 -> 1618 us; double 256 x 20 (CUB: 384 x 15): float64
+# 2^24 1308 -> 1234 us, 2^26 4582 -> 4249 us (320 x 16, 288 x 18, 256 x 22 slower; larger
+# tiles of 8-byte keys need more than a block's 48 KiB of static shared memory); int keys
+# gained nothing (440 / 1340 us either way).
+TUNE = {("float", None): (512, 20), ("double", None): (256, 20)}
 _lock = threading.Lock()
 _plans = {}             # (key ctype, value ctype or None, device) -> _Plan or an exception
 _NO_DECOMPOSER = np.uint8(0)      # CUB's empty identity_decomposer_t parameter (1 byte)
