@@ -51,6 +51,10 @@ def cases(cfg, api):
     small_ints = lambda: (H.rand(mid, np.float32, "u") * 2 ** 16).astype(np.int32)  # noqa: E731
     out.append(case(f"unique int32 {p2(mid)} (2^16 distinct)", [small_ints],
                     lambda xp, x: xp.unique(x), lambda t, x: t.unique(x), 2 * 4 * mid))
+    # values over all of int32's range: no table, the sort path (npgpu's small-range table above)
+    wide_ints = lambda: (H.rand(mid, np.float32, "w") * 2 ** 31).astype(np.int32)  # noqa: E731
+    out.append(case(f"unique int32 {p2(mid)} (wide range)", [wide_ints],
+                    lambda xp, x: xp.unique(x), lambda t, x: t.unique(x), 2 * 4 * mid))
     out.append(case(f"median float32 {p2(mid)}", [lambda: H.rand(mid, np.float32, "q")],
                     lambda xp, x: xp.median(x), lambda t, x: t.median(x), 4 * mid))
     keys = lambda: np.sort(H.rand(mid, np.float32, "k"))  # noqa: E731

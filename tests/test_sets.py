@@ -65,6 +65,43 @@ def test_unique_every_dtype(dt, kw):
     check(np.unique(np.asarray(h), **kw), numpy.unique(h, **kw))
 
 
+INT_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64"]
+
+
+@pytest.mark.parametrize("dt", INT_DTYPES)
+@pytest.mark.parametrize("spread", ["narrow", "negative", "full", "wide"])
+@pytest.mark.parametrize("counts", [False, True])
+def test_unique_integers_by_bitmap(monkeypatch, dt, spread, counts):
+    """Values of integers over a small range come from a bitmap of the range, not a sort:
+    every dtype, ranges at zero, below it, over the whole type, and too wide for the bitmap
+    (the sort then, as for counts)."""
+    from npgpu.sorting import presence
+    dt = numpy.dtype(dt)
+    n = 3 * sets.TABLE_MIN + 5
+    if dt.kind == "b":
+        h = RNG.random(n) < 0.3
+    else:
+        info = numpy.iinfo(dt)
+        lo, hi = {"narrow": (0, 40), "negative": (max(info.min, -60), max(info.min, -60) + 50),
+                  "full": (info.min, info.max),
+                  "wide": (info.min, info.max)}[spread]
+        h = RNG.integers(lo, hi, size=n, endpoint=True, dtype=dt)
+        if spread in ("full", "wide"):
+            h[:2] = info.min, info.max
+    monkeypatch.setattr(sets, "UNIQUE_BITMAP", True)
+    taken = []
+    real = sets._unique_table
+    monkeypatch.setattr(sets, "_unique_table", lambda *a: taken.append(real(*a)) or taken[-1])
+    if spread == "wide":
+        monkeypatch.setattr(presence, "MAX_SPAN", 40)
+    a = np.asarray(h)[::-1]
+    got = np.unique(a, return_counts=counts)
+    check(got, numpy.unique(h[::-1], return_counts=counts))
+    span = 2 if dt.kind == "b" else int(h.max()) - int(h.min()) + 1
+    assert (taken[-1] is not None) == (not counts and dt != numpy.uint64
+                                       and span <= presence.MAX_SPAN)
+
+
 @pytest.mark.parametrize("dt", ["f4", "f8", "f2", "c8", "c16"])
 @pytest.mark.parametrize("equal_nan", [True, False])
 def test_unique_equal_nan(dt, equal_nan):

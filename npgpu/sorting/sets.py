@@ -32,6 +32,7 @@ Everything is built on one sort and one run-length encoding of the sorted keys.
 for integers of a small range marks a boolean table (NumPy's ``kind='table'``).  The two-array
 functions follow NumPy's definitions on top of ``unique`` / ``isin`` and the compaction primitive.
 """
+import os
 from typing import NamedTuple
 
 import numpy as np
@@ -295,8 +296,42 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: ndarray
 
 
+# NPGPU_UNIQUE_BITMAP=1: integers of at least TABLE_MIN elements whose values span at most
+# presence.MAX_SPAN values take a bitmap of that range instead of a sort when only the values
+# are asked for.  Off by default: tested on the simulator and compiled for sm_90, not yet
+# measured on the GPU (a table of bytes written by a scatter, the first form, took 1.16 ms on
+# the H200 for 2^24 int32 of 2^16 values, against 0.70-0.84 ms for the sort path).
+UNIQUE_BITMAP = os.environ.get("NPGPU_UNIQUE_BITMAP", "0") == "1"
+TABLE_MIN = 16 if _backend.IS_SIM else 1 << 14
+
+
+def _unique_table(flat, return_counts):
+    """The sorted distinct values of 1-d integers (or bool) from a bitmap of their range
+    (:mod:`.presence`), or None (counts asked for, too few elements, or too wide a range):
+    the minimum and maximum first (one 2-value read)."""
+    from . import presence
+    from .counting import minmax
+    dt = flat.dtype
+    n = flat.shape[0]
+    if (not UNIQUE_BITMAP or return_counts or dt.kind not in "iub" or dt == np.uint64
+            or n < TABLE_MIN):
+        return None
+    x = _contig(flat)
+    if dt.kind == "b":
+        x = x.view(np.uint8)
+    lo, hi = (int(v) for v in minmax(x))
+    if hi - lo + 1 > presence.MAX_SPAN:
+        return None
+    values = presence.present_values(x, lo, hi - lo + 1)
+    return (values.view(dt) if dt.kind == "b" else values), None
+
+
 def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
     """(values, indices, inverse, counts) of a 1-d array; the ones not asked for None."""
+    if not (return_index or return_inverse):
+        t = _unique_table(flat, return_counts)
+        if t is not None:
+            return Runs(t[0], None, None, t[1])
     if return_index or return_inverse:
         perm = _argsort(flat)
         S = _take(flat, perm)
