@@ -2,7 +2,9 @@
 # One device call: install the carried wheels, run the GPU test suite (or the given test files),
 # then the benchmarks (or the given sections).  Logs land in $OUT: test.log, bench.log (and
 # bench.json, written by benchmarks/run.py).
-# wheels: bash ../shared/gpu/fetch-wheels.sh greenlet==3.5.6 (once, on the developer machine)
+# wheels: bash ../shared/gpu/fetch-wheels.sh greenlet==3.5.6 nvidia-cuda-cccl==13.3.5.0.6 (once, on the
+# developer machine; the CCCL headers: the GPU image lacks them, and without them sorting falls
+# back from CUB's kernels to the generated radix sort)
 # usage: bash scripts/gpu_run.sh ["<test files>" ["<benchmark sections>"]]
 #   env: JOBS (pytest workers, 16), BENCH=0 (no benchmarks), BENCH_ARGS (more run.py arguments),
 #        TAIL / BTAIL (lines of each log echoed, 60 / 80), SHARD=k/n (the k-th of n disjoint
