@@ -153,3 +153,20 @@ def test_cpu_backends_never_take_cub():
     parts = _keys.parts_for(np.arange(10.0), descending=True)
     assert _cub.key_type(parts[0]) is None
     assert _cub.key_type(_keys.row_part(4, 10)) is None
+
+
+def test_cub_source_compiles_without_a_gpu():
+    """NVRTC compiles CUB's kernels from the installed headers on any machine (CI has no GPU):
+    a header upgrade that breaks the dispatch shows here, not as a silent fallback on the GPU."""
+    import re
+    inc = _cub._cccl_include()
+    if inc is None:
+        pytest.skip("no CCCL headers (nvidia-cuda-cccl) installed")
+    with open(f"{inc}/cub/version.cuh") as f:
+        version = int(re.search(r"#define CUB_VERSION (\d+)", f.read()).group(1))
+    if version // 100 != 3005:
+        pytest.skip(f"CUB {version}: npgpu drives 3.5's kernels (the GPU sorts with its own)")
+    m = _cub.module("int", "int", 90, (256, 16), inc)
+    for name in _cub._NAMES.values():
+        m.get_function(name)
+    m.get_function("npgpu_cub_policy")

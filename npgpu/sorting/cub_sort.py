@@ -135,20 +135,26 @@ def source(key, value, cc, tune=None):
                                 major=cc // 10, minor=cc % 10, tune=t)
 
 
+def module(key, value, cc, tune, inc):
+    """The :class:`npgpu.RawModule` of :func:`source` (compiled by NVRTC, or from the disk
+    cache) with the CCCL headers of directory ``inc``."""
+    from ..kernels.raw import RawModule
+    return RawModule(code=source(key, value, cc, tune),
+                     options=("-std=c++17", f"-I{inc}", "-DCUB_DISABLE_BF16_SUPPORT"),
+                     name_expressions=tuple(_NAMES.values()))
+
+
 class _Plan:
     """The compiled kernels of one (key, value) type pair and CUB's launch shapes for them."""
 
     def __init__(self, key, value):
         from ..cuda import runtime as _rt
-        from ..kernels.raw import RawModule
         inc = _cccl_include()
         if inc is None:
             raise RuntimeError("the CCCL headers (nvidia-cuda-cccl) are not installed")
         dev = _rt.get_device_id()
         cc = int(_rt.Device(dev).compute_capability)
-        self.module = RawModule(code=source(key, value, cc, TUNE.get((key, value))),
-                                options=("-std=c++17", f"-I{inc}", "-DCUB_DISABLE_BF16_SUPPORT"),
-                                name_expressions=tuple(_NAMES.values()))
+        self.module = module(key, value, cc, TUNE.get((key, value)), inc)
         self.k = {n: self.module.get_function(e) for n, e in _NAMES.items()}
         from ..creation import zeros
         buf = zeros((8,), _I32)
