@@ -386,24 +386,57 @@ def _cast_error(src, dst):
                      "rule 'safe'")
 
 
+def _bincount_input(x):
+    """``bincount``'s ``x`` as a 1-d device array, with NumPy's errors: arrays (device or
+    host) of integer dtype only; other input (lists, scalars) converted on the host, where
+    non-integer values are taken by ``int()`` under NumPy's DeprecationWarning."""
+    if isinstance(x, (ndarray, np.ndarray)):
+        if x.ndim != 1:
+            raise _depth_error(x.ndim)
+        if x.dtype.kind not in "biu":
+            raise _cast_error(x.dtype, _I64)
+        return _as_device(x)
+    h = np.asarray(x)
+    if h.ndim == 0:
+        raise _depth_error(0)
+    if h.ndim > 1:
+        raise ValueError("setting an array element with a sequence. The requested array "
+                         "would exceed the maximum number of dimension of 1.")
+    if h.size and h.dtype.kind not in "biu":
+        warnings.warn("Non-integer input passed to bincount. In a future version of NumPy, "
+                      "this will be an error. (Deprecated NumPy 2.1)", DeprecationWarning,
+                      stacklevel=3)
+        vals = [int(v) for v in h.tolist()]
+        if any(not -2 ** 63 <= v < 2 ** 63 for v in vals):
+            raise OverflowError("Python int too large to convert to C long")
+        h = np.array(vals, dtype=_I64)
+    elif h.dtype.kind not in "biu":
+        h = h.astype(_I64)
+    return _as_device(h)
+
+
 def bincount(x, /, weights=None, minlength=0):
     """``numpy.bincount``: occurrences of each value of the non-negative integer 1-d ``x``
     (int64), or the sums of ``weights`` per value (float64); at least ``minlength`` bins."""
     from ..creation import zeros
+    xd = _bincount_input(x)
     if minlength is None:
         raise TypeError("use 0 instead of None for minlength")
+    if isinstance(minlength, (bool, np.bool_)):
+        raise TypeError("an integer is required")
     minlength = operator.index(minlength)
     if not -2 ** 63 <= minlength < 2 ** 63:        # NumPy takes it as a C long
         raise OverflowError("Python int too large to convert to C long")
     if minlength < 0:
         raise ValueError("'minlength' must not be negative")
-    if isinstance(x, (list, tuple)) and len(x) == 0:
-        return zeros((minlength,), _I64)
-    xd = _as_device(x)
-    if xd.ndim != 1:
-        raise _depth_error(xd.ndim)
-    if xd.dtype.kind not in "biu":
-        raise _cast_error(xd.dtype, _I64)
+    if xd.size == 0:
+        return zeros((minlength,), _I64)       # (NumPy looks no further: weights unread)
+    if xd.dtype.kind == "b":
+        xd = xd.view(np.uint8) if xd._c_contig else xd.astype(np.uint8)
+    lo, hi = minmax(xd)
+    # (NumPy counts in intp: a uint64 value past int64's range is a negative one to it)
+    if lo < 0 or (xd.dtype == np.uint64 and int(hi) >= 2 ** 63):
+        raise ValueError("'list' argument must have no negative elements")
     wd = None
     if weights is not None:
         if isinstance(weights, (list, tuple)):
@@ -422,14 +455,6 @@ def bincount(x, /, weights=None, minlength=0):
             raise _cast_error(wd.dtype, _F64)
         if wd.shape[0] != xd.shape[0]:
             raise ValueError("The weights and list don't have the same length.")
-    if xd.size == 0:
-        return zeros((minlength,), _I64)
-    if xd.dtype.kind == "b":
-        xd = xd.view(np.uint8) if xd._c_contig else xd.astype(np.uint8)
-    lo, hi = minmax(xd)
-    # (NumPy counts in intp: a uint64 value past int64's range is a negative one to it)
-    if lo < 0 or (xd.dtype == np.uint64 and int(hi) >= 2 ** 63):
-        raise ValueError("'list' argument must have no negative elements")
     return _count("int", xd, wd, max(int(hi) + 1, minlength))
 
 

@@ -58,6 +58,8 @@ def _axis_int(axis, arg=False):
     """An integer axis, NumPy's errors: sort, partition and lexsort parse it as a C int
     ("integer argument expected, got float" for floats), argsort and argpartition by
     ``__index__`` ("'float' object cannot be interpreted as an integer")."""
+    if arg and isinstance(axis, (bool, np.bool_)):
+        raise TypeError("an integer is required for the axis")
     try:
         return operator.index(axis)
     except TypeError:
@@ -149,7 +151,9 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
     _check_kind(kind, stable, order)
     _check_dtype(a)
     if a.ndim == 0 and axis is not None:
-        axis = None                   # NumPy: the 0-d array as a 1-element one
+        # NumPy: the 0-d array as a 1-element one (the axis checked against one dimension)
+        normalize_axis_index(_axis_int(axis, True), 1)
+        axis = None
     ndim = a.ndim
     x, ax = _rows(a, axis, True)
     return _restore(permutation(x, bool(descending)), ax, ndim)
@@ -158,6 +162,7 @@ def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False)
 def lexsort(keys, axis=-1):
     """int64 indices sorting by several keys, the last the primary one (NumPy's ``lexsort``):
     one radix sort by every key's parts, the first key's least significant first."""
+    axis = _axis_int(axis)                    # NumPy parses the axis before the keys
     if isinstance(keys, ndarray):
         if keys.ndim == 0:
             raise TypeError("need sequence of keys with len > 0 in lexsort")
@@ -175,12 +180,14 @@ def lexsort(keys, axis=-1):
     for k in keys:
         _check_dtype(k)
     if len(shape) == 0:
+        if axis not in (-1, 0):                 # NumPy: a 0-d key sorts as a 1-element one
+            raise np.exceptions.AxisError(axis, 0)
         from ..creation import zeros
         return zeros((), _I64)
     ndim = len(shape)
     xs = []
     for k in keys:
-        x, ax = _rows(k, _axis_int(axis))
+        x, ax = _rows(k, axis)
         xs.append(x)
     parts = [p for x in xs for p in _keys.parts_for(x)]
     return _restore(permutation(xs[0], parts=parts), ax, ndim)
@@ -202,7 +209,10 @@ def _check_kth(kth, a, axis, kind, order, arg=False):
     """NumPy's checks of ``partition``'s arguments; returns the normalised axis."""
     if order is not None:
         raise ValueError("Cannot specify order when the array has no fields.")
-    if kind != "introselect":
+    text = kind.decode("ascii", "replace") if isinstance(kind, bytes) else kind
+    if not isinstance(text, str):
+        raise TypeError(f"select kind must be str, not {type(kind).__name__}")
+    if text != "introselect":
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
     is_array = isinstance(kth, (ndarray, np.ndarray))
     if isinstance(kth, ndarray):
@@ -221,6 +231,8 @@ def _check_kth(kth, a, axis, kind, order, arg=False):
         a.shape[normalize_axis_index(_axis_int(axis, arg), a.ndim)] if a.ndim else None
     if n is None:
         normalize_axis_index(_axis_int(axis, arg), a.ndim)    # NumPy's AxisError for 0-d
+    if k.dtype == np.uint64:
+        k = k.view(np.int64)        # NumPy takes kth as intp: values past int64 wrap
     if n:
         for v in k.reshape(-1):
             v = int(v)
@@ -245,6 +257,7 @@ def argpartition(a, kth, axis=-1, kind="introselect", order=None):
     a = _asarray(a)
     _check_dtype(a)
     if a.ndim == 0 and axis is not None:
+        normalize_axis_index(_axis_int(axis, True), 1)    # NumPy: as a 1-element array
         axis = None
     _check_kth(kth, a, axis, kind, order, True)
     return argsort(a, axis=axis)

@@ -455,7 +455,7 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
     a = creation.asarray(a)
     if keepdims is np._NoValue:
         keepdims = False
-    if q is None:                                          # median / nanmedian
+    if q is _MEDIAN:                                       # median / nanmedian
         weak, q0, qh = False, None, None
         args, kw = (), {"axis": axis, "keepdims": keepdims}
     else:
@@ -482,6 +482,15 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
         # copy): its own error for an output that cannot take the result's dtype
         with np.errstate(all="ignore"):
             np.add(np.zeros((), R), np.zeros((), R), out=np.empty((), getattr(out, "dtype", R)))
+    if (out is not None and weights is None and np_func in (np.quantile, np.percentile)
+            and method in ("closest_observation", "lower", "higher", "nearest",
+                           "inverted_cdf")
+            and not np.can_cast(getattr(out, "dtype", R), a.dtype, "safe")):
+        # NumPy takes these methods' elements straight into out= (safe casting to the
+        # data's dtype): its error for an output the data's dtype cannot stand for
+        what = "scalar" if getattr(out, "ndim", 1) == 0 else "array data"
+        raise TypeError(f"Cannot cast {what} from {out.dtype!r} to {a.dtype!r} according to "
+                        "the rule 'safe'")
     axes, kept, x, kd_shape = _layout(a, axis)
     if isinstance(out, ndarray):
         _check_out_shape(np_func, a, args, kw, out, (() if qh is None else qh.shape)
@@ -511,7 +520,28 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
             S = _sort_rows(x)
             launch(meth, A, V, R, nan_skip, "sort", [S] + ([] if qh is None else [Q]) + [res],
                    n, rows, total, take_int)
+    _nan_out_check(x, out, nan_skip)
     return _finish(res, q_shape, a, kept, kd_shape, keepdims, out)
+
+
+def _any_nan(x):
+    """Is any element of the device array ``x`` NaN (one read)."""
+    from ..reductions.functions import any as _any
+    from ..ufuncs import UFUNCS
+    return bool(_any(UFUNCS["isnan"](x)).get())
+
+
+def _nan_out_check(x, out, nan_skip):
+    """NumPy copies the NaN of a slice holding one into ``out`` under same_kind casting (not
+    the nan* forms, which skip them): its error for an ``out`` that cannot take the data's
+    dtype so (an integer ``out`` for float data).  One read, only for such an ``out``.
+    (NumPy's data-dependent result dtypes for NaN are not followed: docs/order_stats.md.)"""
+    A = x.dtype
+    if (A.kind in "fc" and x.size and out is not None and not nan_skip
+            and isinstance(out, ndarray) and not np.can_cast(A, out.dtype, "same_kind")
+            and _any_nan(x)):
+        raise TypeError(f"Cannot cast array data from {A!r} to {out.dtype!r} according to "
+                        "the rule 'same_kind'")
 
 
 def _weighted(x, weights, a, axes_given, kept, axes, Q, res, nan_skip):
@@ -545,12 +575,15 @@ def _weighted(x, weights, a, axes_given, kept, axes, Q, res, nan_skip):
 
 
 # ---- the public functions ---------------------------------------------------------------------
+_MEDIAN = object()          # the "q" of median and nanmedian (q=None is quantile's error)
+
+
 def median(a, axis=None, out=None, overwrite_input=False, keepdims=False):
-    return _order_stat(np.median, a, None, axis, out, None, keepdims, None, False, False)
+    return _order_stat(np.median, a, _MEDIAN, axis, out, None, keepdims, None, False, False)
 
 
 def nanmedian(a, axis=None, out=None, overwrite_input=False, keepdims=np._NoValue):
-    return _order_stat(np.nanmedian, a, None, axis, out, None, keepdims, None, False, True)
+    return _order_stat(np.nanmedian, a, _MEDIAN, axis, out, None, keepdims, None, False, True)
 
 
 def quantile(a, q, axis=None, out=None, overwrite_input=False, method="linear", keepdims=False,

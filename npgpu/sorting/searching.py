@@ -219,7 +219,7 @@ def _check_sorter(sorter, n):
     s = sorter if isinstance(sorter, ndarray) else np.asarray(sorter)
     if s.ndim != 1:
         raise TypeError("could not parse sorter argument")
-    if s.dtype.kind not in "iub":
+    if s.dtype.kind not in "iu":
         raise TypeError("sorter must only contain integers")
     if s.dtype.kind == "u" and s.dtype.itemsize == 8:
         raise ValueError("could not parse sorter argument")
@@ -305,6 +305,9 @@ def _search_beyond(a, h, right, sorter):
     from ..logic import where
     if not isinstance(a, ndarray):
         a = _as_device(a)
+    if a.dtype.kind == "c" and a.ndim == 1 and a.size and h.size:
+        # NumPy compares the complex elements with the Python ints as objects
+        raise TypeError("'<' not supported between instances of 'complex' and 'int'")
     if a.dtype.kind not in "biu":
         return search(a, h.astype(_F64), right, sorter)
     lo, hi = (0, 1) if a.dtype.kind == "b" else (int(np.iinfo(a.dtype).min),

@@ -349,6 +349,14 @@ def _row_order(A):
     n, m = A.shape
     if m == 0:
         return arange(n, dtype=_I64)
+    if A.dtype == np.float16:
+        # NumPy compares float16 rows (as structured fields) with NaN below every number:
+        # each column is keyed by "not NaN" first, then by its value
+        from ..ufuncs import UFUNCS
+        keys = []
+        for c in range(m - 1, -1, -1):
+            keys += [A[:, c], UFUNCS["logical_not"](UFUNCS["isnan"](A[:, c]))]
+        return _contig(lexsort(keys))
     return _contig(lexsort([A[:, c] for c in range(m - 1, -1, -1)]))
 
 
@@ -434,7 +442,10 @@ def _isin_table(x, t, lo, hi, invert):
     from ..creation import full
     from ..logic import where
     from ..ufuncs import UFUNCS
-    table = full((hi - lo + 1,), invert, dtype=_BOOL)
+    try:
+        table = full((hi - lo + 1,), invert, dtype=_BOOL)
+    except MemoryError:         # (too large a range for the device): NumPy's error
+        raise _memory_error(hi - lo + 1) from None
     table[UFUNCS["subtract"](_as(t, _I64), lo)] = not invert
     xi = _as(x, _I64)
     inside = UFUNCS["logical_and"](UFUNCS["greater_equal"](xi, lo),
@@ -451,13 +462,18 @@ def _table_fits(n):
     from .._core.ndarray import empty_array
     try:
         empty_array((n,), _BOOL)
-    except ValueError:          # (more than the device's address space): NumPy's error
-        try:
-            from numpy._core._exceptions import _ArrayMemoryError
-        except ImportError:
-            raise MemoryError(f"Unable to allocate {n} bytes for an array with shape ({n},) "
-                              "and data type bool") from None
-        raise _ArrayMemoryError((n,), np.dtype(bool)) from None
+    except (ValueError, MemoryError):   # (more than the device holds): NumPy's error
+        raise _memory_error(n) from None
+
+
+def _memory_error(n):
+    """NumPy's MemoryError for a table of ``n`` booleans."""
+    try:
+        from numpy._core._exceptions import _ArrayMemoryError
+    except ImportError:
+        return MemoryError(f"Unable to allocate {n} bytes for an array with shape ({n},) "
+                           "and data type bool")
+    return _ArrayMemoryError((n,), np.dtype(bool))
 
 
 def _isin(ar1, ar2, assume_unique=False, invert=False, *, kind=None):
