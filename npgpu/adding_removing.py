@@ -15,6 +15,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _remap
 from ._core import copy as _copy
+from ._core.layout import c_shape_text
 from ._core.ndarray import empty_array, ndarray
 from ._remap import AxisMap, ident
 from .creation import arange, asarray, ones, zeros
@@ -125,7 +126,7 @@ def insert(arr, obj, values, axis=None):
     else:
         idx = np.array(obj)
         if idx.dtype == bool:
-            if idx.ndim != 1:
+            if obj.ndim != 1:            # (NumPy asks obj: a list or a bool has no ndim)
                 raise ValueError("boolean array argument obj to insert must be one dimensional")
             idx = np.flatnonzero(idx)
         elif idx.ndim > 1:
@@ -133,9 +134,11 @@ def insert(arr, obj, values, axis=None):
                              "scalar")
     vals = _values(arr, values)
     if idx.size == 1:
-        i = int(idx.reshape(-1)[0])
+        i = idx.reshape(-1)[0].item()
         if not -n <= i <= n:
             raise IndexError(f"index {obj} is out of bounds for axis {axis} with size {n}")
+        if idx.dtype.kind not in "iu":   # NumPy slices at the one position
+            raise TypeError("slice indices must be integers or None or have an __index__ method")
         i += n if i < 0 else 0
         vals = vals.reshape((1,) * (arr.ndim - vals.ndim) + vals.shape)
         if idx.ndim == 0:
@@ -143,6 +146,7 @@ def insert(arr, obj, values, axis=None):
         k = vals.shape[axis]
         shape = list(arr.shape)
         shape[axis] += k
+        _fits(vals.shape, tuple(shape[:axis]) + (k,) + tuple(shape[axis + 1:]))
         new = empty_array(tuple(shape), arr.dtype)
         _copy.copy_into(new[_at(axis, slice(None, i))], arr[_at(axis, slice(None, i))])
         _copy.copy_into(new[_at(axis, slice(i, i + k))], vals)
@@ -150,6 +154,8 @@ def insert(arr, obj, values, axis=None):
         return new
     if idx.size == 0 and not isinstance(obj, np.ndarray):
         idx = idx.astype(np.intp)
+    if idx.dtype.kind not in "iu":
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
     # NumPy's positions: negatives wrap, then each new element lands after the earlier ones
     _shift_check(idx.dtype)
     idx = idx.astype(np.intp)
@@ -175,8 +181,29 @@ def _shift_check(dt):
 
 
 def _values(arr, values):
-    vals = values if isinstance(values, ndarray) else asarray(np.asarray(values))
-    return vals.astype(arr.dtype, copy=False)
+    if isinstance(values, ndarray):
+        return values.astype(arr.dtype, copy=False)
+    if isinstance(values, np.ndarray) or _holds_device(values):
+        return asarray(np.asarray(values) if isinstance(values, np.ndarray) else values
+                       ).astype(arr.dtype, copy=False)
+    # NumPy builds host values in arr's dtype: its OverflowError / ValueError for Python scalars
+    return asarray(np.array(values, dtype=arr.dtype))
+
+
+def _holds_device(x):
+    return isinstance(x, (list, tuple)) and any(
+        isinstance(y, ndarray) or _holds_device(y) for y in x)
+
+
+def _fits(vshape, shape):
+    """NumPy's assignment check of the values into their slot of the new array."""
+    try:
+        ok = np.broadcast_shapes(vshape, shape) == shape
+    except ValueError:
+        ok = False
+    if not ok:
+        raise ValueError(f"could not broadcast input array from shape {c_shape_text(vshape)} "
+                         f"into shape {c_shape_text(shape)}")
 
 
 def _broadcast_values(arr, vals, axis, k):
@@ -185,8 +212,9 @@ def _broadcast_values(arr, vals, axis, k):
     try:
         return broadcast_to(vals, tuple(shape))
     except ValueError:
-        raise ValueError(f"shape mismatch: value array of shape {vals.shape} could not be "
-                         f"broadcast to indexing result of shape {tuple(shape)}") from None
+        raise ValueError(f"shape mismatch: value array of shape {c_shape_text(vals.shape)} could "
+                         f"not be broadcast to indexing result of shape {c_shape_text(shape)}"
+                         ) from None
 
 
 def _insert_device(arr, obj, values, axis, n):
@@ -275,7 +303,8 @@ def trim_zeros(filt, trim="fb", axis=None):
     if not axes:
         return filt
     if a.size == 0:
-        return a[tuple(slice(0, 0) if d in axes else slice(None) for d in range(a.ndim))]
+        return _trimmed(filt, a, [slice(0, 0) if d in axes else slice(None)
+                                  for d in range(a.ndim)])
     nz = UFUNCS["not_equal"](a, 0)
     parts = [_any(nz)]
     for d in axes:
@@ -293,6 +322,14 @@ def trim_zeros(filt, trim="fb", axis=None):
         first, last = vals[1 + 2 * axes.index(d)], vals[2 + 2 * axes.index(d)]
         sl.append(slice(first if "f" in trim else None,
                         a.shape[d] - last if "b" in trim else None))
+    return _trimmed(filt, a, sl)
+
+
+def _trimmed(filt, a, sl):
+    """NumPy slices the input itself: a list or tuple stays one (1-d; a nested list refuses the
+    tuple index, NumPy's TypeError)."""
+    if isinstance(filt, (list, tuple)):
+        return filt[sl[0]] if len(sl) == 1 else filt[tuple(sl)]
     return a[tuple(sl)]
 
 

@@ -8,7 +8,8 @@ import builtins
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
 
-from ._core.ndarray import empty_array
+from ._core.layout import c_shape_text
+from ._core.ndarray import empty_array, ndarray
 from .creation import asarray
 from .fusion import Fused
 from .logic import ndim as _ndim
@@ -43,7 +44,14 @@ def trapezoid(y, x=None, dx=1.0, axis=-1):
     slice2 = [slice(None)] * nd
     slice1[axis] = slice(1, None)
     slice2[axis] = slice(None, -1)
-    return _TRAPEZOID(d, y[tuple(slice1)], y[tuple(slice2)]).sum(axis)
+    y1 = y[tuple(slice1)]
+    dshape = d.shape if isinstance(d, ndarray) else np.shape(d)
+    try:
+        np.broadcast_shapes(dshape, y1.shape)
+    except ValueError:          # NumPy's message of its ``d * (y1 + y0)``
+        raise ValueError("operands could not be broadcast together with shapes "
+                         f"{c_shape_text(dshape)} {c_shape_text(y1.shape)} ") from None
+    return _TRAPEZOID(d, y1, y[tuple(slice2)]).sum(axis)
 
 
 def _spacings(f, axes, varargs):
@@ -100,6 +108,9 @@ def gradient(f, *varargs, axis=None, edge_order=1):
         if f.shape[ax] < edge_order + 1:
             raise ValueError("Shape of array too small to calculate a numerical gradient, "
                              "at least (edge_order + 1) elements are required.")
+        if f.dtype.kind == "b":     # NumPy's first difference, ``f[2:] - f[:-2]``
+            raise TypeError("numpy boolean subtract, the `-` operator, is not supported, use the "
+                            "bitwise_xor, the `^` operator, or the logical_xor function instead.")
         out = empty_array(f.shape, otype)
         uniform = _ndim(ax_dx) == 0
         f0, f1, f2 = f[at(slice(None, -2), ax)], f[at(slice(1, -1), ax)], f[at(slice(2, None), ax)]

@@ -322,6 +322,8 @@ def isdtype(dtype, kind):
     """``numpy.isdtype`` (NumPy 2 / Array API): ``kind`` a dtype, a kind name ('bool',
     'signed integer', 'unsigned integer', 'integral', 'real floating', 'complex floating',
     'numeric') or a tuple of those."""
+    if isinstance(dtype, ndarray):
+        raise TypeError(f"dtype argument must be a NumPy dtype, but it is a {type(dtype)}.")
     return np.isdtype(dtype, kind)
 
 

@@ -302,7 +302,7 @@ def _mode(mode):
     except TypeError:
         raise TypeError("convolve/correlate mode not understood") from None
     if m not in (0, 1, 2):
-        raise ValueError("mode must be 0, 1, or 2")
+        raise ValueError("integer convolve/correlate mode must be 0, 1, or 2")
     return m
 
 

@@ -58,7 +58,7 @@ def _widths(pad_width, ndim):
         for axis, w in pad_width.items():
             seq[axis] = (w, w) if isinstance(w, int) else tuple(w)
         pad_width = seq
-    pw = np.asarray(pad_width)
+    pw = np.asarray(pad_width.get() if isinstance(pad_width, ndarray) else pad_width)
     if pw.dtype.kind != "i":
         raise TypeError("`pad_width` must be of integral type.")
     return [(int(b), int(e)) for b, e in _pairs(pw, ndim, as_index=True)]

@@ -5,11 +5,14 @@ element, and each step is NumPy's ``y * x + p[j]`` -- the multiply and add ufunc
 NumPy's casts between them, traced by :mod:`npgpu.fusion` -- so the result matches NumPy's
 loop of array operations.  ``vander`` is one elementwise kernel over the element index.
 """
+import operator
+
 import numpy as np
 
 from ._codegen import compiler
 from ._codegen import elementwise as _ew
 from ._codegen.compiler import KernelSource, Param
+from ._core.layout import c_shape_text
 from ._core.ndarray import empty_array
 from .creation import asarray, empty, zeros_like
 from .fusion import _literal, _Trace, _Var
@@ -71,6 +74,12 @@ def polyval(p, x):
     steps = _horner_steps(x.dtype, p.dtype) if p.ndim == 1 and p.shape[0] else None
     if steps is None:
         # NumPy's loop as it is: no coefficients, or rows of coefficients broadcasting
+        if p.shape[0]:
+            try:
+                np.broadcast_shapes(x.shape, p.shape[1:])
+            except ValueError:       # (NumPy's message of its first ``y * x + p[0]``)
+                raise ValueError(f"operands could not be broadcast together with shapes "
+                                 f"{c_shape_text(x.shape)} {c_shape_text(p.shape[1:])} ") from None
         y = zeros_like(x)
         for j in range(p.shape[0]):
             y = y * x + p[j]
@@ -109,8 +118,7 @@ def vander(x, N=None, increasing=False):
     x = asarray(x)
     if x.ndim != 1:
         raise ValueError("x must be a one-dimensional array or sequence.")
-    if N is None:
-        N = len(x)
+    N = len(x) if N is None else operator.index(N)     # (NumPy's shape argument's TypeError)
     dt = np.promote_types(x.dtype, _I64)
     out = empty((len(x), N), dtype=dt)
     if out.size:

@@ -189,7 +189,7 @@ def rot90(m, k=1, axes=(0, 1)):
         raise ValueError("Axes must be different.")
     if not all(-m.ndim <= ax < m.ndim for ax in axes):
         raise ValueError(f"Axes={axes} out of range for array of ndim={m.ndim}.")
-    k = operator.index(k) % 4
+    k = k % 4             # (NumPy takes any number: a float k selects as its remainder)
     if k == 0:
         return m[:]
     if k == 2:

@@ -51,9 +51,17 @@ def copy_into(dst, src):
     if not isinstance(src, ndarray):
         fill(dst, src)
         return
-    shape = np.broadcast_shapes(src.shape, dst.shape)
-    if shape != dst.shape:
-        raise ValueError(f"could not broadcast input array from shape {src.shape} into shape {dst.shape}")
+    k = src.ndim - dst.ndim
+    if k > 0 and all(n == 1 for n in src.shape[:k]):       # NumPy drops leading unit dims
+        src = src._view(0, src.shape[k:], src._strides[k:])
+    try:
+        fits = np.broadcast_shapes(src.shape, dst.shape) == dst.shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(f"could not broadcast input array from shape "
+                         f"{_layout.c_shape_text(src.shape)} into shape "
+                         f"{_layout.c_shape_text(dst.shape)}")
     if dst.size == 0:
         return
     if may_overlap(dst, src):

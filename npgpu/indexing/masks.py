@@ -103,13 +103,17 @@ def mask_setitem(a, mask, value):
         return
     rk = _cp.rank(mask)
     target = (rk.count,) + rest
+    vs = v.shape
+    while len(vs) > len(target) and vs[0] == 1:     # NumPy drops leading unit dims of the value
+        vs = vs[1:]
     try:
-        fits = np.broadcast_shapes(v.shape, target) == target
+        fits = np.broadcast_shapes(vs, target) == target
     except ValueError:
         fits = False
     if not fits:
         raise ValueError(f"shape mismatch: value array of shape {_shape_str(v.shape)} could "
                          f"not be broadcast to indexing result of shape {_shape_str(target)}")
+    v = v.reshape(vs)
     from ..manipulation import broadcast_to
     inner = int(np.prod(rest, dtype=np.int64))
     packed = broadcast_to(v, target).reshape((rk.count, inner))

@@ -31,34 +31,49 @@ def _mode(mode):
     return mode
 
 
-def _int_index(indices, rule="safe"):
+def _int_index(indices, rule="safe", convert=False):
     """A device integer array from ``indices`` (host data copied once), NumPy's cast of index
     arrays to intp under ``rule`` ('same_kind' for take, 'safe' for put and choose; None:
-    ravel_multi_index's and unravel_index's "only int indices"): booleans count as 0 and 1."""
+    ravel_multi_index's and unravel_index's "only int indices"): booleans count as 0 and 1.
+    ``convert``: take's and put's reading of indices that are not arrays (lists, Python and
+    NumPy scalars): NumPy builds them as intp directly, each element through ``int()``."""
     if isinstance(indices, ndarray):
         x = indices
+    elif _holds_device(indices):
+        x = _adv._device_sequence(indices)     # NumPy's asarray of it, on the device
     else:
         h = np.asarray(indices)
-        if h.size == 0 and h.dtype.kind == "f":
-            h = h.astype(np.intp)
+        if convert and not isinstance(indices, np.ndarray) and h.dtype.kind not in "biu":
+            h = np.array(indices, dtype=np.intp)
+        if h.size == 0 and h.dtype.kind == "f" and rule is None:
+            if not isinstance(indices, np.ndarray):
+                raise TypeError("indices must be integral: the provided empty sequence was "
+                                "inferred as float. Wrap it with "
+                                "'np.array(indices, dtype=np.intp)'")
         x = h
     if rule is None:
         if x.dtype.kind not in "biu":
             raise TypeError("only int indices permitted")
     elif not np.can_cast(x.dtype, _I64, rule):
-        raise TypeError(f"Cannot cast array data from {x.dtype!r} to dtype('int64') according "
+        what = "scalar" if x.ndim == 0 else "array data"
+        raise TypeError(f"Cannot cast {what} from {x.dtype!r} to dtype('int64') according "
                         f"to the rule '{rule}'")
     x = x if isinstance(x, ndarray) else asarray(x)
     return x.astype(_I64) if x.dtype.kind == "b" else x
 
 
-def _put_out(res, out):
+def _holds_device(x):
+    return isinstance(x, (list, tuple)) and any(
+        isinstance(y, ndarray) or _holds_device(y) for y in x)
+
+
+def _put_out(res, out, shape_error=None):
     if out is None:
         return res
     if not isinstance(out, ndarray):
         raise TypeError("out must be an npgpu array")
     if out.shape != res.shape:
-        raise ValueError("output array does not match result of ndarray.take")
+        raise shape_error or ValueError("output array does not match result of ndarray.take")
     _copy.copy_into(out, res)
     return out
 
@@ -95,7 +110,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
         if a.ndim == 0:             # NumPy takes along an axis of a 0-d array as of shape (1,)
             a = a.reshape(1)
         axis = _layout.normalize_axis(axis, a.ndim)
-    idx = _int_index(indices, "same_kind")
+    idx = _int_index(indices, "same_kind", convert=True)
     _empty_axis(a.shape[axis], idx)
     if axis == a.ndim - 1 and _staged_take(a, idx):
         return _put_out(_take_rows(a, idx, axis, mode, key), out)
@@ -209,7 +224,7 @@ def put(a, ind, v, mode="raise"):
     if a._ro:
         fail_unless_writeable(a, "put: output array")
     mode = _mode(mode)
-    idx = _int_index(ind).reshape(-1)
+    idx = _int_index(ind, convert=True).reshape(-1)
     if idx.size == 0:
         return
     if a.size == 0:
@@ -297,7 +312,7 @@ def choose(a, choices, out=None, mode="raise"):
     # (mode='raise': a negative entry is invalid too, not counted from the end)
     res = _adv.gather(p, "nonneg" if mode == "raise" else mode,
                       lambda v, n, ax: ValueError("invalid entry in choice array"))
-    return _put_out(res, out)
+    return _put_out(res, out, TypeError("choose: invalid shape for output array."))
 
 
 def _broadcast(x, shape):
@@ -445,7 +460,11 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
     if len(multi_index) != k:
         raise ValueError(f"parameter multi_index must be a sequence of length {k}")
     arrs = [_int_index(x, None) for x in multi_index]
-    shape = np.broadcast_shapes(*(x.shape for x in arrs))
+    try:
+        shape = np.broadcast_shapes(*(x.shape for x in arrs))
+    except ValueError:
+        raise ValueError("operands could not be broadcast together with shapes "
+                         + "".join(_adv.shape_text(x.shape) + " " for x in arrs)) from None
     strides = (_layout.c_strides if order == "C" else _layout.f_strides)(dims, 1)
     if _layout.prod(dims) > np.iinfo(np.int64).max:
         raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
@@ -467,12 +486,12 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
 
 def fill_diagonal(a, val, wrap=False):
     """``a``'s main diagonal set to ``val`` (cycled), NumPy's ``a.flat[:end:step] = val``."""
-    if a._ro:
-        fail_unless_writeable(a, "underlying array")      # NumPy's a.flat says so
     if a.ndim < 2:
         raise ValueError("array must be at least 2-d")
     if a.ndim > 2 and len(set(a.shape)) != 1:
         raise ValueError("All dimensions of input must be of equal length")
+    if a._ro:
+        fail_unless_writeable(a, "underlying array")      # NumPy's a.flat says so
     if a.ndim == 2 and wrap and a.shape[0] > a.shape[1] + 1:
         # the wrapped diagonal restarts every n + 1 rows: NumPy's flat positions
         flat = a.reshape(-1) if a._c_contig else a.copy().reshape(-1)
