@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import npgpu
-from conftest import LAYOUTS, make_layout
+from conftest import LAYOUTS, make_layout, raises_like
 from ufunc_cases import NAMES, cases, check, inputs, signatures
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
@@ -67,3 +67,21 @@ def test_attributes(name):
     assert u.ntypes == len(u.types) and set(u.types) <= set(ref.types)
     assert signatures(name)
     assert repr(u) == f"<ufunc '{ref.__name__}'>"
+
+
+@pytest.mark.parametrize("case", range(9))
+def test_broadcast_errors_name_every_operand(case):
+    """NumPy's messages for operands that do not broadcast: every input (scalars as ``()``),
+    then the ``out=`` arrays, then ``where``; and the output that is too small."""
+    calls = [
+        lambda m: m.zeros(8) + m.zeros(2),
+        lambda m: m.add(m.zeros(8), m.zeros(2), out=m.zeros(3)),
+        lambda m: m.add(m.zeros(2), 1, out=m.zeros(3)),
+        lambda m: m.add(m.zeros((2, 1)), m.zeros(3), out=m.zeros(3)),
+        lambda m: m.multiply(m.zeros((2, 3)), m.zeros((4, 1, 2))),
+        lambda m: m.add(m.zeros(2), m.zeros(2), out=m.zeros(3), where=m.ones(2, bool)),
+        lambda m: m.add(m.zeros(2), m.zeros(2), where=m.ones(3, bool)),
+        lambda m: m.add(m.zeros(2), 1, where=m.ones(3, bool), out=m.zeros(2)),
+        lambda m: m.divmod(m.zeros(2), m.zeros(3)),
+    ]
+    raises_like(lambda: calls[case](np), lambda: calls[case](npgpu))

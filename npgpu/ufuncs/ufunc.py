@@ -13,6 +13,7 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
+from .._core.layout import c_shape_text
 from .._core.ndarray import _ops, empty_array, fail_unless_writeable, ndarray
 from ..cuda import runtime as _runtime
 
@@ -253,7 +254,13 @@ class ufunc:
                     if op is None:
                         raise
                     inputs[i] = loop_in[i].type(0)    # unread by the constant loop
-        shape = arrays[0].shape if len(arrays) == 1 else np.broadcast_shapes(*(a.shape for a in arrays))
+        if len(arrays) == 1:
+            shape = arrays[0].shape
+        else:
+            try:
+                shape = np.broadcast_shapes(*(a.shape for a in arrays))
+            except ValueError:
+                raise _operands_error(inputs, outs) from None
         checked = self._value_check is not None and self._value_check(inputs, loop_in, shape, where)
         if where is not True:
             return self._call_where(inputs, loop_in, loop_out, op, shape, outs, where, casting, order)
@@ -270,7 +277,7 @@ class ufunc:
                 and (arrays[0].dtype if nin == 1 else tuple(a.dtype for a in arrays))
                 not in self._plans):
             self._make_plan(inputs, loop_in, loop_out, op)
-        outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
+        outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays, inputs)
         if not fresh:   # a new output cannot overlap the inputs
             self._guard_overlap(inputs, outs, shape)
         _ew.launch(op, inputs, loop_in, outs, loop_out, name=self.__name__)
@@ -302,7 +309,8 @@ class ufunc:
                     fail_unless_writeable(o, "output array")
         return out
 
-    def _prepare_out(self, outs, shape, loop_out, casting, order, arrays):
+    def _prepare_out(self, outs, shape, loop_out, casting, order, arrays, inputs=None,
+                     where=None):
         if order in ("K", "A"):
             order = "F" if arrays and all(a._f_contig and not a._c_contig for a in arrays) else "C"
         res = []
@@ -312,9 +320,15 @@ class ufunc:
                 o = empty_array(shape, loop_out[j], order)
             else:
                 if o.shape != shape:
-                    if np.broadcast_shapes(o.shape, shape) != o.shape:
-                        raise ValueError(f"non-broadcastable output operand with shape {o.shape} "
-                                         f"doesn't match the broadcast shape {shape}")
+                    try:
+                        full = np.broadcast_shapes(o.shape, shape)
+                    except ValueError:
+                        raise _operands_error(arrays if inputs is None else inputs,
+                                              outs, where) from None
+                    if full != o.shape:
+                        raise ValueError("non-broadcastable output operand with shape "
+                                         f"{c_shape_text(o.shape)} doesn't match the broadcast "
+                                         f"shape {c_shape_text(full)}")
                 if not np.can_cast(loop_out[j], o.dtype, casting=casting):
                     raise _casting_error(self.__name__, loop_out[j], o.dtype, casting, j)
             res.append(o)
@@ -335,9 +349,12 @@ class ufunc:
         mask = asarray(where)
         if mask.dtype != _BOOL:
             mask = mask.astype(_BOOL)
-        shape = np.broadcast_shapes(shape, mask.shape)
+        try:
+            shape = np.broadcast_shapes(shape, mask.shape)
+        except ValueError:
+            raise _operands_error(inputs, outs, mask) from None
         arrays = [x for x in inputs if isinstance(x, ndarray)]
-        outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays)
+        outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays, inputs, mask)
         tmp = [empty_array(shape, d) for d in loop_out]
         self._guard_overlap(inputs, tmp, shape)
         _ew.launch(op, inputs, loop_in, tmp, loop_out, name=self.__name__)
@@ -433,6 +450,17 @@ def _scalar(x, dt):
     if x.__class__ is bool and dt.kind == "b":
         return dt.type(x)
     return np.asarray(x).astype(dt)[()]
+
+
+def _operands_error(inputs, outs, where=None):
+    """NumPy's error for operands (inputs, then any ``out=`` arrays, then ``where``) that do not
+    broadcast."""
+    shapes = [np.shape(x) if not isinstance(x, ndarray) else x.shape for x in inputs]
+    shapes += [o.shape for o in (outs or ()) if o is not None]
+    if where is not None:
+        shapes.append(where.shape)
+    return ValueError("operands could not be broadcast together with shapes "
+                      + "".join(c_shape_text(sh) + " " for sh in shapes))
 
 
 def _casting_error(name, frm, to, casting, j):
