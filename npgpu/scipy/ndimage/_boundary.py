@@ -78,3 +78,14 @@ def any_mode_lines(mode, i, n, j="j", pad="", oob="oob"):
         L.append(f"    {head} {mode} == {c}:" if k < len(CODES) - 1 else "    else:")
         L += ["        " + line.format(j=j, n=n, oob=oob) for line in _OUTSIDE[name]]
     return [pad + line for line in L]
+
+
+def real_cval(cval):
+    """``cval`` as the C double SciPy's extension functions parse it: a float, anything with
+    ``__float__`` or ``__index__``; SciPy's TypeError ('must be real number, not str') else."""
+    t = type(cval)
+    if hasattr(t, "__float__"):
+        return float(cval)
+    if hasattr(t, "__index__"):
+        return float(cval.__index__())
+    raise TypeError(f"must be real number, not {t.__name__}")

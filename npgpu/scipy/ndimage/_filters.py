@@ -47,20 +47,49 @@ def _complex_parts(f, input, output, cval):
     """SciPy's rule for a linear filter (real weights) of complex input: the real and the
     imaginary part filtered separately (cval's parts as their cval) into the parts of a complex
     output.  ``f(part, output_part, cval_part)``."""
-    if output is None:
-        output = empty_array(input.shape, np.promote_types(input.dtype, np.complex64))
-    elif isinstance(output, (type, np.dtype, str)):
-        dt = np.dtype(output)
-        if dt.kind != "c":
-            warnings.warn("promoting specified output dtype to complex", stacklevel=3)
-            dt = np.promote_types(dt, np.complex64)
-        output = empty_array(input.shape, dt)
-    else:
-        output = _output(output, input, complex_ok=True)
-        if output.dtype.kind != "c":
-            raise RuntimeError("output must have complex dtype")
+    output = _complex_output(input, output)
     f(input.real, output.real, float(np.real(cval)))
     f(input.imag, output.imag, float(np.imag(cval)))
+    return output
+
+
+def _complex_weights(f, input, w, output, cval):
+    """SciPy's rule for complex weights ``w`` (already conjugated where SciPy does): the output
+    (complex) combined from real filters ``f(part, weights_part, output_or_None, cval_part)``
+    of the real and imaginary parts."""
+    output = _complex_output(input, output)
+    if input.dtype.kind == "c":
+        cr, ci = np.real(cval), np.imag(cval)
+        f(input.real, w.real, output.real, cr)
+        output.real[...] = output.real - f(input.imag, w.imag, None, ci)
+        f(input.real, w.imag, output.imag, cr)
+        output.imag[...] = output.imag + f(input.imag, w.real, None, ci)
+    else:
+        if np.iscomplexobj(cval):
+            raise ValueError("Cannot provide a complex-valued cval when the input is real.")
+        f(input, w.real, output.real, cval)
+        f(input, w.imag, output.imag, cval)
+    return output
+
+
+def _complex_output(input, output):
+    """SciPy's ``_get_output(output, input, complex_output=True)``."""
+    if output is None:
+        return empty_array(input.shape, np.promote_types(input.dtype, np.complex64))
+    if isinstance(output, (type, np.dtype)):
+        dt = np.dtype(output)
+        if dt.kind != "c":
+            warnings.warn("promoting specified output dtype to complex", stacklevel=4)
+            dt = np.promote_types(dt, np.complex64)
+        return empty_array(input.shape, dt)
+    if isinstance(output, str):
+        dt = np.dtype(output)
+        if dt.kind != "c":
+            raise RuntimeError("output must have complex dtype")
+        return empty_array(input.shape, dt)
+    output = _output(output, input, complex_ok=True)
+    if output.dtype.kind != "c":
+        raise RuntimeError("output must have complex dtype")
     return output
 
 
@@ -68,9 +97,35 @@ def _input(x):
     x = _array(x)
     if x.dtype.kind == "c":
         raise TypeError("Complex type not supported")
-    if x.dtype.kind not in "biuf" or x.dtype == np.float16:
+    if x.dtype.kind not in "biuf":
         raise RuntimeError("array type not supported")
     return x
+
+
+_SUPPORTED = frozenset("?bBhHiIlLqQfd")      # the dtypes SciPy's C filters read and write
+
+
+def _check_types(src, dst, line):
+    """SciPy's error for an input or output dtype its C filter does not take (float16,
+    complex outputs of real filters...), raised where SciPy's C code raises it: at the pass.
+    The 1-D line passes name the dtype; the n-D ones do not."""
+    for a in (src, dst):
+        if a.dtype.char not in _SUPPORTED:
+            raise RuntimeError(f"array type {a.dtype!r} not supported" if line else
+                               "array type not supported")
+
+
+def _as_bool_output(run, output):
+    """``run(dst)`` into ``output``; a bool output goes through a uint8 array, as SciPy stores
+    a filter's double into an npy_bool (an unsigned char: 0.7 truncates to False, and each
+    pass of a multi-pass filter keeps the truncated byte)."""
+    if output.dtype != np.bool_:
+        return run(output)
+    from ...ufuncs import not_equal
+    tmp = empty_array(output.shape, np.dtype(np.uint8))
+    run(tmp)
+    not_equal(tmp, 0, out=output)
+    return output
 
 
 def _output(output, input, shape=None, complex_ok=False):
@@ -88,8 +143,6 @@ def _output(output, input, shape=None, complex_ok=False):
         raise TypeError("output must be an npgpu array or a dtype")
     if output.shape != shape:
         raise RuntimeError("output shape not correct")
-    if (output.dtype.kind == "c" and not complex_ok) or output.dtype == np.float16:
-        raise RuntimeError("array type not supported")
     return output
 
 
@@ -165,6 +218,18 @@ def _footprint_and_origins(ndim, axes, footprint, origin):
     return footprint, origins
 
 
+def _expand_mode(ndim, axes, mode):
+    """SciPy's mode sequence of ``len(axes)`` entries expanded to ``ndim`` axes ('constant'
+    on the others); a single mode as it is."""
+    if not isinstance(mode, str) and isinstance(mode, Iterable):
+        modes = _seq(mode, len(axes))
+        full = ["constant"] * ndim
+        for m, ax in zip(modes, axes):
+            full[ax] = m
+        return full
+    return mode
+
+
 def _single_mode(mode, what="A sequence of modes is not supported"):
     if not isinstance(mode, str) and isinstance(mode, Iterable):
         raise RuntimeError(what)
@@ -194,6 +259,11 @@ def _may_overlap(a, b):
 def _line(op, src, dst, axis, weights, origin, mode, cval):
     """One 1-D pass into ``dst`` (through a temporary when ``dst`` overlaps ``src`` or does not
     collapse to the template's three axes)."""
+    _check_types(src, dst, True)
+    cval = _boundary.real_cval(cval)
+    if dst.dtype == np.bool_:
+        return _as_bool_output(lambda d: _line(op, src, d, axis, weights, origin, mode, cval),
+                               dst)
     r = len(weights) // 2 + origin
     if not _may_overlap(src, dst) and _k.line_pass(op, src, dst, axis, weights, r, mode, cval):
         return dst
@@ -210,6 +280,10 @@ def _passes(op, input, output, plan, cval):
     if not plan:
         _copy_into(output, input)
         return output
+    _check_types(input, output, True)
+    cval = _boundary.real_cval(cval)
+    if output.dtype == np.bool_:
+        return _as_bool_output(lambda d: _passes(op, input, d, plan, cval), output)
     # weighted passes along the last two axes, when they come last: one fused launch (their
     # intermediate never leaves the chip)
     fuse = op == "corr" and _separable2d.applies(input.ndim, plan[-2:])
@@ -237,6 +311,11 @@ def _fused(src, output, plan, cval):
 def _nd(op, input, output, footprint, weights, origins, mode, cval, rank=0):
     """One n-D pass over the taps where ``footprint`` (host bool, input.ndim axes) is set."""
     _boundary.canonical(mode)
+    _check_types(input, output, False)
+    cval = _boundary.real_cval(cval)
+    if output.dtype == np.bool_:
+        return _as_bool_output(lambda d: _nd(op, input, d, footprint, weights, origins, mode,
+                                             cval, rank), output)
     tgt = output
     if _may_overlap(input, output):
         tgt = empty_array(output.shape, output.dtype)
@@ -299,7 +378,8 @@ def _replay_call(key, input, output):
 def _store_call(key, op, input, output, plan, cval):
     """Store the replay of a call that ran ``plan`` from ``input`` into ``output`` (a new
     array, or the caller's that does not share the input's memory)."""
-    if key is None or (output._mem is input._mem) or input._mem is None or output._mem is None:
+    if key is None or (output._mem is input._mem) or input._mem is None or output._mem is None \
+            or output.dtype == np.bool_:
         return
     steps = _launches(op, input, output, plan, cval) if input.size and plan else None
     if steps is not None:
@@ -368,6 +448,10 @@ def _weights1d(weights):
 def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """scipy.ndimage.correlate1d."""
     input = _array(input)
+    wc = np.asarray(weights.get() if isinstance(weights, ndarray) else weights)
+    if wc.dtype.kind == "c":         # as np.correlate: the weights conjugated
+        return _complex_weights(lambda i, w, o, c: correlate1d(i, w, axis, o, mode, c, origin),
+                                input, wc.conj().astype(np.complex128), output, cval)
     if input.dtype.kind == "c":
         return _complex_parts(lambda i, o, c: correlate1d(i, weights, axis, o, mode, c, origin),
                               input, output, cval)
@@ -384,7 +468,11 @@ def correlate1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, 
 
 def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
     """scipy.ndimage.convolve1d."""
-    w = _weights1d(weights)[::-1]
+    w = np.asarray(weights.get() if isinstance(weights, ndarray) else weights)[::-1]
+    if w.dtype.kind == "c":          # conjugated here against correlate1d's conjugation
+        w = w.conj()
+    else:
+        w = _weights1d(w)
     origin = -origin
     if not len(w) & 1:
         origin -= 1
@@ -393,6 +481,12 @@ def convolve1d(input, weights, axis=-1, output=None, mode="reflect", cval=0.0, o
 
 def _correlate_or_convolve(input, weights, output, mode, cval, origin, convolution, axes):
     input = _array(input)
+    wc = np.asarray(weights.get() if isinstance(weights, ndarray) else weights)
+    if wc.dtype.kind == "c":
+        if not convolution:          # as np.correlate: the weights conjugated
+            wc = wc.conj()
+        return _complex_weights(lambda i, w, o, c: _correlate_or_convolve(
+            i, w, o, mode, c, origin, convolution, axes), input, wc, output, cval)
     if input.dtype.kind == "c":
         return _complex_parts(lambda i, o, c: _correlate_or_convolve(
             i, weights, o, mode, c, origin, convolution, axes), input, output, cval)
@@ -420,6 +514,11 @@ def _correlate_or_convolve(input, weights, output, mode, cval, origin, convoluti
     output = _output(output, input)
     _single_mode(mode)
     # SciPy's footprint: the non-zero weights (a zero weight never reads its neighbour)
+    if not (w != 0).any():           # no tap at all: SciPy's sums are 0
+        _check_types(input, output, False)
+        _boundary.real_cval(cval)
+        output.fill(0)
+        return output
     return _nd("corr", input, output, w != 0, w, origins, mode, cval)
 
 
@@ -521,7 +620,8 @@ def _filter1d(op, input, size, axis, output, mode, cval, origin, what):
     if size // 2 + origin < 0 or size // 2 + origin >= size:
         raise ValueError("invalid origin")
     _boundary.canonical(mode)
-    return _line(op, input, output, axis, np.zeros(int(size)), origin, mode, cval)
+    size, origin = operator.index(size), operator.index(origin)
+    return _line(op, input, output, axis, np.zeros(size), origin, mode, cval)
 
 
 def uniform_filter1d(input, size, axis=-1, output=None, mode="reflect", cval=0.0, origin=0):
@@ -573,9 +673,11 @@ def _box_plan(axes, size, origin, mode):
     plan = []
     for ax, s, o, m in zip(axes, _seq(size, n), _seq(origin, n), _seq(mode, n)):
         if s > 1:
+            s = int(s)              # SciPy passes int(size) on to the 1-D filter
             if s // 2 + o < 0 or s // 2 + o >= s:
                 raise ValueError("invalid origin")
             _boundary.canonical(m)
+            o = operator.index(o)
             w = np.zeros(int(s))
             w.flags.writeable = False      # a repeat call's plan keeps it (line_pass's tables)
             plan.append((ax, w, o, m))
@@ -635,6 +737,7 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
         footprint = np.asarray(footprint.get() if isinstance(footprint, ndarray) else footprint,
                                dtype=bool)
     footprint, origins = _footprint_and_origins(input.ndim, axes, footprint, origin)
+    mode = _expand_mode(input.ndim, axes, mode)
     fsize = int(footprint.sum())
     if operation == "median":
         rank = fsize // 2
@@ -655,6 +758,12 @@ def _rank_filter(input, rank, size, footprint, output, mode, cval, origin, opera
                                   "min" if rank == 0 else "max", None)
     output = _output(output, input)
     _single_mode(mode, "A sequence of modes is not supported by non-separable rank filters")
+    _check_types(input, output, False)
+    cval = _boundary.real_cval(cval)
+    if output.dtype == np.bool_ and input.dtype != np.bool_:
+        # (a bool input's rank kernels take a fractional cval SciPy's way themselves)
+        return _as_bool_output(lambda d: _nd("rank", input, d, footprint, None, origins, mode,
+                                             cval, rank), output)
     tgt = empty_array(output.shape, output.dtype) if _may_overlap(input, output) else output
     fp = np.ascontiguousarray(footprint, dtype=bool)
     if _rank_small.rank_pass(input, tgt, fp, origins, mode, cval, rank):
@@ -731,8 +840,10 @@ def _sum_over_axes(input, derivative, output, mode, cval, extra_arguments, extra
     sum over ``axes`` of ``derivative`` (squared, then the square root of the sum)."""
     from ...ufuncs import add, multiply, sqrt
     extra_keywords = {} if extra_keywords is None else extra_keywords
-    input = _input(input)
-    output = _output(output, input)
+    input = _array(input)
+    if input.dtype.kind != "c":
+        input = _input(input)
+    output = _output(output, input, complex_ok=True)
     axes = _axes(axes, input.ndim)
     if not axes:
         _copy_into(output, input)
@@ -769,7 +880,7 @@ def laplace(input, output=None, mode="reflect", cval=0.0, *, axes=None):
 def gaussian_laplace(input, sigma, output=None, mode="reflect", cval=0.0, *, axes=None,
                      **kwargs):
     """scipy.ndimage.gaussian_laplace."""
-    input = _input(input)
+    input = _array(input)
 
     def d2(input, axis, output, mode, cval, sigma, **kwargs):
         order = [0] * input.ndim
@@ -796,7 +907,7 @@ def generic_gradient_magnitude(input, derivative, output=None, mode="reflect", c
 def gaussian_gradient_magnitude(input, sigma, output=None, mode="reflect", cval=0.0, *,
                                 axes=None, **kwargs):
     """scipy.ndimage.gaussian_gradient_magnitude."""
-    input = _input(input)
+    input = _array(input)
 
     def d1(input, axis, output, mode, cval, sigma, **kwargs):
         order = [0] * input.ndim

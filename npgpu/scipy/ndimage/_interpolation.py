@@ -284,6 +284,7 @@ def _arr(a):
 def _launch(kind, src, out, order, mode, cval, npad, p=(), coords=None, grid=False, rec=None):
     """Run the kernel: ``src`` (B, input dims...) -> ``out`` (B, output dims...).  ``rec``: a
     list the launch's replay template is appended to (see :func:`_replay`)."""
+    cval = _bd.real_cval(cval)          # SciPy's TypeError for a cval that is not real
     if out.size == 0:
         return
     if src.size == 0:           # nothing to sample (SciPy reads out of bounds here)
@@ -365,7 +366,7 @@ def _replay(plan, x, output, cval, coords):
     is not a number (the caller takes the full path, which raises SciPy's error)."""
     kern, grid, block, vals, src_slot, coord_slot, cval_slot, alloc, pre = plan
     try:
-        cv = float(cval)
+        cv = _bd.real_cval(cval)
     except Exception:
         return None
     if alloc is None:
@@ -441,7 +442,7 @@ def _filtered(x, order, mode, cval, prefilter):
 
 
 def _check_order(order):
-    if order < 0 or order > 5:
+    if order < 0 or order > 5 or order != int(order):
         raise RuntimeError("spline order not supported")
 
 
@@ -609,7 +610,7 @@ def _shift(input, output, order, mode, cval, prefilter, shift, rec):
                               prefilter=prefilter)
     check_mode(mode)
     _check_dtypes(x, out, order, prefilter)
-    s = [-float(v) for v in _normalize_sequence(shift, x.ndim)]
+    s = [float(-v) for v in _normalize_sequence(shift, x.ndim)]
     src, npad = _filtered(x[None], order, mode, cval, prefilter)
     _launch("zoom", src, out[None], order, mode, cval, npad, [1.0] * x.ndim + s, rec=rec)
     return out

@@ -22,6 +22,8 @@ element: one 4-byte read.
 ``find_objects``: one kernel of atomic min/max per label and axis into a ``(max_label, nd, 2)``
 table, then one device-to-host copy of the table.
 """
+import operator
+
 import numpy as np
 
 from ..._codegen import compiler
@@ -170,15 +172,21 @@ def label(input, structure=None, output=None):
     (written in place).  Labels are numbered in order of first appearance in C order."""
     from ...reductions.functions import cumsum
     x = check_input(input)
+    if x.dtype == np.float16:
+        raise TypeError("No matching signature found")          # SciPy's Cython label
     nd = x.ndim
     s = _label_structure(structure, nd)
     if isinstance(output, ndarray):
         if output.shape != x.shape:
             raise ValueError("output shape not correct")
+        if output.dtype.kind == "c" or output.dtype == np.float16:
+            raise TypeError("No matching signature found")
         out_dt = None
     else:
         out_dt = np.dtype(np.int32 if x.size < 2 ** 31 - 2 else np.intp) if output is None \
             else np.dtype(output)
+        if out_dt.kind == "c" or out_dt == np.float16:
+            raise TypeError("No matching signature found")
     if nd == 0 or x.size == 0:
         n = int(bool(read_scalar(contiguous(x, _BOOL)))) if nd == 0 else 0
         res = output if out_dt is None else empty_array(x.shape, out_dt)
@@ -240,12 +248,16 @@ def find_objects(input, max_label=0):
     from ...creation import full
     x = check_input(input)
     if max_label < 1:
+        if x.dtype.kind not in "iu" and x.size:
+            # SciPy passes input.max() on as an integer argument
+            raise TypeError(f"'numpy.{x.dtype.type.__name__}' object cannot be interpreted "
+                            f"as an integer")
         if x.size == 0:
             raise ValueError("zero-size array to reduction operation maximum which has no "
                              "identity")
         from ...reductions.functions import max as _max
         max_label = int(_max(x).get())
-    max_label = int(max_label)
+    max_label = operator.index(max_label)
     if max_label < 1:
         return []
     nd = max(x.ndim, 1)

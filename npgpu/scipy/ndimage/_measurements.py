@@ -88,7 +88,7 @@ def _stats(input, labels, index, centered):
         out = [vals.size, _sum(vals)]
         if centered:
             c = subtract(vals, _sum(vals) / vals.size if vals.size else 0)
-            out.append(_sum(multiply(c, c)))
+            out.append(_sum(_abs2(c)))
         return out
     g = _Groups(lab, index)
     xf = _flat(x)
@@ -100,8 +100,14 @@ def _stats(input, labels, index, centered):
         from ...ufuncs import divide, maximum
         means = divide(sums, maximum(counts, 1))
         c = subtract(xf, take(means, g.gid))
-        out.append(g.back(g.bincount(multiply(c, c))))
+        out.append(g.back(g.bincount(_abs2(c))))
     return out
+
+
+def _abs2(c):
+    """SciPy's centred squares: ``c * c.conjugate()`` for complex input (a complex array)."""
+    from ...ufuncs import conjugate, multiply
+    return multiply(c, conjugate(c) if c.dtype.kind == "c" else c)
 
 
 def sum_labels(input, labels=None, index=None):
@@ -212,8 +218,8 @@ def extrema(input, labels=None, index=None):
         return mins, maxs, tuple(np.unravel_index(lo, shape)), \
             tuple(np.unravel_index(hi, shape))
     lo, hi = lo.get().reshape(-1), hi.get().reshape(-1)
-    return (mins, maxs, [tuple(int(v) for v in np.unravel_index(p, shape)) for p in lo],
-            [tuple(int(v) for v in np.unravel_index(p, shape)) for p in hi])
+    return (mins, maxs, [tuple(np.unravel_index(p, shape)) for p in lo],
+            [tuple(np.unravel_index(p, shape)) for p in hi])
 
 
 def center_of_mass(input, labels=None, index=None):
@@ -234,5 +240,5 @@ def center_of_mass(input, labels=None, index=None):
         return ()
     host = stack(res).get()
     if np.isscalar(index) or index is None or labels is None:
-        return tuple(host.tolist())
+        return tuple(host)           # NumPy scalars, as SciPy's
     return [tuple(v) for v in host.T]        # SciPy's layout, for any index shape
