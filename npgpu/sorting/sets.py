@@ -61,10 +61,14 @@ TILE = BLOCK * ITEMS
 def _differ_source(dt, rows, equal_nan):
     """``differ(S, i, j)``: do keys ``i`` and ``j`` of ``S`` start different runs?"""
     if rows:
-        # a row differs when any column does (NaN != NaN: NaN rows stay apart, as in NumPy)
+        # a row differs when any column does (NaN != NaN: NaN rows stay apart, as in NumPy);
+        # float16 compared in float32 (npgpu links no __half operators)
+        a, b = "S[i, c]", "S[j, c]"
+        if dt == np.float16:
+            a, b = f"float32({a})", f"float32({b})"
         return ("def differ(S, i, j):\n"
                 "    for c in range(S.shape[1]):\n"
-                "        if S[i, c] != S[j, c]:\n"
+                f"        if {a} != {b}:\n"
                 "            return True\n"
                 "    return False\n")
     a, b = "S[i]", "S[j]"
