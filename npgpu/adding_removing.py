@@ -15,7 +15,7 @@ from numpy.lib.array_utils import normalize_axis_index, normalize_axis_tuple
 
 from . import _remap
 from ._core import copy as _copy
-from ._core.layout import c_shape_text
+from ._core.layout import broadcasts_to, c_shape_text
 from ._core.ndarray import empty_array, ndarray
 from ._remap import AxisMap, ident
 from .creation import arange, asarray, ones, zeros
@@ -197,11 +197,7 @@ def _holds_device(x):
 
 def _fits(vshape, shape):
     """NumPy's assignment check of the values into their slot of the new array."""
-    try:
-        ok = np.broadcast_shapes(vshape, shape) == shape
-    except ValueError:
-        ok = False
-    if not ok:
+    if not broadcasts_to(vshape, shape):
         raise ValueError(f"could not broadcast input array from shape {c_shape_text(vshape)} "
                          f"into shape {c_shape_text(shape)}")
 

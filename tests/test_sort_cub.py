@@ -9,6 +9,7 @@ from npgpu.sorting import keys as _keys
 from npgpu.sorting import nan_tail as _nan
 
 from conftest import ON_GPU, needs_gpu
+from test_sort_onesweep import data as _onesweep_data
 
 CUB_DTYPES = [numpy.dtype(d) for d in (
     "bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "int64", "uint64",
@@ -18,17 +19,10 @@ CUB_DTYPES = [numpy.dtype(d) for d in (
 def data(n, dt, seed=0, nans=True):
     """Random values with ties; floats with NaNs of both signs and several payloads, +-0,
     +-inf; integers over their whole range with the extremes."""
-    rng = numpy.random.default_rng(seed)
     dt = numpy.dtype(dt)
-    if dt.kind == "b":
-        return rng.random(n) > 0.5
-    if dt.kind in "iu":
-        info = numpy.iinfo(dt)
-        h = rng.integers(info.min, info.max, size=n, endpoint=True, dtype=dt)
-        h[: n // 3] = h[n // 3: 2 * (n // 3)]           # ties
-        h[:2] = [info.min, info.max][:n]
-        rng.shuffle(h)
-        return h
+    if dt.kind in "biu":                                 # the generated sort's test data
+        return _onesweep_data(n, dt, seed)
+    rng = numpy.random.default_rng(seed)
     h = (rng.standard_normal(n) * 100).astype(dt)
     h[: n // 4] = numpy.round(h[: n // 4])              # ties
     u = f"u{dt.itemsize}"

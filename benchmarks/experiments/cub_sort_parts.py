@@ -11,22 +11,18 @@ import argparse
 
 import numpy
 
+from _common import gl, timer
+
 import npgpu
 from npgpu.sorting import cub_sort, nan_tail
 
 
-def timed(fn, reps=20):
-    fn()
-    fn()
-    s, e = npgpu.cuda.Event(), npgpu.cuda.Event()
-    out = []
-    for _ in range(reps):
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        out.append(npgpu.cuda.get_elapsed_time(s, e) * 1e3)
-    return float(numpy.median(out))
+_t = timer(20, 2.0)
+
+
+def timed(fn):
+    """Median device microseconds of one ``fn()`` (CUDA events, _common.timer)."""
+    return _t(gl, fn) * 1e6
 
 
 def main():

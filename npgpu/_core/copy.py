@@ -54,11 +54,7 @@ def copy_into(dst, src):
     k = src.ndim - dst.ndim
     if k > 0 and all(n == 1 for n in src.shape[:k]):       # NumPy drops leading unit dims
         src = src._view(0, src.shape[k:], src._strides[k:])
-    try:
-        fits = np.broadcast_shapes(src.shape, dst.shape) == dst.shape
-    except ValueError:
-        fits = False
-    if not fits:
+    if not _layout.broadcasts_to(src.shape, dst.shape):
         raise ValueError(f"could not broadcast input array from shape "
                          f"{_layout.c_shape_text(src.shape)} into shape "
                          f"{_layout.c_shape_text(dst.shape)}")

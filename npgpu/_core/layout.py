@@ -140,6 +140,15 @@ def resolve_newshape(newshape, size):
     return tuple(newshape)
 
 
+def broadcasts_to(shape, target):
+    """Whether an array of ``shape`` broadcasts to exactly ``target`` (NumPy's assignment
+    rule; no exception for shapes that do not broadcast at all)."""
+    try:
+        return np.broadcast_shapes(shape, target) == tuple(target)
+    except ValueError:
+        return False
+
+
 def c_shape_text(shape):
     """A shape as NumPy's C code prints it in messages: ``(2,3)``, ``(3,)``, ``()`` (entries
     may be text, e.g. ``newaxis``)."""

@@ -603,11 +603,7 @@ def scatter(p, value, emode="raise", error=out_of_bounds):
         vs = value.shape
         while len(vs) > r and vs[0] == 1:          # NumPy drops leading unit dims of the value
             vs = vs[1:]
-        try:
-            ok = np.broadcast_shapes(vs, p.shape) == p.shape
-        except ValueError:
-            ok = False
-        if not ok:
+        if not _layout.broadcasts_to(vs, p.shape):
             raise ValueError(f"shape mismatch: value array of shape {shape_text(value.shape)} "
                              f"could not be broadcast to indexing result of shape "
                              f"{shape_text(p.shape)}")

@@ -106,11 +106,7 @@ def mask_setitem(a, mask, value):
     vs = v.shape
     while len(vs) > len(target) and vs[0] == 1:     # NumPy drops leading unit dims of the value
         vs = vs[1:]
-    try:
-        fits = np.broadcast_shapes(vs, target) == target
-    except ValueError:
-        fits = False
-    if not fits:
+    if not _layout.broadcasts_to(vs, target):
         raise ValueError(f"shape mismatch: value array of shape {_shape_str(v.shape)} could "
                          f"not be broadcast to indexing result of shape {_shape_str(target)}")
     v = v.reshape(vs)
