@@ -142,3 +142,42 @@ def test_numbas_own_kernels_keep_numbas_path(rng):
     out = np.zeros(2)
     k[2, 4](out, h)
     np.testing.assert_allclose(out, (h * h).reshape(2, 4).sum(axis=1))
+
+
+_GRID_STRIDE = '''
+@cuda.jit(device=True)
+def plus_one(v):
+    return v + int64(1)
+
+
+def KERNEL(out, x, n):
+    i = cuda.blockIdx.x * cuda.blockDim.x + cuda.threadIdx.x
+    while i < n:
+        out[i] = plus_one(x[i])
+        i += cuda.gridDim.x * cuda.blockDim.x
+'''
+
+
+def test_kernel_compiled_during_another_threads_launch_has_the_real_cuda():
+    """Kernels rendering the same device functions share one namespace, and a launch swaps its
+    fake ``cuda`` module into it; a thread compiling a sibling kernel meanwhile (Dask's workers
+    compiling layout variants of one ufunc loop) took that launch's module for good: its
+    grid-stride loop then used the other launch's gridDim and blockDim and left elements unwritten
+    (CI, a Dask cumsum and a later broadcast add in one worker).  Here the swap is made by hand."""
+    from numba.cuda.simulator import kernelapi
+
+    i8 = np.dtype(np.int64)
+    params = [Param("array", i8, 1, "C"), Param("array", i8, 1, "C"), Param("scalar", i8)]
+    first = _kernel("sim_grid_stride_a", _GRID_STRIDE, params)
+    shared = next(ns for ns in compiler._device_parts.values() if "plus_one" in ns)
+    stale = kernelapi.FakeCUDAModule((8, 1, 1), (8, 1, 1), 0)      # a larger launch
+    with kernelapi.swapped_cuda_module(type("F", (), {"__globals__": shared}), stale):
+        assert shared["cuda"] is stale
+        second = _kernel("sim_grid_stride_b", _GRID_STRIDE, params)
+    assert shared["cuda"] is cuda
+    h = np.arange(37, dtype=np.int64) * 3 - 50
+    x = npgpu.asarray(h)
+    for k in (first, second):
+        out = npgpu.zeros(37, dtype=np.int64)
+        k(2, 4, _vals(out) + _vals(x) + [37])
+        np.testing.assert_array_equal(out.get(), h + 1)

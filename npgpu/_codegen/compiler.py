@@ -174,7 +174,13 @@ def python_function(ks: KernelSource):
         ns = source_namespace()
         _exec(device, f"<npgpu-device {hashlib.sha1(device.encode()).hexdigest()[:10]}>", ns)
         _device_parts[device] = ns
+    # (on the simulator a launch of another thread may have swapped its fake ``cuda`` module
+    # into the shared ``ns`` for the launch's duration: the copy takes the real one, else this
+    # kernel would keep that launch's gridDim and blockDim for good)
+    from numba import cuda
+
     kns = dict(ns)
+    kns["cuda"] = cuda
     _exec(body, f"<npgpu-kernel {ks.name}>", kns)
     return kns[ks.name]
 
