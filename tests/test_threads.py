@@ -12,6 +12,7 @@ import uuid
 
 import numpy
 import pytest
+from numba import cuda       # a module global: the simulator swaps globals named cuda
 
 import npgpu as np
 from npgpu._codegen import compiler
@@ -209,6 +210,34 @@ def test_thread_launches_do_not_share_packing_buffers():
         return True
 
     assert all(_run_threads(job, 16))
+
+
+def test_user_kernels_from_threads_beside_npgpu():
+    """A hand-written ``numba.cuda.jit`` kernel launched from several threads, with a launch
+    configuration of each thread's own, while other threads run npgpu's kernels.  On the
+    simulator such a launch beside another thread's failed (AttributeError: blockIdx) or ran as
+    a device-function call, and ``kernel[grid, block]`` configured the shared kernel object."""
+    @cuda.jit
+    def scaled(out, x, k):
+        i = cuda.grid(1)
+        if i < x.size:
+            out[i] = k * x[i]
+
+    h = numpy.arange(40, dtype=numpy.float64)
+
+    def job(i):
+        g = np.asarray(h + i)
+        for r in range(6):
+            if i % 2:
+                assert_matches(g * 2 - i, (h + i) * 2 - i)
+            else:
+                out = np.empty_like(g)
+                threads = 8 * (i + 1)
+                scaled[-(-h.size // threads), threads](out, g, float(i + r))
+                assert_matches(out, (h + i) * (i + r))
+        return True
+
+    assert all(_run_threads(job, 4))
 
 
 @pytest.mark.skipif(ON_GPU, reason="the simulator's serialised launches")

@@ -41,6 +41,7 @@ speak the CUDA Array Interface (npgpu's arrays) reach it as NumPy views of their
 simulator would pass them through as Python objects, whose item assignment never reaches the
 array), and Numba's simulated device arrays get a ``__cuda_array_interface__`` of their own.
 """
+import copy
 import sys
 import threading
 from contextlib import ExitStack
@@ -207,6 +208,8 @@ def _install_launch(kernel, kernelapi):
     from numba.cuda.errors import normalize_kernel_dimensions
     from numba.cuda.simulator.cudadrv.devicearray import FakeCUDAArray, FakeWithinKernelCUDAArray
 
+    from .launcher import _sim_lock
+
     np = kernel.np
     cls = kernel.FakeCUDAKernel
     numba_call = cls.__call__
@@ -217,12 +220,23 @@ def _install_launch(kernel, kernelapi):
         return a._ary if isinstance(a, FakeCUDAArray) else a
 
     def __call__(self, *args):
-        if self._device or kernel._kernel_context is not None:
+        if self._device:
             return numba_call(self, *args)
-        if self.fn.__globals__.get("libdevice") is not LIBDEVICE_BITS:
-            # a user's kernel: device arrays of other libraries (npgpu's included) as NumPy
-            # views of their memory, which on the simulator is host memory, so that writes land
-            return numba_call(self, *[_cai_view(a, FakeCUDAArray) for a in args])
+        # One launch at a time in the process, npgpu's and a user's alike: the simulator's kernel
+        # context and the launching thread's block/thread attributes are process-wide, and a
+        # launch from another thread meanwhile failed (AttributeError: blockIdx) or ran as a
+        # device-function call.  A kernel called from inside a launch is on the thread holding
+        # the lock (re-entrant).
+        with _sim_lock:
+            if kernel._kernel_context is not None:
+                return numba_call(self, *args)
+            if self.fn.__globals__.get("libdevice") is not LIBDEVICE_BITS:
+                # a user's kernel: device arrays of other libraries (npgpu's included) as NumPy
+                # views of their memory, which on the simulator is host memory, so writes land
+                return numba_call(self, *[_cai_view(a, FakeCUDAArray) for a in args])
+            _launch(self, args)
+
+    def _launch(self, args):
         grid_dim, block_dim = normalize_kernel_dimensions(self.grid_dim, self.block_dim)
         module = kernelapi.FakeCUDAModule(grid_dim, block_dim, self.dynshared_size)
         args = [unwrap(a) for a in args]
@@ -239,7 +253,17 @@ def _install_launch(kernel, kernelapi):
                     me.__dict__.pop(k, None)
                 me.__dict__.update(saved)
 
+    def __getitem__(self, configuration):
+        # ``kernel[grid, block]`` configures a copy, as the GPU's dispatcher does: Numba's
+        # simulator set the dimensions on the kernel object itself, so two threads launching one
+        # kernel with different configurations could each run with the other's
+        conf = copy.copy(self)
+        conf.grid_dim, conf.block_dim = normalize_kernel_dimensions(*configuration[:2])
+        conf.dynshared_size = configuration[3] if len(configuration) == 4 else 0
+        return conf
+
     cls.__call__ = __call__
+    cls.__getitem__ = __getitem__
     # Numba's simulated device arrays speak the CUDA Array Interface too (host pointers, as
     # npgpu's simulated memory), so npgpu.asarray wraps them without a copy
     FakeCUDAArray.__cuda_array_interface__ = property(_fake_cai)
