@@ -158,8 +158,8 @@ def _store(t, dt):
     """Lines storing float64 ``t`` into the output element, as SciPy's CASE_INTERP_OUT*."""
     if dt.kind == "f":
         return [f"val = {_ew.type_name(dt)}({t})"]
-    if dt.kind == "b":          # SciPy casts to npy_bool, an unsigned char: truncation
-        return [f"val = {t} >= 1.0"]
+    if dt.kind == "b":          # SciPy casts to npy_bool, an unsigned char: the truncated low byte
+        return [f"val = (int64({t}) & 255) != 0"]
     info = np.iinfo(dt)
     hi = repr(float(info.max))
     if dt.kind == "u":

@@ -53,6 +53,8 @@ class _Groups:
         from ...sorting.sets import unique
         from ...ufuncs import equal, minimum
         idx = device(index)
+        if idx.dtype.kind == "f" and _bincount_labels(lab):
+            idx = idx.astype(_I64)      # SciPy's bincount path: np.asanyarray(index, np.int_)
         u = unique(idx)
         self.k = k = u.size
         flat = lab.reshape(-1) if lab._c_contig else lab.copy().reshape(-1)
@@ -74,6 +76,23 @@ class _Groups:
         return take(per_group, self.sel)
 
 
+def _bincount_labels(lab):
+    """SciPy's test for labelling groups by the labels themselves (no remapping): an integer
+    dtype that casts safely to np.int_ and labels in 0..size; its index is then truncated to
+    integers (3.5 selects label 3)."""
+    dt = lab.dtype
+    if not ((dt.kind == "i" and dt.itemsize <= 8) or (dt.kind == "u" and dt.itemsize < 8)):
+        return False
+    return lab.size > 0 and int(lab.min().get()) >= 0 and int(lab.max().get()) <= lab.size
+
+
+def _check_index(index):
+    """SciPy's error for a 0-d array ``index`` (not a scalar to ``np.isscalar``): its
+    per-label counts become a NumPy scalar, which it then assigns into."""
+    if getattr(index, "ndim", None) == 0 and not np.isscalar(index):
+        raise TypeError("'numpy.int64' object does not support item assignment")
+
+
 def _flat(x):
     return x.reshape(-1) if x._c_contig else x.copy().reshape(-1)
 
@@ -93,7 +112,8 @@ def _stats(input, labels, index, centered):
     g = _Groups(lab, index)
     xf = _flat(x)
     counts = g.bincount()
-    sums = g.bincount(xf)
+    sums = g.bincount(xf)           # complex input: bincount's error for complex weights
+    _check_index(index)
     out = [g.back(counts), g.back(sums)]
     if centered:
         from ...indexing.routines import take
@@ -171,8 +191,9 @@ def _select(input, labels, index, want_min, want_max, positions):
     xf = _flat(x)
     empty = equal(g.bincount(), 0)
     dt = xf.dtype
-    if dt.kind == "f":
-        hi_v, lo_v = np.inf, -np.inf
+    if dt.kind in "fc":                 # complex: NumPy's lexicographic order
+        hi_v, lo_v = (np.inf, -np.inf) if dt.kind == "f" else \
+            (complex(np.inf, np.inf), complex(-np.inf, -np.inf))
     elif dt.kind == "b":
         hi_v, lo_v = True, False
     else:
@@ -214,7 +235,8 @@ def extrema(input, labels=None, index=None):
     each the first occurrence in C order."""
     shape = device(input).shape
     mins, maxs, lo, hi = _select(input, labels, index, True, True, True)
-    if isinstance(lo, int):
+    if isinstance(lo, int) or lo.ndim == 0:        # one group (a 0-d index too: SciPy's)
+        lo, hi = int(lo), int(hi)
         return mins, maxs, tuple(np.unravel_index(lo, shape)), \
             tuple(np.unravel_index(hi, shape))
     lo, hi = lo.get().reshape(-1), hi.get().reshape(-1)

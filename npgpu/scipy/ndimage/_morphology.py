@@ -32,7 +32,8 @@ from ._image_launch import BLOCK, image_grid, image_layout, remember, rows_per_t
 
 __all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_fill_holes",
-           "grey_erosion", "grey_dilation", "grey_opening", "grey_closing"]
+           "binary_hit_or_miss", "binary_propagation", "grey_erosion", "grey_dilation",
+           "grey_opening", "grey_closing"]
 
 MAXDIMS = 32            # NumPy's limit: the coordinates live in a local array of this size
 _BOOL = np.dtype(np.bool_)
@@ -325,17 +326,19 @@ def _structure(structure, nd):
 
 
 def _write_output(result, output):
+    """SciPy's binary morphology output: an array (not complex, of the result's shape, of a
+    dtype its C code writes) receives the 0/1 result; anything else, a dtype included, gives
+    the bool result (SciPy's ``_binary_erosion`` replaces a non-array output by bool)."""
     if isinstance(output, ndarray):
+        from ._filters import _SUPPORTED
         if output.dtype.kind == "c":
             raise TypeError("Complex output type not supported")
         if output.shape != result.shape:
             raise RuntimeError("output shape not correct")
+        if output.dtype.char not in _SUPPORTED:
+            raise RuntimeError("data type not supported")        # SciPy's C erosion
         output[...] = result
         return output
-    # (SciPy 1.17 ignores a dtype given as output and returns bool; tests/
-    # test_ndimage_morph_replay.py::test_repeat_outputs pins the cast, so it stays)
-    if output is not None and np.dtype(output) != _BOOL:
-        return result.astype(np.dtype(output))
     return result
 
 
@@ -503,6 +506,28 @@ def binary_closing(input, structure=None, iterations=1, output=None, origin=0, m
     """``scipy.ndimage.binary_closing``: dilation then erosion."""
     return _sequence(binary_dilation, binary_erosion, input, structure, iterations, output,
                      origin, mask, border_value)
+
+
+def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0,
+                       origin2=None):
+    """``scipy.ndimage.binary_hit_or_miss``: ``structure1`` fits the foreground and
+    ``structure2`` (default: not ``structure1``) the background, whose border counts as
+    background (SciPy's inverted erosion flips the border value)."""
+    from ...ufuncs import logical_and, logical_not
+    x = check_input(input)
+    s1 = _structure(structure1, x.ndim)
+    s2 = np.logical_not(s1) if structure2 is None else structure2
+    hit = binary_erosion(x, s1, 1, None, None, 0, origin1)
+    miss = binary_erosion(logical_not(x), s2, 1, None, None, 1,
+                          origin1 if origin2 is None else origin2)
+    res = _write_output(logical_and(hit, miss), output)
+    return None if isinstance(output, ndarray) else res     # SciPy fills an output in place
+
+
+def binary_propagation(input, structure=None, mask=None, output=None, border_value=0,
+                       origin=0):
+    """``scipy.ndimage.binary_propagation``: dilation under ``mask`` until unchanged."""
+    return binary_dilation(input, structure, -1, mask, output, border_value, origin)
 
 
 def binary_fill_holes(input, structure=None, output=None, origin=0):

@@ -8,12 +8,15 @@ take neighbouring lines, so loads coalesce unless the axis is the last one).  Th
 initialisation (mirror / wrap / reflect family) is a runtime argument, so the modes share the
 kernel.
 """
+import operator
+
 import numpy as np
 
 from ..._codegen import compiler
 from ..._codegen import elementwise as _ew
 from ..._codegen.compiler import KernelSource, Param
 from ..._core.ndarray import ndarray
+from ._filters import _check_types
 
 _F64 = np.dtype(np.float64)
 _I64 = np.dtype(np.int64)
@@ -41,12 +44,6 @@ def check_mode(mode):
     if not isinstance(mode, str) or mode not in _MODES:
         raise RuntimeError("boundary mode not supported")
     return mode
-
-
-def check_input(x):
-    """SciPy's error for an input dtype its C code does not read (float16, ...)."""
-    if x.dtype.char not in "?bBhHiIlLqQfd":
-        raise RuntimeError(f"array type {x.dtype!r} not supported")
 
 
 def _gain(poles):
@@ -99,11 +96,13 @@ def _render(order):
             "        s = A[base] + zn * A[last]",
             "        zi = z",
             "        k = 1",
-            "        while k < n:",
+            "        while k < n - 1:",
             "            s += zi * (A[base + k * inner] + zn * A[base + (n - 1 - k) * inner])",
             "            zi *= z",
             "            k += 1",
-            "        A[base] = A[base] + s * z / (1.0 - zn * zn)",
+            # SciPy sums into c[0] in place: its last term reads the partial sum, not c[0]
+            "        s += zi * (A[last] + zn * s)",
+            "        A[base] = A[base] + s * (z / (1.0 - zn * zn))",
             "    prev = A[base]",
             "    k = 1",
             "    while k < n:",
@@ -210,19 +209,34 @@ def _filter(input, order, axes_of, output, mode, min_order):
         _filter(x.real, order, axes_of, out.real, mode, min_order)
         _filter(x.imag, order, axes_of, out.imag, mode, min_order)
         return out
-    if order < 2:
+    if order in (0, 1) or (x.ndim == 0 and min_order == 2):     # SciPy copies, unchecked
         out[...] = x
         return out
     check_mode(mode)
-    check_input(x)
     axes = axes_of(x.ndim)
+    operator.index(order)                   # SciPy's C argument parsing: an int order
+    _check_types(x, out, True)
     work = x.astype(_F64, order="C", copy=True)
+    # SciPy's next pass reads the output back; a bool output holds the stored bytes (249, ...)
+    mid = work.astype(np.uint8) if out.dtype.kind == "b" else out
     for i, ax in enumerate(axes):
         filter_axis_inplace(work, order, ax, mode)
         if out.dtype != _F64 and i < len(axes) - 1:
-            work = work.astype(out.dtype).astype(_F64)      # SciPy stores each pass in output
-    out[...] = work
+            store(mid, work)
+            work = mid.astype(_F64, order="C")
+    store(out, work)
     return out
+
+
+def store(out, work):
+    """``out[...] = work`` (float64) as SciPy's C casts a double: integers truncated (x86's
+    conversion: the low bits of the int64), a bool the truncated low byte (0.7 -> False,
+    -7.9 -> True, 256.5 -> False)."""
+    if out.dtype.kind in "biu":
+        work = work.astype(_I64)
+        if out.dtype.kind == "b":
+            work = work.astype(np.uint8)
+    out[...] = work
 
 
 def spline_filter1d(input, order=3, axis=-1, output=np.float64, mode="mirror"):
@@ -237,7 +251,6 @@ def spline_filter(input, order=3, output=np.float64, mode="mirror"):
 
 
 def _normalize_axis(axis, ndim):
-    import operator
     axis = operator.index(axis)
     if not -ndim <= axis < ndim:
         raise np.exceptions.AxisError(axis, ndim)
