@@ -156,5 +156,5 @@ for _n, _tail in _F32_TAIL.items():
     _coef = (I0_SMALL_F32, I0_LARGE_F32) if _n.startswith("i0") else (I1_SMALL_F32, I1_LARGE_F32)
     _helpers.register(f"def h_{_n}_f32(x):\n{_F32_HEAD}{_horner_pick_f32(*_coef)}\n{_tail}\n")
 
-ROWS = {name: ("df", {"float32": f"h_{name}_f32(x0)", "float64": f"type(x0)(h_{name}(float64(x0)))"})
+ROWS = {name: {"float32": f"h_{name}_f32(x0)", "float64": f"type(x0)(h_{name}(float64(x0)))"}
         for name in ("i0", "i0e", "i1", "i1e")}

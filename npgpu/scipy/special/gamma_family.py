@@ -649,9 +649,7 @@ _BINARY = {"beta": "h_beta(float64(x0), float64(x1), False)",
 _F32 = {"digamma": "h_digamma_f32(x0)", "gammainc": "h_gammainc_f32(x0, x1, False)",
         "gammaincc": "h_gammainc_f32(x0, x1, True)"}
 
-# SciPy's loop orders: _zeta has ff->f first, the others d->d
-ROWS = {name: ("fd" if name == "_zeta" else "df",
-               {"float32": _F32[name], "float64": f"type(x0)({call})"} if name in _F32
-               else {"f": f"type(x0)({call})"})
+ROWS = {name: {"float32": _F32[name], "float64": f"type(x0)({call})"} if name in _F32
+        else {"f": f"type(x0)({call})"}
         for name, call in {**_UNARY, **_BINARY}.items()}
 BINARY = set(_BINARY)

@@ -1,11 +1,12 @@
 """The table of npgpu.scipy.special's ufuncs: one row per function, as npgpu.ufuncs.table.
 
-Row: ``name: (loop order, {loop key: code})``.  The loop order is SciPy's order of the
-function's real loops (``"df"``: ``d->d`` before ``f->f``); it decides which loop inputs that
-match no loop exactly run in (SciPy's ``erf(int8)`` is float64, ``boxcox(int8, 2)`` float32).
-Keys and code follow :mod:`npgpu.ufuncs.table`; every loop is float32 or float64, so a key is
-``"f"`` (both) or a dtype name.  ``$f`` in code becomes ``f`` in the float32 loop and nothing in
-the float64 loop: the libdevice function of the loop's precision (``libdevice.erf$f``).
+Row: ``name: {loop key: code}``.  Which loop a call runs is SciPy's choice (its ufunc's
+``resolve_dtypes``, :mod:`.ufuncs`): ``erf(int8)`` is float64, ``boxcox(True, 2)`` float64.
+Keys and code follow :mod:`npgpu.ufuncs.table`: ``"f"`` (float32 and float64), ``"c"`` (SciPy's
+complex loops, complex64 computed in complex128 as SciPy does; only xlogy and xlog1py have one)
+or a dtype name; a loop SciPy has and the row lacks raises TypeError.  ``$f`` in code becomes
+``f`` in the float32 loop and nothing in the float64 loop: the libdevice function of the
+loop's precision (``libdevice.erf$f``).
 On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 (npgpu/_codegen/simulator_fixes.py).
 """
@@ -92,42 +93,100 @@ _INV_BOXCOX = """if x1 == type(x1)(0):
     return h_exp(x0)
 return h_exp(h_log1p(x1 * x0) / x1)"""
 
-# name -> (SciPy's loop order, {loop key: code})
+# SciPy's complex log1p (scipy/special/_cunity.pxd clog1p): log1p of the real axis from -1 on,
+# 0.5 log1p(|z|^2 + 2 Re z) + i atan2(Im z, 1 + Re z) inside |z| < 0.707 (|z|^2 + 2 Re z with one
+# FMA where SciPy switches to double-double arithmetic: the real part there is accurate to an ulp
+# of |z|^2, the complex value to an ulp of |z|), log(1 + z) elsewhere
+_helpers.register("""
+def h_sp_clog1p(z):
+    x = z.real
+    y = z.imag
+    if math.isfinite(x) and math.isfinite(y):
+        if y == 0.0 and x >= -1.0:
+            return complex128(complex(math.log1p(x), 0.0))
+        if math.hypot(x, y) < 0.707:
+            return complex128(complex(0.5 * math.log1p(cuda.fma(y, y, 2.0 * x) + x * x),
+                                      math.atan2(y, x + 1.0)))
+    return h_clog(z + complex128(1.0))
+""")
+
+# a complex128 product as C99 Annex G (and SciPy's C++) makes it: where the plain formula gives
+# NaN + NaN i from an infinite factor, the infinities recovered ((0.5 - 1.2i) (NaN + inf i) is
+# inf + inf i, not NaN + NaN i as NumPy's product)
+_helpers.register("""
+def h_c99_box(v):
+    return math.copysign(1.0 if math.isinf(v) else 0.0, v)
+""")
+_helpers.register("""
+def h_c99_nan0(v):
+    return math.copysign(0.0, v) if math.isnan(v) else v
+""")
+_helpers.register("""
+def h_cmul_c99(z, w):
+    a = z.real
+    b = z.imag
+    c = w.real
+    d = w.imag
+    x = a * c - b * d
+    y = a * d + b * c
+    if math.isnan(x) and math.isnan(y):
+        inf_z = math.isinf(a) or math.isinf(b)
+        inf_w = math.isinf(c) or math.isinf(d)
+        big = (math.isinf(a * c) or math.isinf(b * d) or math.isinf(a * d)
+               or math.isinf(b * c))
+        if inf_z or inf_w or big:
+            a = h_c99_box(a) if inf_z else h_c99_nan0(a)
+            b = h_c99_box(b) if inf_z else h_c99_nan0(b)
+            c = h_c99_box(c) if inf_w else h_c99_nan0(c)
+            d = h_c99_box(d) if inf_w else h_c99_nan0(d)
+            x = math.inf * (a * c - b * d)
+            y = math.inf * (a * d + b * c)
+    return complex128(complex(x, y))
+""")
+
+# SciPy's complex xlogy/xlog1py (DD->D; FF->F computes in complex128 and rounds): 0 for x = 0
+# unless y has a NaN part, else x * log(y) (log1p(y))
+_XLOG = ("type(x0)(0) if (x0 == type(x0)(0) and not (math.isnan(x1.real) or math.isnan(x1.imag)))"
+         " else type(x0)(h_cmul_c99(complex128(x0), {log}(complex128(x1))))")
+
+# name -> {loop key: code}
 TABLE = {
     # ---- error function and the normal distribution ----
-    "erf": ("df", _lib("libdevice.erf$f(x0)")),
-    "erfc": ("df", _lib("libdevice.erfc$f(x0)")),
-    "erfcx": ("df", _lib("libdevice.erfcx$f(x0)")),
-    "erfinv": ("fd", _lib("libdevice.erfinv$f(x0)")),
-    "erfcinv": ("fd", _lib("libdevice.erfcinv$f(x0)")),
-    "ndtr": ("df", _lib("libdevice.normcdf$f(x0)")),
-    "ndtri": ("fd", _lib("libdevice.normcdfinv$f(x0)")),
-    "log_ndtr": ("df", _lib(_LOG_NDTR)),
+    "erf": _lib("libdevice.erf$f(x0)"),
+    "erfc": _lib("libdevice.erfc$f(x0)"),
+    "erfcx": _lib("libdevice.erfcx$f(x0)"),
+    "erfinv": _lib("libdevice.erfinv$f(x0)"),
+    "erfcinv": _lib("libdevice.erfcinv$f(x0)"),
+    "ndtr": _lib("libdevice.normcdf$f(x0)"),
+    "ndtri": _lib("libdevice.normcdfinv$f(x0)"),
+    "log_ndtr": _lib(_LOG_NDTR),
     # ---- gamma ----
-    "gamma": ("df", _lib("libdevice.tgamma$f(x0)")),
-    "gammaln": ("df", {"float32": "h_lgamma_f32(x0)", "float64": "h_lgamma_f64(x0)"}
+    "gamma": _lib("libdevice.tgamma$f(x0)"),
+    "gammaln": ({"float32": "h_lgamma_f32(x0)", "float64": "h_lgamma_f64(x0)"}
                 if _helpers.fast("gammaln") else _lib(_GAMMALN)),
     # ---- Bessel functions of integer order ----
-    "j0": ("df", _lib("libdevice.j0$f(x0)")),
-    "j1": ("df", _lib("libdevice.j1$f(x0)")),
-    "y0": ("df", _lib("libdevice.y0$f(x0)")),
-    "y1": ("df", _lib("libdevice.y1$f(x0)")),
+    "j0": _lib("libdevice.j0$f(x0)"),
+    "j1": _lib("libdevice.j1$f(x0)"),
+    "y0": _lib("libdevice.y0$f(x0)"),
+    "y1": _lib("libdevice.y1$f(x0)"),
     # ---- logistic ----
-    "expit": ("df", {**({"float32": "h_expit_f32(x0)"} if _helpers.fast("expit") else {}),
-                     "f": _EXPIT}),
-    "logit": ("df", {"f": _LOGIT}),
-    "log_expit": ("df", {"f": _LOG_EXPIT}),
+    "expit": {**({"float32": "h_expit_f32(x0)"} if _helpers.fast("expit") else {}),
+              "f": _EXPIT},
+    "logit": {"f": _LOGIT},
+    "log_expit": {"f": _LOG_EXPIT},
     # ---- information theory and convex functions ----
-    "xlogy": ("df", {"f": "type(x0)(0) if (x0 == type(x0)(0) and not math.isnan(x1)) "
-                          "else x0 * h_log(x1)"}),
-    "xlog1py": ("df", {"f": "type(x0)(0) if (x0 == type(x0)(0) and not math.isnan(x1)) "
-                            "else x0 * h_log1p(x1)"}),
-    "entr": ("fd", {"f": _ENTR}),
-    "rel_entr": ("fd", {"f": _REL_ENTR}),
-    "kl_div": ("fd", {"f": _KL_DIV}),
-    "huber": ("fd", {"f": _HUBER}),
-    "boxcox": ("fd", {"f": _BOXCOX}),
-    "inv_boxcox": ("fd", {"f": _INV_BOXCOX}),
+    "xlogy": {"f": "type(x0)(0) if (x0 == type(x0)(0) and not math.isnan(x1)) "
+                   "else x0 * h_log(x1)",
+              "c": _XLOG.format(log="h_clog")},
+    "xlog1py": {"f": "type(x0)(0) if (x0 == type(x0)(0) and not math.isnan(x1)) "
+                     "else x0 * h_log1p(x1)",
+                "c": _XLOG.format(log="h_sp_clog1p")},
+    "entr": {"f": _ENTR},
+    "rel_entr": {"f": _REL_ENTR},
+    "kl_div": {"f": _KL_DIV},
+    "huber": {"f": _HUBER},
+    "boxcox": {"f": _BOXCOX},
+    "inv_boxcox": {"f": _INV_BOXCOX},
 }
 
 TABLE.update(ROWS)

@@ -1,16 +1,32 @@
 """npgpu.scipy.special's ufuncs: npgpu ufuncs built from :mod:`.table` by the ufunc registry.
 
 An npgpu ufunc takes NumPy's ufunc for its name, arity and type resolution.  SciPy is not
-imported with npgpu (it is slow to import), so each row gets a :class:`LoopSpec` in its place:
-the same interface, resolving dtypes as NumPy does for SciPy's float32/float64 loops, in the
-installed SciPy's loop order (read on a function's first call).
+imported with npgpu (it is slow to import), so each row gets a :class:`LoopSpec` in its place,
+which hands every question to SciPy's own ufunc on first use: the dtypes come from SciPy's
+``resolve_dtypes`` (its loops in its order, NEP 50's weak Python scalars: ``boxcox(True, 2)`` is
+float64), and a call that is not the fast path is first checked by SciPy's ufunc on 0-d
+stand-ins of its operands (:class:`SpecialUfunc`), so that argument counts, ``out=``, ``dtype=``,
+``signature=``, ``casting=``, ``order=``, unknown keywords and unsupported input types raise
+SciPy's (NumPy's) error class and message.  Broadcasting, read-only outputs and the launch are
+npgpu's ufunc's, which give NumPy's errors themselves.
+
+Complex input: SciPy's complex loops exist in npgpu only for the rows with a ``"c"`` key
+(``xlogy``, ``xlog1py``); where SciPy computes a complex result and npgpu has no loop
+(erf, erfc, erfcx, ndtr, log_ndtr, gamma, loggamma, digamma/psi, zeta) npgpu raises a
+``TypeError`` saying so; where SciPy raises, so does npgpu, with SciPy's message.
 """
 import numpy as np
 
+from ... import _hostmode
+from ..._core.ndarray import ndarray
 from ...ufuncs.registry import build_ufunc
+from ...ufuncs.ufunc import _host_operand, ufunc
 from .table import BINARY, F64_TABLE, HEAVY, TABLE
 
-_WEAK = (int, float)        # Python scalars (NEP 50): they take the loop of the arrays
+# operands SciPy's check sees as they are (the rest become npgpu arrays first, as a call makes
+# them): scalars, and what no array holds (SciPy's "not supported for the input types")
+_AS_IS = (ndarray, np.ndarray, np.generic, int, float, complex, str, bytes, type(None))
+_PUBLIC = {"_riemann_zeta": "zeta", "_zeta": "zeta"}
 
 
 def _scipy_ufunc(name):
@@ -24,69 +40,97 @@ def _scipy_ufunc(name):
 
 
 class LoopSpec:
-    """The part of a NumPy ufunc an npgpu ufunc reads, for a SciPy ufunc with real loops only."""
+    """The part of a NumPy ufunc an npgpu ufunc reads, for SciPy's ufunc ``name`` (read on
+    first use), restricted to the loops the table row ``keys`` has."""
 
     nout = 1
     identity = None
 
-    def __init__(self, name, nin, order):
+    def __init__(self, name, nin, keys):
         self.__name__ = name
         self.nin = nin
         self.nargs = nin + 1
-        self._order = None          # SciPy's own order, read on first use (_loop_order)
-        self._table_order = order
-        self.types = [c * nin + "->" + c for c in order]
-        self.__doc__ = (f"scipy.special.{name} on npgpu arrays (an npgpu ufunc: loops "
-                        f"{', '.join(self.types)}).")
+        self._keys = frozenset(keys)
+        self._scipy = None
+        self.__doc__ = f"scipy.special.{_PUBLIC.get(name, name)} on npgpu arrays (an npgpu ufunc)."
+
+    @property
+    def scipy(self):
+        if self._scipy is None:
+            self._scipy = _scipy_ufunc(self.__name__)
+        return self._scipy
+
+    def _has(self, dt):
+        # the table's keys: a dtype name or a kind (as npgpu.ufunc picks a loop)
+        return dt.name in self._keys or dt.kind in self._keys
+
+    @property
+    def types(self):
+        """SciPy's loops that npgpu has, in SciPy's order."""
+        return [t for t in self.scipy.types if self._has(np.dtype(t[0]))]
 
     def resolve_dtypes(self, dtypes, *, signature=None, casting="same_kind"):
-        """NumPy's choice for SciPy's loops: an exact match first, else the first loop (in
-        SciPy's order) every input casts to safely; all-Python-scalar inputs as their default
-        dtypes.  ``signature``'s output (``dtype=``) picks the loop, inputs cast by ``casting``."""
-        ins = list(dtypes[:self.nin])
-        arrays = [k for k in ins if isinstance(k, np.dtype)]
-        if not arrays:
-            ins = [np.dtype(k) for k in ins]
-        elif float in ins and all(k.kind in "biu" for k in arrays):
-            # a Python float with integer arrays promotes as float64 (NumPy's promotion)
-            ins = [np.dtype(k) if k is float else k for k in ins]
-        want = signature[-1] if signature is not None else None
-        rule = "safe" if want is None else casting
-        order = self._order or self._loop_order()
-        for dt in order:
-            if want is None and all(k == dt for k in ins):
-                return (dt,) * (self.nin + 1)
-        for dt in order:
-            if want is not None and dt != want:
-                continue
-            if all(k in _WEAK if not isinstance(k, np.dtype) else np.can_cast(k, dt, rule)
-                   for k in ins):
-                return (dt,) * (self.nin + 1)
-        raise TypeError(f"ufunc '{self.__name__}' not supported for the input types, and the "
-                        f"inputs could not be safely coerced to any supported types according "
-                        f"to the casting rule '{rule!r}'")
-
-    def _loop_order(self):
-        """The installed SciPy's order of this function's float loops (it changed between
-        SciPy releases: ``erf(int8)`` is float32 in some, float64 in others), else the table's."""
-        order = self._table_order
-        try:
-            types = _scipy_ufunc(self.__name__).types
-            found = "".join(t[-1] for t in types
-                            if t[-1] in "fd" and t[:self.nin] == t[-1] * self.nin)
-            if sorted(found) == sorted(order):
-                order = found
-        except (ImportError, AttributeError):
-            pass
-        self._order = tuple(np.dtype(c) for c in order)
-        self.types = [c * self.nin + "->" + c for c in order]
-        return self._order
+        """SciPy's loop for these operand dtypes (its errors included); a loop npgpu lacks (a
+        complex one) raises TypeError naming the function."""
+        kw = {} if signature is None else {"signature": signature}
+        dts = self.scipy.resolve_dtypes(dtypes, casting=casting, **kw)
+        if not all(self._has(d) for d in dts):
+            name = _PUBLIC.get(self.__name__, self.__name__)
+            loop = "".join(d.char for d in dts[:self.nin]) + "->" + dts[-1].char
+            raise TypeError(f"npgpu.scipy.special.{name} does not support "
+                            f"{'complex' if any(d.kind == 'c' for d in dts) else dts[0].name} "
+                            f"input: SciPy's {loop} loop has no npgpu implementation")
+        return dts
 
     def __call__(self, *args, **kwargs):
         # host mode (@npgpu.fuse on NumPy inputs): SciPy's own ufunc
-        return _scipy_ufunc(self.__name__)(*args, **kwargs)
+        return self.scipy(*args, **kwargs)
 
 
-UFUNCS = {name: build_ufunc(name, LoopSpec(name, 2 if name in BINARY else 1, order), row,
-                           HEAVY.get(name, ()), F64_TABLE.get(name, ()))
-          for name, (order, row) in TABLE.items()}
+def _stand_in(x):
+    """A 0-d host array of ``x``'s dtype for an npgpu or NumPy array (tuples of them mapped);
+    anything else as it is."""
+    if isinstance(x, (ndarray, np.ndarray)):
+        return np.zeros((), x.dtype)
+    if isinstance(x, tuple):
+        return tuple(map(_stand_in, x))
+    return x
+
+
+class SpecialUfunc(ufunc):
+    """An npgpu ufunc whose calls off the fast path are first checked by SciPy's ufunc."""
+
+    def _call(self, *args, **kwargs):
+        if not _hostmode.active() and all(getattr(x, "_fuse_trace", None) is None for x in args):
+            nin = self.nin
+            args = tuple(x if isinstance(x, _AS_IS) else _host_operand(x)
+                         for x in args[:nin]) + args[nin:]
+            kwargs = self._check(args, kwargs)
+        return super()._call(*args, **kwargs)
+
+    def _check(self, args, kwargs):
+        """SciPy's errors for this call, from its ufunc on 0-d stand-ins (shapes are checked by
+        the call itself); a ``signature=`` string or tuple becomes the ``dtype=`` of its loop's
+        output (SciPy's loops take one dtype throughout)."""
+        sp = self._np.scipy
+        # where= stays out (npgpu's call checks it): SciPy 1.17's erf, gammainc, xlogy & co
+        # corrupt the heap when given where= with out= (NumPy's own ufuncs do not)
+        kw = {k: _stand_in(v) for k, v in kwargs.items() if k != "where"}
+        ins = [_stand_in(x) for x in args]
+        with np.errstate(all="ignore"):
+            sp(*ins, **kw)
+            sig = kwargs.get("signature")
+            if isinstance(sig, (str, tuple)) and kwargs.get("dtype") is None:
+                kw.pop("out", None)
+                kwargs = {k: v for k, v in kwargs.items() if k != "signature"}
+                kwargs["dtype"] = sp(*ins[:self.nin], **kw).dtype
+        return kwargs
+
+
+def _special_ufunc(name, row):
+    spec = LoopSpec(name, 2 if name in BINARY else 1, row)
+    built = build_ufunc(name, spec, row, HEAVY.get(name, ()), F64_TABLE.get(name, ()))
+    return SpecialUfunc(name, spec, built._loops)
+
+
+UFUNCS = {name: _special_ufunc(name, row) for name, row in TABLE.items()}
