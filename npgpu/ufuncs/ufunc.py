@@ -5,12 +5,15 @@ the only code path from a call to the elementwise generator.
 """
 import math
 import operator
+import warnings
+from functools import partial
 
 import numpy as np
 
 from .. import _hostmode
 from .._codegen import compiler
 from .._codegen import elementwise as _ew
+from .._codegen.launcher import warnings_lock
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
 from .._core.layout import c_shape_text
@@ -116,12 +119,14 @@ class ufunc:
                             f"{tuple(str(d) for d in loop_in)} on the GPU")
         return op
 
-    def resolve(self, keys, dtype=None, casting="same_kind"):
-        ck = (keys, dtype, casting)
+    def resolve(self, keys, dtype=None, casting="same_kind", signature=None):
+        """(loop input dtypes, loop output dtypes, op): NumPy's loop for operands of ``keys``
+        (``signature=`` picks it as NumPy does; ``dtype=`` is the outputs' signature)."""
+        ck = (keys, dtype, casting, signature)
         r = self._resolved.get(ck)
         if r is not None:
             return r
-        sig = None
+        sig = signature
         if dtype is not None:
             dt = check_dtype(dtype)
             sig = (None,) * self.nin + (dt,) * self.nout
@@ -209,35 +214,49 @@ class ufunc:
                 _ew.contig_kernel(op, dts, loop_out, loop_in, loop_out, self.__name__))
         self._plans[dts[0] if len(dts) == 1 else dts] = (kern, loop_out[0], words)
 
-    def _call(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
-              subok=True, signature=None, **kwargs):
+    def _call(self, *args, **kwargs):
+        """Every call off the fast path: a fused or host-mode call handed on, else NumPy's errors
+        for the call (:meth:`_check`), then :meth:`_run`."""
         for x in args:          # inside @npgpu.fuse: record instead of running
             trace = getattr(x, "_fuse_trace", None)
             if trace is not None:
-                return trace.apply(self, args, _options(kwargs, out=out, dtype=dtype,
-                                                        casting=casting, where=where))
+                return trace.apply(self, args, _options(kwargs))
+        out = kwargs.get("out")
         if _hostmode.on_host(*args, *(out if isinstance(out, tuple) else (out,))):
             # a host-mode @npgpu.fuse call: NumPy inputs compute with NumPy
-            return self._np(*args, **_options(kwargs, out=out, dtype=dtype, casting=casting,
-                                              where=where, order=order, subok=subok,
-                                              signature=signature))
-        if kwargs:
-            bad = next(iter(kwargs))
-            raise TypeError(f"{self.__name__}() got an unexpected keyword argument '{bad}'")
+            return self._np(*args, **kwargs)
+        nin = self.nin
+        ins, err = [], None
+        for x in args[:nin]:    # lists and the like to the device, unless npgpu cannot hold them
+            if not isinstance(x, _AS_IS):
+                try:
+                    x = _host_operand(x)
+                except (TypeError, ValueError) as e:
+                    err = e     # NumPy's check below names the problem where NumPy has one
+            ins.append(x)
+        args = tuple(ins) + args[nin:]
+        kwargs = self._check(args, kwargs)
+        if err is not None:
+            raise err
+        return self._run(*args, **kwargs)
+
+    def _check(self, args, kwargs):
+        """NumPy's error class and message for this call (argument counts, out=, dtype=,
+        signature=, casting=, order=, where='s dtype, unknown keywords, operand types): its ufunc
+        run on 0-d stand-ins (:func:`dry_run`); shapes and values are checked by the call.
+        Returns the keywords :meth:`_run` takes."""
+        dry_run(self._np, args, kwargs)
+        return kwargs
+
+    def _run(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
+             subok=True, signature=None):
         nin, nout = self.nin, self.nout
         if len(args) > nin:
-            if out is not None:
-                raise TypeError("cannot specify 'out' as both a positional and keyword argument")
             out = args[nin:]
             args = args[:nin]
-        if len(args) != nin:
-            raise TypeError(f"{self.__name__}() takes from {nin} to {nin + nout} positional "
-                            f"arguments but {len(args)} were given")
-        if signature is not None and dtype is None:
-            dtype = signature if not isinstance(signature, (tuple, str)) else None
         outs = self._normalize_out(out)
         inputs, keys = operands(args)
-        loop_in, loop_out, op = self.resolve(tuple(keys), dtype, casting)
+        loop_in, loop_out, op = self.resolve(tuple(keys), dtype, casting, signature)
         if _multi_device[0]:
             _check_devices(inputs, outs)
         # scalars become NumPy scalars of the loop's input dtype (NumPy's overflow errors included)
@@ -273,7 +292,7 @@ class ufunc:
                 self._splans[(arrays[0].dtype, args[pos].__class__, pos)] = \
                     (loop_in, loop_out, op)
         if (fresh and dtype is None and casting == "same_kind" and self.nout == 1
-                and len(arrays) == nin and self.nin <= 2 and not checked
+                and len(arrays) == nin and self.nin <= 2 and not checked and signature is None
                 and (arrays[0].dtype if nin == 1 else tuple(a.dtype for a in arrays))
                 not in self._plans):
             self._make_plan(inputs, loop_in, loop_out, op)
@@ -299,12 +318,11 @@ class ufunc:
             return None
         if not isinstance(out, tuple):
             out = (out,)
-        if len(out) != self.nout:
-            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
-        for o in out:
+        for o in out:           # NumPy's check has seen the count and the non-arrays
             if o is not None:
                 if not isinstance(o, ndarray):
-                    raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
+                    raise TypeError("return arrays must be of ArrayType (npgpu.ndarray, not "
+                                    f"{type(o).__module__}.{type(o).__name__})")
                 if o._ro:
                     fail_unless_writeable(o, "output array")
         return out
@@ -346,7 +364,7 @@ class ufunc:
 
     def _call_where(self, inputs, loop_in, loop_out, op, shape, outs, where, casting, order):
         from ..creation import asarray
-        mask = asarray(where)
+        mask = asarray(False if where is None else where)    # NumPy: None selects nothing
         if mask.dtype != _BOOL:
             mask = mask.astype(_BOOL)
         try:
@@ -363,7 +381,29 @@ class ufunc:
         return outs[0] if self.nout == 1 else tuple(outs)
 
     # ---- methods ---------------------------------------------------------------------------------
-    def outer(self, A, B, **kwargs):
+    def _method(self, name, run, args, kwargs):
+        """``run(*args, **kwargs)``, NumPy's ufunc method ``name`` on the same call answering
+        for every error: where npgpu raises, NumPy's exception (from host stand-ins,
+        :func:`numpy_error`) is raised if it has one.  A non-bool ``where=`` array, which npgpu
+        would cast, is NumPy's error before anything runs."""
+        func = getattr(self._np, name)
+        where = kwargs.get("where", args[6] if name == "reduce" and len(args) > 6 else True)
+        if isinstance(where, _ARRAYS) and where.dtype != _BOOL:
+            err = numpy_error(func, args, kwargs)
+            if err is not None:
+                raise err
+        try:
+            return run(*args, **kwargs)
+        except (TypeError, ValueError, IndexError):
+            err = numpy_error(func, args, kwargs, writable=name == "at")
+            if err is None:
+                raise
+        raise err
+
+    def outer(self, *args, **kwargs):
+        return self._method("outer", self._outer, args, kwargs)
+
+    def _outer(self, A, B, **kwargs):
         if self.nin != 2:
             raise ValueError("outer product only supported for binary functions")
         from ..creation import asarray
@@ -374,20 +414,16 @@ class ufunc:
         return self(A, B, **kwargs)
 
     def reduce(self, *args, **kwargs):
-        from .. import _core
-        return _core.ndarray._ops["ufunc_reduce"](self, *args, **kwargs)
+        return self._method("reduce", partial(_ops["ufunc_reduce"], self), args, kwargs)
 
     def accumulate(self, *args, **kwargs):
-        from .. import _core
-        return _core.ndarray._ops["ufunc_accumulate"](self, *args, **kwargs)
+        return self._method("accumulate", partial(_ops["ufunc_accumulate"], self), args, kwargs)
 
     def reduceat(self, *args, **kwargs):
-        from .. import _core
-        return _core.ndarray._ops["ufunc_reduceat"](self, *args, **kwargs)
+        return self._method("reduceat", partial(_ops["ufunc_reduceat"], self), args, kwargs)
 
-    def at(self, a, indices, b=None):
-        from .. import _core
-        return _core.ndarray._ops["ufunc_at"](self, a, indices, b)
+    def at(self, *args, **kwargs):
+        return self._method("at", partial(_ops["ufunc_at"], self), args, kwargs)
 
 
 def _check_devices(inputs, out):
@@ -429,15 +465,110 @@ def _negative_power_check(inputs, loop_in, shape, where):
 
 _DEFAULTS = {"out": None, "dtype": None, "casting": "same_kind", "where": True, "order": "K",
              "subok": True, "signature": None}
+_LAYOUT_ONLY = ("order", "subok")      # no bearing on a fused function's values
 
 
-def _options(kwargs, **given):
+def _options(kwargs):
     """The keyword arguments of a call that differ from the defaults (for @npgpu.fuse)."""
-    kw = dict(kwargs)
-    for k, v in given.items():
-        if v is not _DEFAULTS[k]:
-            kw[k] = v
-    return kw
+    return {k: v for k, v in kwargs.items()
+            if k not in _LAYOUT_ONLY and not (k in _DEFAULTS and v is _DEFAULTS[k])}
+
+
+# ---- NumPy's errors for a call: its ufunc on 0-d stand-ins -------------------------------
+# operands a check sees as they are (others become npgpu arrays first, as the call makes them):
+# arrays, scalars, and what no array holds (NumPy's "did not contain a loop" & co)
+_AS_IS = (ndarray, np.ndarray, np.generic, int, float, complex, str, bytes, type(None))
+_ARRAY_TYPES = (ndarray, np.ndarray)
+_ARRAYS = _ARRAY_TYPES + (np.generic,)
+_DRY = {}
+
+
+def stand_in(x):
+    """A keyword's host stand-in for an npgpu or NumPy array: one element of its dtype, 0-d or 1-d
+    as it is (NumPy's where= cast error names a scalar or "array data"); tuples mapped; anything
+    else (NumPy scalars included: NumPy takes where=np.float64(1) as a Python float) as it is."""
+    if isinstance(x, _ARRAY_TYPES):
+        return np.zeros((1,) if x.ndim else (), x.dtype)
+    if isinstance(x, tuple):
+        return tuple(map(stand_in, x))
+    return x
+
+
+def _dry_key(x):
+    """What of a keyword value a check depends on: an array's dtype, else the typed value."""
+    if isinstance(x, _ARRAY_TYPES):
+        return x.dtype, x.ndim > 0
+    if isinstance(x, tuple):
+        return tuple(map(_dry_key, x))
+    return x.__class__, x
+
+
+def numpy_error(func, args, kwargs, writable=False):
+    """The exception ``func(*args, **kwargs)`` -- a NumPy ufunc method -- raises on host
+    stand-ins of the npgpu arrays, or None where it raises none: the first operand zeros
+    broadcast to its shape (no memory; ``writable``: allocated, for ``at``), every other array
+    copied (index values and shapes are what NumPy checks).  For error paths: NumPy computes
+    where it finds nothing wrong."""
+    def host(x):
+        if isinstance(x, tuple):
+            return tuple(map(host, x))
+        return x.get() if isinstance(x, ndarray) else x
+    first = args[0] if args else None
+    if isinstance(first, ndarray):
+        z = np.zeros(() if writable else 1, first.dtype)
+        first = np.zeros(first.shape, first.dtype) if writable else \
+            np.broadcast_to(z[0], first.shape)
+        args = (first,) + args[1:]
+    try:
+        with warnings_lock, warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                func(*map(host, args), **{k: host(v) for k, v in kwargs.items()})
+    except Exception as e:          # noqa: BLE001 - NumPy's answer, handed to the caller
+        return e
+    return None
+
+
+def _operand_stand_in(x):
+    """An operand's stand-in: 0-d (broadcasting against anything: shapes are the call's to
+    check), a Python scalar as the zero of its type (NEP 50 looks at the type only)."""
+    if x.__class__ in _PY_SCALAR:
+        return x.__class__(0)
+    return np.zeros((), x.dtype) if isinstance(x, _ARRAYS) else stand_in(x)
+
+
+def _operand_key(x):
+    if x.__class__ in _PY_SCALAR:
+        return x.__class__
+    return x.dtype if isinstance(x, _ARRAYS) else _dry_key(x)
+
+
+def dry_run(func, args, kwargs):
+    """The result dtype (a tuple of them for several outputs) of ``func(*args, **kwargs)`` -- a
+    NumPy or SciPy ufunc -- run on stand-ins of the operands (:func:`_operand_stand_in`) and
+    keywords (:func:`stand_in`), so that the call raises ``func``'s error class and message.
+    Answers are remembered per (func, operand dtypes/types, keywords); an unhashable keyword
+    (a list) asks every time."""
+    try:
+        key = (func, tuple(map(_operand_key, args)),
+               tuple((k, _dry_key(v)) for k, v in kwargs.items()))
+        r = _DRY.get(key)
+    except TypeError:
+        key = r = None
+    if r is None:
+        ins = [_operand_stand_in(x) for x in args]
+        kw = {k: stand_in(v) for k, v in kwargs.items()}
+        with warnings_lock, warnings.catch_warnings():      # the filters are process-wide
+            warnings.simplefilter("ignore")
+            with np.errstate(all="ignore"):
+                res = func(*ins, **kw)
+        r = (tuple(np.asarray(v).dtype for v in res) if isinstance(res, tuple)
+             else np.asarray(res).dtype)
+        if key is not None:
+            if len(_DRY) > 4096:
+                _DRY.clear()
+            _DRY[key] = r
+    return r
 
 
 def _scalar(x, dt):

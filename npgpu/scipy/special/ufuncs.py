@@ -11,21 +11,16 @@ SciPy's (NumPy's) error class and message.  Broadcasting, read-only outputs and 
 npgpu's ufunc's, which give NumPy's errors themselves.
 
 Complex input: SciPy's complex loops exist in npgpu only for the rows with a ``"c"`` key
-(``xlogy``, ``xlog1py``); where SciPy computes a complex result and npgpu has no loop
-(erf, erfc, erfcx, ndtr, log_ndtr, gamma, loggamma, digamma/psi, zeta) npgpu raises a
-``TypeError`` saying so; where SciPy raises, so does npgpu, with SciPy's message.
+(``xlogy``, ``xlog1py``, ``erf``, ``erfc``, ``erfcx``, ``ndtr``, ``log_ndtr``); where SciPy
+computes a complex result and npgpu has no loop (gamma, loggamma, digamma/psi, zeta) npgpu
+raises a ``TypeError`` saying so; where SciPy raises, so does npgpu, with SciPy's message.
 """
 import numpy as np
 
-from ... import _hostmode
-from ..._core.ndarray import ndarray
 from ...ufuncs.registry import build_ufunc
-from ...ufuncs.ufunc import _host_operand, ufunc
+from ...ufuncs.ufunc import dry_run, ufunc
 from .table import BINARY, F64_TABLE, HEAVY, TABLE
 
-# operands SciPy's check sees as they are (the rest become npgpu arrays first, as a call makes
-# them): scalars, and what no array holds (SciPy's "not supported for the input types")
-_AS_IS = (ndarray, np.ndarray, np.generic, int, float, complex, str, bytes, type(None))
 _PUBLIC = {"_riemann_zeta": "zeta", "_zeta": "zeta"}
 
 
@@ -87,43 +82,23 @@ class LoopSpec:
         return self.scipy(*args, **kwargs)
 
 
-def _stand_in(x):
-    """A 0-d host array of ``x``'s dtype for an npgpu or NumPy array (tuples of them mapped);
-    anything else as it is."""
-    if isinstance(x, (ndarray, np.ndarray)):
-        return np.zeros((), x.dtype)
-    if isinstance(x, tuple):
-        return tuple(map(_stand_in, x))
-    return x
-
-
 class SpecialUfunc(ufunc):
-    """An npgpu ufunc whose calls off the fast path are first checked by SciPy's ufunc."""
-
-    def _call(self, *args, **kwargs):
-        if not _hostmode.active() and all(getattr(x, "_fuse_trace", None) is None for x in args):
-            nin = self.nin
-            args = tuple(x if isinstance(x, _AS_IS) else _host_operand(x)
-                         for x in args[:nin]) + args[nin:]
-            kwargs = self._check(args, kwargs)
-        return super()._call(*args, **kwargs)
+    """An npgpu ufunc whose calls off the fast path are checked by SciPy's ufunc (the ufunc
+    check's :func:`~npgpu.ufuncs.ufunc.dry_run` on SciPy's ufunc in place of NumPy's)."""
 
     def _check(self, args, kwargs):
-        """SciPy's errors for this call, from its ufunc on 0-d stand-ins (shapes are checked by
-        the call itself); a ``signature=`` string or tuple becomes the ``dtype=`` of its loop's
-        output (SciPy's loops take one dtype throughout)."""
+        """SciPy's errors for this call; a ``signature=`` string or tuple becomes the
+        ``dtype=`` of its loop's output (SciPy's loops take one dtype throughout)."""
         sp = self._np.scipy
         # where= stays out (npgpu's call checks it): SciPy 1.17's erf, gammainc, xlogy & co
         # corrupt the heap when given where= with out= (NumPy's own ufuncs do not)
-        kw = {k: _stand_in(v) for k, v in kwargs.items() if k != "where"}
-        ins = [_stand_in(x) for x in args]
-        with np.errstate(all="ignore"):
-            sp(*ins, **kw)
-            sig = kwargs.get("signature")
-            if isinstance(sig, (str, tuple)) and kwargs.get("dtype") is None:
-                kw.pop("out", None)
-                kwargs = {k: v for k, v in kwargs.items() if k != "signature"}
-                kwargs["dtype"] = sp(*ins[:self.nin], **kw).dtype
+        kw = {k: v for k, v in kwargs.items() if k != "where"}
+        dry_run(sp, args, kw)
+        sig = kwargs.get("signature")
+        if isinstance(sig, (str, tuple)) and kwargs.get("dtype") is None:
+            kw.pop("out", None)
+            kwargs = {k: v for k, v in kwargs.items() if k != "signature"}
+            kwargs["dtype"] = dry_run(sp, args[:self.nin], kw)
         return kwargs
 
 
