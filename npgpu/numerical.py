@@ -12,6 +12,8 @@ import numpy as np
 from ._codegen import compiler
 from ._codegen import elementwise as _ew
 from ._codegen.compiler import KernelSource, Param
+from ._core import copy as _copy
+from ._core import layout as _layout
 from ._core.ndarray import empty_array, ndarray
 from .creation import asarray
 from .fusion import Fused
@@ -63,24 +65,50 @@ def _real_dtype(dt):
     return np.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt
 
 
-def _as(v, dt):
-    with np.errstate(all="ignore"):      # NumPy's copyto of an out-of-range value gives inf
-        return np.asarray(v).astype(dt)[()]
+def _fill_operand(v, rdt, shape):
+    """``v`` as NumPy's ``copyto(part, v, where=...)`` takes it into a part (real, or a part of
+    complex) of ``shape`` and dtype ``rdt``, as a kernel operand: host values converted by
+    NumPy's own copyto (its cast errors, NEP 50 for Python scalars, its overflow warnings; a
+    scalar stays a NumPy scalar, an array is copied to the device), a device array checked for
+    the same_kind cast; an array must broadcast into ``shape`` (leading ones are dropped)."""
+    if isinstance(v, ndarray):
+        if v.dtype != rdt and not np.can_cast(v.dtype, rdt, "same_kind"):
+            what = "scalar" if v.ndim == 0 else "array data"
+            raise TypeError(f"Cannot cast {what} from {v.dtype!r} to {rdt!r} according to "
+                            "the rule 'same_kind'")
+    else:
+        h = np.empty(np.shape(v), rdt)
+        np.copyto(h, v)
+        if h.ndim == 0:
+            return h[()]
+        v = asarray(h)
+    k = 0
+    while v.ndim - k > len(shape) and v.shape[k] == 1:      # NumPy drops leading ones
+        k += 1
+    v = v.reshape(v.shape[k:])
+    if not _layout.broadcasts_to(v.shape, shape):
+        raise ValueError(f"could not broadcast input array from shape "
+                         f"{_layout.c_shape_text(v.shape)} into shape "
+                         f"{_layout.c_shape_text(shape)}")
+    return v
 
 
 def nan_to_num(x, copy=True, nan=0.0, posinf=None, neginf=None):
     """``numpy.nan_to_num``: NaN -> ``nan``, +-inf -> ``posinf`` / ``neginf`` (the dtype's
-    largest finite values by default), both parts of complex numbers; one kernel, in place
-    when ``copy`` is false."""
+    largest finite values by default), both parts of complex numbers; each value a scalar or
+    an array broadcast into ``x`` (NumPy's ``copyto`` rules); one kernel, in place when
+    ``copy`` is false."""
     a = asarray(x, copy=False if copy is False else None)
     fresh = a is not x           # host data was copied to the device: that copy is ours
     if a.dtype.kind not in "fc":
         return a.copy() if copy and not fresh else a
     rdt = _real_dtype(a.dtype)
     info = np.finfo(rdt)
-    consts = [_as(nan, rdt), _as(info.max if posinf is None else posinf, rdt),
-              _as(info.min if neginf is None else neginf, rdt)]
+    consts = [_fill_operand(v, rdt, a.shape) for v in
+              (nan, info.max if posinf is None else posinf, info.min if neginf is None else neginf)]
     out = empty_array(a.shape, a.dtype) if copy and not fresh else a
+    if any(isinstance(c, ndarray) and _copy.may_overlap(out, c) for c in consts):
+        consts = [c.copy() if isinstance(c, ndarray) else c for c in consts]
     _ew.launch(_NAN_TO_NUM[a.dtype.kind], [a, *consts], [a.dtype, rdt, rdt, rdt], [out],
                [a.dtype], name="nan_to_num")
     return out

@@ -27,6 +27,9 @@ def _as_2d(a, dtype):
     """``numpy.array(a, ndmin=2, dtype=dtype)``: always a fresh C-contiguous copy (centred in
     place later)."""
     a = creation.asarray(a)
+    if a.dtype.kind == "c" and np.dtype(dtype).kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=3)
     x = a.astype(dtype, copy=True)
     if x.ndim < 2:
         x = x.reshape((1,) * (2 - x.ndim) + x.shape)

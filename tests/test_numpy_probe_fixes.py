@@ -415,3 +415,374 @@ def test_unique_axis_errors(axis):
                          lambda: np.unique(np.asarray(h), axis=axis))
         return
     assert_same(np.unique(np.asarray(h), axis=axis), expect)
+
+
+# --- order statistics, nan_to_num and statistics: a probe against NumPy 2 ------------------
+from conftest import assert_matches, raises_like  # noqa: E402
+
+_R = numpy.random.default_rng(2027)       # (the tests above draw from RNG as they run)
+
+
+def _answers(call):
+    """(result on the host, warnings as (class, message)) of ``call(xp)``; floating-point
+    warnings ("... encountered in ...") left out: npgpu has none (docs/differences.md)."""
+    def run(xp):
+        with warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            r = call(xp)
+        return r, {(w.category, str(w.message)) for w in seen
+                   if "encountered in" not in str(w.message)
+                   and "CUDA device" not in str(w.message)}
+    return run(numpy), run(np)
+
+
+# warnings NumPy gives where the data decide them (a slice left empty by NaNs or where=): npgpu
+# does not read device data to warn (docs/differences.md); where the shapes decide, it warns
+_DATA_WARNINGS = ("All-NaN slice encountered", "Mean of empty slice",
+                  "Degrees of freedom <= 0 for slice", "Degrees of freedom <= 0 for slice.")
+
+
+def _as_numpy(call, rtol=None, data_warnings=False):
+    """``call(xp)`` gives NumPy's values, dtype, shape (NaN positions per complex part) and
+    warnings (``data_warnings``: NumPy's may add those of :data:`_DATA_WARNINGS`); a tuple
+    result item by item."""
+    (want, wwant), (got, wgot) = _answers(call)
+    if data_warnings:
+        assert wgot <= wwant and all(m in _DATA_WARNINGS for _, m in wwant - wgot)
+    else:
+        assert wgot == wwant
+    pairs = zip(want, got) if isinstance(want, tuple) else [(want, got)]
+    for w, g in pairs:
+        w = numpy.asarray(w)
+        assert_matches(g, w, rtol=rtol)
+        if w.dtype.kind == "c":
+            gh = _host(g)
+            assert (numpy.isnan(gh.real) == numpy.isnan(w.real)).all()
+            assert (numpy.isnan(gh.imag) == numpy.isnan(w.imag)).all()
+
+
+def _dev(xp, v):
+    return xp.asarray(v) if isinstance(v, numpy.ndarray) and xp is np else v
+
+
+def _complex_with_nans(shape, dt=numpy.complex128):
+    x = (_R.standard_normal(shape) + 1j * _R.standard_normal(shape)).astype(dt)
+    m = _R.random(shape)
+    x[m < 0.1] = complex(numpy.nan, 1.5)
+    x[(m >= 0.1) & (m < 0.2)] = complex(2.5, numpy.nan)
+    x[(m >= 0.2) & (m < 0.3)] = complex(numpy.nan, numpy.nan)
+    return x
+
+
+_CX = _complex_with_nans((3, 4, 6))
+_CX[:, 1] = complex(numpy.nan, 3.0)          # all-NaN slices along the last axis and (0, 2)
+_CX[-1, 1, -1] = complex(1.0, numpy.nan)
+_CX[0, 2] = numpy.nan
+_CX_ROW = numpy.full(5, complex(numpy.nan, 2.0))
+_CX_ROW[-1] = complex(4.0, numpy.nan)
+
+
+@pytest.mark.parametrize("fn", ["nanmedian", "median"])
+@pytest.mark.parametrize("dt", [numpy.complex128, numpy.complex64])
+@pytest.mark.parametrize("axis,keepdims", [(None, False), (0, False), (-1, True), ((0, 2), False),
+                                           ((0, 1, 2), True), (1, False)])
+def test_complex_medians_with_nans(fn, dt, axis, keepdims):
+    # nanmedian skips NaN in either part; an all-NaN slice warns and is NaN+0j (NumPy's masked
+    # path) or the slice's last element (its one-row path: no kept axes)
+    x = _CX.astype(dt)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, x), axis=axis, keepdims=keepdims),
+              data_warnings=True)
+
+
+@pytest.mark.parametrize("x", [_CX_ROW, _CX_ROW[:1].reshape(()), _complex_with_nans((7,))])
+def test_complex_nanmedian_one_row(x):
+    _as_numpy(lambda xp: xp.nanmedian(_dev(xp, x)), data_warnings=True)
+
+
+def test_complex_nanmedian_long_rows():
+    # rows of 600 or more: NumPy's apply_along_axis path, the last element of an all-NaN row
+    x = _complex_with_nans((2, 600))
+    x[0] = complex(numpy.nan, 9.0)
+    x[0, -1] = complex(3.0, numpy.nan)
+    _as_numpy(lambda xp: xp.nanmedian(_dev(xp, x), axis=1), data_warnings=True)
+    # one long complex row: no radix select
+    _as_numpy(lambda xp: xp.median(_dev(xp, x[1:])), data_warnings=True)
+
+
+@pytest.mark.parametrize("fn", ["nanmedian", "median"])
+@pytest.mark.parametrize("axis,keepdims", [(0, False), (None, True), (1, True)])
+@pytest.mark.parametrize("out_dt", [numpy.complex128, numpy.float64])
+def test_complex_medians_out(fn, axis, keepdims, out_dt):
+    x = _complex_with_nans((4, 6))
+    x[1] = numpy.nan
+    shape = numpy.median(numpy.zeros((4, 6)), axis=axis, keepdims=keepdims).shape
+
+    def call(xp):
+        out = xp.zeros(shape, out_dt)
+        r = getattr(xp, fn)(_dev(xp, x), axis=axis, out=out, keepdims=keepdims)
+        assert r is out
+        return out
+    if fn == "median" and out_dt == numpy.float64:     # NumPy's cast of the NaN into out
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+            raises_like(lambda: call(numpy), lambda: call(np))
+        with pytest.warns(numpy.exceptions.ComplexWarning), pytest.raises(TypeError):
+            call(np)
+        return
+    _as_numpy(call, data_warnings=True)
+
+
+@pytest.mark.parametrize("fn,q", [("nanmedian", None), ("nanpercentile", [10, 90]),
+                                  ("nanquantile", 0.3)])
+@pytest.mark.parametrize("axis", [None, 0, 1])
+def test_all_nan_slice_warning(fn, q, axis):
+    x = _R.standard_normal((3, 5)).astype(numpy.float32)
+    x[1] = numpy.nan
+    x[0, 2] = numpy.nan
+    args = () if q is None else (q,)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, x), *args, axis=axis), data_warnings=True)
+
+
+def test_all_nan_one_long_row():
+    # the radix-select path (one row of at least select.SELECT_MIN elements)
+    x = numpy.full(40000, numpy.nan, numpy.float32)
+    _as_numpy(lambda xp: xp.nanmedian(_dev(xp, x)), data_warnings=True)
+    x[::7] = _R.standard_normal(x[::7].size)
+    _as_numpy(lambda xp: xp.nanmedian(_dev(xp, x)), data_warnings=True)
+
+
+@pytest.mark.parametrize("fn", ["percentile", "quantile", "nanpercentile", "nanquantile"])
+def test_complex_quantiles_refused(fn):
+    x = _complex_with_nans((6,))
+    raises_like(lambda: getattr(numpy, fn)(x, 0.5), lambda: getattr(np, fn)(np.asarray(x), 0.5))
+
+
+# --- nan_to_num: array-valued nan / posinf / neginf (NumPy's copyto into each part) -------------
+def _specials(shape, dt):
+    if numpy.dtype(dt).kind == "i":
+        return _R.integers(-50, 50, shape).astype(dt)
+    x = _R.standard_normal(shape) * 10
+    if numpy.dtype(dt).kind == "c":
+        x = x + 1j * _R.standard_normal(shape)
+    x = numpy.asarray(x).astype(dt)
+    f = x.reshape(-1)
+    for i, v in enumerate([numpy.nan, numpy.inf, -numpy.inf] * 4):
+        if 2 * i >= f.size:
+            break
+        if numpy.dtype(dt).kind != "c":
+            f[2 * i] = v
+        else:
+            f[2 * i] = complex(v, f[2 * i].imag) if i % 2 else complex(f[2 * i].real, v)
+    return x
+
+
+_VALUES = [dict(nan=numpy.arange(4.0) + 0.5),
+           dict(nan=_R.standard_normal(4), posinf=_R.standard_normal((3, 4)),
+                neginf=numpy.float32(-3)),
+           dict(nan=numpy.arange(3)[:, None], posinf=numpy.array(5, numpy.int8)),
+           dict(nan=numpy.ones((1, 1, 4)), neginf=[[1.0, 2.0, 3.0, 4.0]]),
+           dict(posinf=numpy.array([True, False, True, True]))]
+
+
+@pytest.mark.parametrize("dt", [numpy.float64, numpy.float32, numpy.float16, numpy.complex128,
+                                numpy.complex64, numpy.int32])
+@pytest.mark.parametrize("kw", _VALUES)
+@pytest.mark.parametrize("copy", [True, False])
+def test_nan_to_num_array_values(dt, kw, copy):
+    x = _specials((3, 4), dt)
+
+    def call(xp):
+        d = x.copy() if xp is numpy else np.asarray(x)
+        r = xp.nan_to_num(d, copy=copy, **{k: _dev(xp, v) for k, v in kw.items()})
+        assert (r is d) == (not copy)
+        return r
+    _as_numpy(call)
+
+
+@pytest.mark.parametrize("kw", [dict(nan=numpy.array([1j, 2j])), dict(nan=1j),
+                                dict(nan=numpy.complex64(1j)), dict(nan=numpy.ones((2, 2))),
+                                dict(nan="a"), dict(nan=None), dict(neginf=[1.0, 2.0, 3.0]),
+                                dict(nan=numpy.ones((2, 3, 4))), dict(nan=numpy.array(1j)),
+                                dict(posinf=numpy.ones(4, numpy.complex64))])
+@pytest.mark.parametrize("dt", [numpy.float64, numpy.complex64])
+@pytest.mark.parametrize("device", [True, False])
+def test_nan_to_num_value_errors(kw, dt, device):
+    x = _specials((3, 4), dt)
+    conv = (lambda v: np.asarray(v) if isinstance(v, numpy.ndarray) else v) if device else \
+        (lambda v: v)
+    raises_like(lambda: numpy.nan_to_num(x.copy(), **kw),
+                lambda: np.nan_to_num(np.asarray(x), **{k: conv(v) for k, v in kw.items()}))
+
+
+def test_nan_to_num_values_of_zero_d_and_overflow():
+    x = numpy.asarray(numpy.float32(numpy.inf))
+    _as_numpy(lambda xp: xp.nan_to_num(_dev(xp, x), posinf=numpy.array([7.5])[0:1].reshape(())))
+    y = _specials((5,), numpy.float32)
+    # a host value overflowing float32: NumPy's cast warning
+    _as_numpy(lambda xp: xp.nan_to_num(_dev(xp, y), neginf=[-1e300] * 5, posinf=1e300))
+    # the values overlap the array written in place
+    z = _specials((6,), numpy.float64)
+
+    def in_place(xp):
+        d = z.copy() if xp is numpy else np.asarray(z)
+        xp.nan_to_num(d, copy=False, nan=d[::-1])
+        return d
+    _as_numpy(in_place)
+
+
+# --- average, mean/var/std and their nan* forms, ptp, scans, argmin, cov --------------------
+_A = _R.standard_normal((3, 4, 5))
+
+
+@pytest.mark.parametrize("dt", ["f8", "f2", "i4", "?", "c16", "u1"])
+@pytest.mark.parametrize("kw", [
+    dict(axis=(1, 2), weights=_R.random((4, 5))),
+    dict(axis=(2, 1), weights=_R.random((5, 4)), returned=True),
+    dict(axis=1, weights=_R.random(4).astype(numpy.float32)),
+    dict(axis=1, weights=_R.random(4).astype(numpy.complex64), keepdims=True, returned=True),
+    dict(axis=2, weights=_R.integers(1, 5, 5), returned=True),
+    dict(weights=_R.random((3, 4, 5)), returned=True, keepdims=True),
+    dict(axis=0, returned=True), dict(returned=True)])
+def test_average(dt, kw):
+    a = (_A * 20).astype(dt)
+    _as_numpy(lambda xp: xp.average(_dev(xp, a), **{k: _dev(xp, v) for k, v in kw.items()}),
+              rtol=5e-3 if dt == "f2" else None)
+
+
+@pytest.mark.parametrize("kw", [dict(axis=1, weights=_R.random((4, 5))), dict(axis=3),
+                                dict(axis=(0, 0)), dict(weights=_R.random(4)),
+                                dict(axis=1, weights=numpy.array([1, -1, 2, -2.0])),
+                                dict(axis=1, weights=_R.random(5))])
+def test_average_errors(kw):
+    raises_like(lambda: numpy.average(_A, **kw),
+                lambda: np.average(np.asarray(_A), **{k: _dev(np, v) for k, v in kw.items()}))
+
+
+def test_average_empty():
+    e = numpy.zeros((0, 3))
+    _as_numpy(lambda xp: xp.average(_dev(xp, e), axis=0, returned=True))
+    raises_like(lambda: numpy.average(e, axis=1), lambda: np.average(np.asarray(e), axis=1))
+
+
+_S = _R.standard_normal((4, 5)) * 5
+_S_NAN = _S.copy()
+_S_NAN.reshape(-1)[::3] = numpy.nan
+_WHERE = _R.random((4, 5)) > 0.45
+_WHERE[:, 0] = False
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "nanvar", "nanstd"])
+@pytest.mark.parametrize("dt", ["f8", "f4", "c16", "i8"])
+@pytest.mark.parametrize("kw", [dict(axis=0, ddof=4), dict(axis=0, ddof=5), dict(ddof=25),
+                                dict(axis=1, where=_WHERE, ddof=2), dict(axis=0, where=_WHERE),
+                                dict(correction=1, axis=1)])
+def test_var_degrees_of_freedom(fn, dt, kw):
+    # dof <= 0: NumPy's warning (nanvar's ends in a period); nanvar gives NaN there, var x / 0
+    a = (_S_NAN if fn.startswith("nan") else _S).astype(dt) if dt != "i8" else \
+        (_S * 10).astype(dt)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, a), **{k: _dev(xp, v) for k, v in kw.items()}),
+              rtol=1e-5 if dt == "f4" else None, data_warnings=True)
+
+
+@pytest.mark.parametrize("fn", ["mean", "nanmean", "var", "nanvar"])
+@pytest.mark.parametrize("shape,axis", [((0,), None), ((0, 3), 0), ((3, 0), 1), ((0, 3), 1)])
+def test_empty_reduction_warnings(fn, shape, axis):
+    e = numpy.zeros(shape)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, e), axis=axis))
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, e), axis=axis))     # a repeat call too
+
+
+@pytest.mark.parametrize("fn", ["mean", "nanmean"])
+def test_mean_of_masked_or_all_nan_slices(fn):
+    a = _S_NAN.copy()
+    a[:, 1] = numpy.nan
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, a if fn == "nanmean" else _S), axis=0,
+                                         where=_dev(xp, _WHERE)), data_warnings=True)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, a), axis=0), data_warnings=True)
+
+
+@pytest.mark.parametrize("fn", ["var", "std", "nanvar", "nanstd", "mean", "nanmean"])
+@pytest.mark.parametrize("dt", ["c16", "c8"])
+@pytest.mark.parametrize("kw", [dict(dtype=numpy.float32), dict(axis=0, dtype=numpy.float64)])
+def test_complex_data_real_dtype(fn, dt, kw):
+    # NumPy casts the data (its mean: of the real parts) and warns ComplexWarning
+    a = (_S_NAN if fn.startswith("nan") else _S) * (1 + 0.5j)
+    a = a.astype(dt)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, a), **kw), rtol=1e-5)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, a), **kw), rtol=1e-5)   # a repeat call too
+
+
+@pytest.mark.parametrize("fn", ["var", "std"])
+def test_integer_dtype_var(fn):
+    a = (_S * 10).astype(numpy.int64)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, a), dtype=int))
+    call = lambda xp: getattr(xp, fn)(_dev(xp, a), axis=1, dtype=numpy.int32)  # noqa: E731
+    if fn == "std":                   # NumPy's sqrt into an integer array refuses the cast
+        raises_like(lambda: call(numpy), lambda: call(np))
+    else:
+        _as_numpy(call)
+
+
+@pytest.mark.parametrize("fn", ["mean", "var", "nanmean"])
+@pytest.mark.parametrize("out_dt", ["f8", "f4"])
+def test_complex_result_into_real_out(fn, out_dt):
+    a = _S * (1 - 2j)
+
+    def call(xp):
+        out = xp.zeros((5,), out_dt)
+        assert getattr(xp, fn)(_dev(xp, a), axis=0, out=out) is out
+        return out
+    _as_numpy(call, rtol=1e-5)
+
+
+@pytest.mark.parametrize("dt", ["f8", "?", "c16", "i1"])
+@pytest.mark.parametrize("out_dt", ["f8", "c8", "i4"])
+def test_ptp_out(dt, out_dt):
+    # NumPy: the maximum cast into out, then out - the minimum (bool data works there)
+    a = (_S * 5).astype(dt)
+
+    def call(xp):
+        out = xp.zeros((5,), out_dt)
+        return xp.ptp(_dev(xp, a), axis=0, out=out)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", numpy.exceptions.ComplexWarning)
+        err = None
+        try:
+            call(numpy)
+        except TypeError as e:
+            err = e
+    if err is not None:
+        with pytest.raises(TypeError, match=re.escape(str(err))):
+            call(np)
+        return
+    _as_numpy(call, rtol=1e-6)
+
+
+@pytest.mark.parametrize("fn", ["nancumsum", "nancumprod"])
+@pytest.mark.parametrize("dt", ["f8", "f2", "c16", "c8"])
+@pytest.mark.parametrize("dtype", [int, numpy.float32, numpy.uint8])
+def test_nan_scans_with_a_dtype(fn, dt, dtype):
+    # NumPy replaces the NaN (in either part) before the cast to dtype
+    a = (_S_NAN[:3, :4] / 4 * (1 + 1j if dt[0] == "c" else 1)).astype(dt)
+    if dt[0] == "c":
+        a[0, 1] = complex(1.0, numpy.nan)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, a), axis=1, dtype=dtype), rtol=5e-3)
+
+
+@pytest.mark.parametrize("fn", ["nanargmin", "nanargmax"])
+@pytest.mark.parametrize("shape,axis", [((0,), None), ((0, 3), 0), ((0, 3), 1)])
+def test_nanarg_of_empty(fn, shape, axis):
+    e = numpy.zeros(shape)
+    call = lambda xp: getattr(xp, fn)(_dev(xp, e), axis=axis)   # noqa: E731
+    try:
+        want = call(numpy)
+    except ValueError:
+        raises_like(lambda: call(numpy), lambda: call(np))
+        return
+    assert_matches(call(np), want)
+
+
+@pytest.mark.parametrize("fn", ["cov", "corrcoef"])
+def test_cov_complex_to_real_dtype(fn):
+    m = _S[:3] * (1 + 1j)
+    _as_numpy(lambda xp: getattr(xp, fn)(_dev(xp, m), dtype=numpy.float32), rtol=1e-5)

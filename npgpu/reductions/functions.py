@@ -8,6 +8,7 @@ Results of full reductions are 0-d npgpu arrays (no host round-trip).
 import builtins
 import copy
 import functools
+import warnings
 
 import numpy as np
 
@@ -255,8 +256,9 @@ def _arg(np_func, a, axis, out, keepdims, largest, skip_nan):
         return host[0]
     a = _r.as_array(a)
     kd = False if keepdims is NoValue else keepdims
-    if skip_nan and a.dtype.kind in "fc":
+    if skip_nan and a.dtype.kind in "fc" and a.size:
         # NumPy refuses an all-NaN slice before anything is written: one scalar comes back
+        # (an empty slice: argmin's own error, from the dry run)
         if builtins.bool(any(all(ufunc_by_name("isnan")(a), axis=axis))):
             raise ValueError("All-NaN slice encountered")
     if out is not None:
@@ -321,8 +323,13 @@ def mean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
 
 
 def nanmean(a, axis=None, dtype=None, out=None, keepdims=False, *, where=True):
+    # (NumPy's "Mean of empty slice" for a slice left empty by NaNs or where= is not given:
+    # knowing of one takes a device-to-host read a call; empty slices by shape are warned of)
     return _drive(np.nanmean, a, axis, out, keepdims, where,
                   lambda dt, rdt, m: _mean_spec(dt, rdt, m, dtype, True), dtype=dtype)
+
+
+_mean = mean                # (var's parameter ``mean`` hides the function there)
 
 
 # Chan et al.'s pairwise update of (count, mean, M2): stable in any combine order.
@@ -340,11 +347,14 @@ def _var_spec(dt, rdt, masked, skip_nan, root):
     sq = "(d.real * d.real + d.imag * d.imag)" if dt.kind == "c" else "(d * d)"
     z = literal(0, w)
     pre = f"(float64(1.0), x, float64(0.0))"
-    if skip_nan and dt.kind in "fc":
+    post = "dof = a0 - q0\n"
+    nan_mode = skip_nan and dt.kind in "fc"
+    if nan_mode:
         pre = f"if x != x:\n    return (float64(0.0), {z}, float64(0.0))\nreturn {pre}"
-    post = "dof = a0 - q0\nif dof < 0.0:\n    dof = 0.0\nv = a2 / dof\n"
+        post += "if dof <= 0.0:\n    return math.nan\n"      # nanvar: NaN, not x / 0
+    post += "if dof < 0.0:\n    dof = 0.0\nv = a2 / dof\n"
     post += "return math.sqrt(v)" if root else "return v"
-    return ReduceSpec(("var", skip_nan, root), w, (_F64, w, _F64),
+    return ReduceSpec(("var", nan_mode, root), w, (_F64, w, _F64),
                       ("float64(0.0)", z, "float64(0.0)"), pre, _CHAN.format(sq=sq), post,
                       compute_dtype(rdt) if rdt.kind == "f" else _F64, post_params=(_F64,))
 
@@ -358,14 +368,59 @@ def _var(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, correction, 
         if ddof != 0:
             raise ValueError("ddof and correction can't be provided simultaneously.")
         ddof = correction
-    if mean is None and not (skip_nan and _r.as_array(a).dtype.kind in "fc"):
+    a = _r.as_array(a)
+    nan_mode = skip_nan and a.dtype.kind in "fc"
+    if mean is None and not nan_mode:
         mean = NoValue                   # NumPy's var: mean=None computes the mean
+    if mean is NoValue and dtype is not None and (check_dtype(dtype).kind in "biu" or (
+            a.dtype.kind == "c" and check_dtype(dtype).kind != "c")):
+        # NumPy's mean in ``dtype`` first (an integer mean truncated, a complex array's mean
+        # of its real parts), then the deviations from it: the route of a given mean
+        mean = (nanmean if nan_mode else _mean)(a, axis, dtype=dtype, keepdims=True,
+                                                where=where)
+    _dof_warning(a, axis, ddof, nan_mode)
     if mean is not NoValue:
-        return _var_about(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, skip_nan,
-                          root)
-    return _drive(np_func, a, axis, out, keepdims, where,
-                  lambda dt, rdt, m: _var_spec(dt, rdt, m, skip_nan, root),
-                  np_kw={"ddof": ddof}, post_args=(float(ddof),), dtype=dtype, extra=ddof)
+        r = _var_about(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, skip_nan,
+                       root)
+    else:
+        r = _drive(np_func, a, axis, out, keepdims, where,
+                   lambda dt, rdt, m: _var_spec(dt, rdt, m, skip_nan, root),
+                   np_kw={"ddof": ddof}, post_args=(float(ddof),), dtype=dtype, extra=ddof)
+    return r
+
+
+def _dof_warning(a, axis, ddof, nan_mode):
+    """NumPy's "Degrees of freedom <= 0 for slice" (nanvar's ends in a period) where the
+    shapes decide it: ``ddof`` at least the reduced length, which no slice exceeds."""
+    n = _reduced_length(a.shape, axis)
+    if n is not None and ddof >= n:
+        warnings.warn("Degrees of freedom <= 0 for slice" + ("." if nan_mode else ""),
+                      RuntimeWarning, stacklevel=4)
+
+
+def _prod_of(shape, axes):
+    n = 1
+    for ax in axes:
+        n *= shape[ax]
+    return n
+
+
+def has_nan(r):
+    """Whether the device array ``r`` holds a NaN: one read (of ``r`` itself when small: no
+    launch; else of a reduction's bool)."""
+    if r.size <= 4096:
+        return builtins.bool(np.isnan(r.get()).any())
+    return builtins.bool(any(ufunc_by_name("isnan")(r)))
+
+
+def _reduced_length(shape, axis):
+    """The number of elements a slice reduces over (None for an ``axis`` NumPy refuses: its
+    dry run raises), without the full path's axis normalisation."""
+    try:
+        return _prod_of(shape, range(len(shape)) if axis is None else
+                        dict.fromkeys(axis if isinstance(axis, tuple) else (axis,)))
+    except (IndexError, TypeError):
+        return None
 
 
 @functools.lru_cache(maxsize=None)
@@ -438,10 +493,7 @@ def _var_about(np_func, a, axis, dtype, out, ddof, keepdims, where, mean, skip_n
         post_args = (float(ddof),)
     else:
         # NumPy counts the elements of ``a`` (not of the deviations) along ``axis``
-        n = 1
-        for ax in _r.normalize_axes(axis, a.ndim):
-            n *= a.shape[ax]
-        post_args = (float(ddof), float(n))
+        post_args = (float(ddof), float(_prod_of(a.shape, _r.normalize_axes(axis, a.ndim))))
     shape = _r.result_shape(d.shape, axes, keepdims)
     r = _r.prepare_out(out, shape, rdt)
     target = r
@@ -500,6 +552,11 @@ def _dedupe(srcs):
 
 
 def ptp(a, axis=None, out=None, keepdims=False):
+    if out is not None:
+        # NumPy's route: the maximum cast into ``out`` first, then ``out`` - the minimum
+        from ..ufuncs import UFUNCS
+        return UFUNCS["subtract"](max(a, axis, out=out, keepdims=keepdims),
+                                  min(a, axis, keepdims=keepdims), out=out)
     return _drive(np.ptp, a, axis, out, keepdims, True, lambda dt, rdt, m: _ptp_spec(dt, rdt))
 
 
@@ -510,42 +567,44 @@ def count_nonzero(a, axis=None, *, keepdims=False):
 
 
 # ---- average -----------------------------------------------------------------------------------
-def average(a, axis=None, weights=None, returned=False, *, keepdims=False):
-    from .. import creation
-    from ..ufuncs import UFUNCS
-    a = _r.as_array(a)
-    kd = {"keepdims": keepdims}
-    if weights is None:
-        avg = mean(a, axis, keepdims=keepdims)
-        if returned:
-            n = a.size // builtins.max(avg.size, 1) if a.size else 0
-            scl = creation.full(avg.shape, n, dtype=avg.dtype)
-            return avg, scl
-        return avg
+def weights_are_valid(weights, a, axis):
+    """NumPy's ``_weights_are_valid``: ``weights`` as an npgpu array broadcasting against ``a``
+    (of ``a``'s shape, or of its lengths along the normalized ``axis`` tuple: then transposed
+    to their order and given ones elsewhere)."""
     w = _r.as_array(weights)
-    rt = np.result_type(a.dtype, w.dtype)
-    if rt.kind in "biu":
-        rt = np.result_type(rt, _F64)
-    rt = check_dtype(rt)
     if a.shape != w.shape:
         if axis is None:
             raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.ndim != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        ax = _r.normalize_axes(axis, a.ndim)
-        if len(ax) != 1:
-            raise TypeError("1D weights expected when shapes of a and weights differ.")
-        if w.shape[0] != a.shape[ax[0]]:
-            raise ValueError("Length of weights not compatible with specified axis.")
-        shp = [1] * a.ndim
-        shp[ax[0]] = w.shape[0]
-        w = w.reshape(tuple(shp))
-        w = _broadcast(w, a.shape)
-    scl = sum(w, axis, dtype=rt, **kd)
-    if bool(any(scl == 0)):
-        raise ZeroDivisionError("Weights sum to zero, can't be normalized")
-    prodw = UFUNCS["multiply"](a, w, dtype=rt)
-    avg = UFUNCS["true_divide"](sum(prodw, axis, dtype=rt, **kd), scl)
+        if w.shape != tuple(a.shape[ax] for ax in axis):
+            raise ValueError("Shape of weights must be consistent with shape of a along "
+                             "specified axis.")
+        w = w.transpose(tuple(int(i) for i in np.argsort(axis)))
+        w = w.reshape(tuple(s if ax in axis else 1 for ax, s in enumerate(a.shape)))
+    return w
+
+
+def average(a, axis=None, weights=None, returned=False, *, keepdims=NoValue):
+    """NumPy's steps: the mean, or the weighted sum over the sum of the weights (NumPy's
+    result dtype, its zero-sum error after one read); ``returned`` adds that sum (or the
+    count) broadcast to the average's shape."""
+    from numpy.lib.array_utils import normalize_axis_tuple
+    from .. import creation
+    from ..ufuncs import UFUNCS
+    a = _r.as_array(a)
+    if axis is not None:
+        axis = normalize_axis_tuple(axis, a.ndim, argname="axis")
+    kd = {} if keepdims is NoValue else {"keepdims": keepdims}
+    if weights is None:
+        avg = mean(a, axis, **kd)
+        scl = creation.full((), avg.dtype.type(a.size / avg.size), dtype=avg.dtype)
+    else:
+        w = weights_are_valid(weights, a, axis)
+        rt = check_dtype(np.result_type(a.dtype, w.dtype, *((_F64,) if a.dtype.kind in "biu"
+                                                             else ())))
+        scl = sum(w, axis=axis, dtype=rt, **kd)
+        if builtins.bool(any(scl == 0.0)):
+            raise ZeroDivisionError("Weights sum to zero, can't be normalized")
+        avg = UFUNCS["true_divide"](sum(UFUNCS["multiply"](a, w, dtype=rt), axis, **kd), scl)
     if returned:
         if scl.shape != avg.shape:
             scl = _broadcast(scl, avg.shape).copy()
@@ -640,12 +699,31 @@ def cumprod(a, axis=None, dtype=None, out=None):
 
 
 def nancumsum(a, axis=None, dtype=None, out=None):
-    return scan.cumulative("add", a, axis, dtype, out, np.nancumsum, pre=_nan_to(0))
+    return _nan_scan("add", a, axis, dtype, out, np.nancumsum, 0)
 
 
 def nancumprod(a, axis=None, dtype=None, out=None):
-    return scan.cumulative("multiply", a, axis, dtype, out, np.nancumprod,
-                           pre=_nan_to(1))
+    return _nan_scan("multiply", a, axis, dtype, out, np.nancumprod, 1)
+
+
+_NAN_FILL = {v: _ew.ScalarOp.from_expr(f"nan_to_{v}", 1, f"x0 if x0 == x0 else type(x0)({v})")
+             for v in (0, 1)}
+
+
+def _nan_scan(name, a, axis, dtype, out, np_func, fill):
+    """A scan with NaN read as ``fill``: in the scan's loop (:func:`_nan_to`), or, where
+    ``dtype=`` would lose the NaN before it (an integer dtype; a real one for complex data),
+    first in the data's own dtype (NumPy replaces them before the cast)."""
+    if dtype is not None:
+        a = _r.as_array(a)
+        dt = check_dtype(dtype)
+        if a.dtype.kind in "fc" and (dt.kind not in "fc" or (a.dtype.kind == "c"
+                                                             and dt.kind != "c")):
+            clean = _r.empty_array(a.shape, a.dtype)
+            _ew.launch(_NAN_FILL[fill], [a], [a.dtype], [clean], [a.dtype],
+                       name=f"nan_to_{fill}")
+            return scan.cumulative(name, clean, axis, dtype, out, np_func)
+    return scan.cumulative(name, a, axis, dtype, out, np_func, pre=_nan_to(fill))
 
 
 # ---- ndarray methods -------------------------------------------------------------------------------

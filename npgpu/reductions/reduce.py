@@ -20,6 +20,7 @@ dtype) with a dry run of the NumPy function on a one-element stand-in, so
 result dtypes and error messages are NumPy's own.
 """
 import os
+import threading
 import warnings
 
 import numpy as np
@@ -140,12 +141,23 @@ def result_shape(shape, axes, keepdims):
 _DRY = {}
 
 
+class _Call(threading.local):
+    warned = False                  # this thread's call warned (dry_run), since fast_lookup
+
+
+_CALL = _Call()
+
+
 def dry_run(np_func, a, kwargs, where=None, out=None):
     """Run ``np_func`` on a stand-in of ``a`` (every dim clipped to 1) and return its result.
 
     Raises what NumPy raises for these arguments (bad axis, casting, an empty
     reduction without identity, where= without initial, ...).  Successful
     answers are cached per (function, dtype, stand-in shape, arguments).
+    The warnings of NumPy's run that do not depend on the values or on the lengths the
+    stand-in clips (:func:`_replayable`: ComplexWarning, "Mean of empty slice") are issued
+    again on every call, and the call is then not stored for replay (:func:`remember_replay`:
+    a replay would not warn).
     """
     dshape = tuple(min(n, 1) for n in a.shape)
     try:
@@ -156,26 +168,37 @@ def dry_run(np_func, a, kwargs, where=None, out=None):
         hit = _DRY.get(key)
     except TypeError:                 # unhashable argument (a list axis, an array initial)
         key = hit = None
-    if hit is not None:
-        return hit
-    dummy = np.zeros(dshape, a.dtype)
-    kw = dict(kwargs)
-    if where is not None:
-        kw["where"] = np.ones((1,) * a.ndim, _BOOL)
-    with warnings_lock, warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        with np.errstate(all="ignore"):
-            r = np_func(dummy, **kw)
-            if out is not None:
-                rd = np.asarray(r)
-                kw["out"] = np.zeros(rd.shape, out.dtype)
-                np_func(dummy, **kw)
-    r = np.asarray(r)
-    if key is not None:
-        if len(_DRY) > 4096:
-            _DRY.clear()
-        _DRY[key] = r
-    return r
+    if hit is None:
+        dummy = np.zeros(dshape, a.dtype)
+        kw = dict(kwargs)
+        if where is not None:
+            kw["where"] = np.ones((1,) * a.ndim, _BOOL)
+        with warnings_lock, warnings.catch_warnings(record=True) as seen:
+            warnings.simplefilter("always")
+            with np.errstate(all="ignore"):
+                r = np_func(dummy, **kw)
+                if out is not None:
+                    rd = np.asarray(r)
+                    kw["out"] = np.zeros(rd.shape, out.dtype)
+                    np_func(dummy, **kw)
+        hit = (np.asarray(r), tuple(dict.fromkeys(
+            (w.category, str(w.message)) for w in seen if _replayable(w))))
+        if key is not None:
+            if len(_DRY) > 4096:
+                _DRY.clear()
+            _DRY[key] = hit
+    for category, message in hit[1]:
+        warnings.warn(message, category, stacklevel=4)
+        _CALL.warned = True
+    return hit[0]
+
+
+def _replayable(w):
+    """A warning of NumPy's run on the stand-in that the real call gives too: a complex value
+    cast to a real dtype (dtype=, out=), a mean over no elements (the stand-in keeps the
+    zero lengths)."""
+    return issubclass(w.category, np.exceptions.ComplexWarning) or (
+        w.category is RuntimeWarning and str(w.message).startswith("Mean of empty slice"))
 
 
 def _typed(v):
@@ -384,6 +407,7 @@ def fast_lookup(tag, a, axis, keepdims, extra):
             if x.__class__ is not int:
                 return None, None
     key = (tag, a.dtype, a.shape, a._strides, a._ptr & 7, axis, keepdims, extra)
+    _CALL.warned = False
     try:
         return key, FAST.get(key)
     except TypeError:                    # unhashable argument (an array dtype=, ddof=)
@@ -401,7 +425,10 @@ def remember(key, spec, a, axes, keepdims, res, post_args=(), seed_first=False, 
 
 
 def remember_replay(key, replay):
-    """Store ``replay`` (``replay(a)`` -> the call's result) under ``key`` of fast_lookup."""
+    """Store ``replay`` (``replay(a)`` -> the call's result) under ``key`` of fast_lookup
+    (not for a call whose dry run warned since its fast_lookup)."""
+    if _CALL.warned:
+        return
     if len(FAST) > 4096:                 # many distinct calls: start over rather than grow
         FAST.clear()
     FAST[key] = replay

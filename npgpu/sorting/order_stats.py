@@ -437,14 +437,9 @@ def _empty(np_func, a, args, kw, out):
 
 def _weights_layout(w, a, axes_given, x_perm, rows, n):
     """NumPy's _weights_are_valid, then the weights laid out as the rows of ``x``."""
+    from ..reductions.functions import weights_are_valid
+    w = weights_are_valid(w, a, axes_given)
     if w.shape != a.shape:
-        if axes_given is None:
-            raise TypeError("Axis must be specified when shapes of a and weights differ.")
-        if w.shape != tuple(a.shape[ax] for ax in axes_given):
-            raise ValueError("Shape of weights must be consistent with shape of a along "
-                             "specified axis.")
-        w = w.transpose(tuple(int(i) for i in np.argsort(axes_given)))
-        w = w.reshape(tuple(s if ax in axes_given else 1 for ax, s in enumerate(a.shape)))
         w = w._view(0, a.shape, tuple(_ew.broadcast_strides(w.shape, w._strides, a.shape)))
     wx = w.transpose(x_perm) if w.ndim else w
     return wx.reshape((rows, n))
@@ -497,7 +492,7 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
                          + (kd_shape if keepdims else tuple(a.shape[i] for i in kept)), kd_shape)
     rows, n = x.shape
     A = a.dtype
-    nan_skip = nan_skip and A.kind == "f"
+    nan_skip = nan_skip and A.kind in "fc"
     if qh is None:
         q_shape, nq, V, take_int, meth = (), 1, _F64, False, "median"
     else:
@@ -511,8 +506,9 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
         Q = creation.asarray(np.ascontiguousarray(qh.reshape(-1), dtype=V))
     total = nq * rows
     res = empty_array((total,), R)
+    S = None
     if weights is not None:
-        _weighted(x, weights, a, axes_given, kept, axes, Q, res, nan_skip)
+        S = _weighted(x, weights, a, axes_given, kept, axes, Q, res, nan_skip)
     else:
         from . import select as _select
         if not _select.try_select(meth, x, None if qh is None else Q, res, A, V, R, nan_skip,
@@ -520,27 +516,41 @@ def _order_stat(np_func, a, q, axis, out, method, keepdims, weights, percent, na
             S = _sort_rows(x)
             launch(meth, A, V, R, nan_skip, "sort", [S] + ([] if qh is None else [Q]) + [res],
                    n, rows, total, take_int)
-    _nan_out_check(x, out, nan_skip)
+    if nan_skip and R.kind == "c" and (not kept or n >= 600):
+        _all_nan_slices(x, S, res)
+    _out_cast_check(x, out, R, nan_skip, scalar=not kept)
     return _finish(res, q_shape, a, kept, kd_shape, keepdims, out)
 
 
-def _any_nan(x):
-    """Is any element of the device array ``x`` NaN (one read)."""
-    from ..reductions.functions import any as _any
+def _all_nan_slices(x, S, res):
+    """The complex medians of all-NaN slices as NumPy's one-row path gives them (a result of no
+    kept axes, or rows of 600 or more): the row's last element in input order (the kernel
+    wrote NaN+0j, the value of NumPy's masked path), on the device.  ``S``: the sorted rows,
+    NaN last, so a row starting with one is all NaN.  (NumPy's RuntimeWarning "All-NaN slice
+    encountered" is not given: knowing of such a slice takes a device-to-host read a call.)"""
+    from ..logic import where
     from ..ufuncs import UFUNCS
-    return bool(_any(UFUNCS["isnan"](x)).get())
+    res[...] = where(UFUNCS["isnan"](S[:, 0]), x[:, -1], res)
 
 
-def _nan_out_check(x, out, nan_skip):
-    """NumPy copies the NaN of a slice holding one into ``out`` under same_kind casting (not
+def _out_cast_check(x, out, R, nan_skip, scalar):
+    """NumPy's casts into ``out``: a complex result into a real ``out`` warns (ComplexWarning);
+    NumPy copies the NaN of a slice holding one into ``out`` under same_kind casting (not
     the nan* forms, which skip them): its error for an ``out`` that cannot take the data's
-    dtype so (an integer ``out`` for float data).  One read, only for such an ``out``.
+    dtype so (an integer ``out`` for float data; "scalar" where the result has no kept axes).
+    One read, only for such an ``out``.
     (NumPy's data-dependent result dtypes for NaN are not followed: docs/order_stats.md.)"""
+    from ..reductions.functions import has_nan
+    if not isinstance(out, ndarray):
+        return
     A = x.dtype
-    if (A.kind in "fc" and x.size and out is not None and not nan_skip
-            and isinstance(out, ndarray) and not np.can_cast(A, out.dtype, "same_kind")
-            and _any_nan(x)):
-        raise TypeError(f"Cannot cast array data from {A!r} to {out.dtype!r} according to "
+    if R.kind == "c" and out.dtype.kind != "c":
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=4)
+    if (A.kind in "fc" and x.size and not nan_skip
+            and not np.can_cast(A, out.dtype, "same_kind") and has_nan(x)):
+        what = "scalar" if scalar else "array data"
+        raise TypeError(f"Cannot cast {what} from {A!r} to {out.dtype!r} according to "
                         "the rule 'same_kind'")
 
 
@@ -572,6 +582,7 @@ def _weighted(x, weights, a, axes_given, kept, axes, Q, res, nan_skip):
         raise ValueError("Weights must be non-negative.")
     if host[0]:
         raise ValueError("Weights included NaN, inf or were all zero.")
+    return S
 
 
 # ---- the public functions ---------------------------------------------------------------------

@@ -130,12 +130,12 @@ def _values(x):
 def try_select(method, x, Q, res, A, V, R, nan_skip, take_int):
     """The order statistics of ``x`` (shape ``(1, n)``) into ``res`` by radix select, when it
     is one row of at least :data:`SELECT_MIN` elements and at most :data:`MAX_TARGETS` ranks
-    are needed; False (nothing launched) otherwise."""
+    are needed; False (nothing launched) otherwise, and for complex rows (two-part keys)."""
     from . import order_stats as _os
     rows, n = x.shape
     nq = 1 if Q is None else Q.size
     K = 2 * nq
-    if rows != 1 or n < SELECT_MIN or K > MAX_TARGETS:
+    if rows != 1 or n < SELECT_MIN or K > MAX_TARGETS or A.kind == "c":
         return False
     if not x._c_contig:
         x = x.copy()
