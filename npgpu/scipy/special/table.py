@@ -3,8 +3,9 @@
 Row: ``name: {loop key: code}``.  Which loop a call runs is SciPy's choice (its ufunc's
 ``resolve_dtypes``, :mod:`.ufuncs`): ``erf(int8)`` is float64, ``boxcox(True, 2)`` float64.
 Keys and code follow :mod:`npgpu.ufuncs.table`: ``"f"`` (float32 and float64), ``"c"`` (SciPy's
-complex loops, complex64 computed in complex128 as SciPy does; only xlogy and xlog1py have one)
-or a dtype name; a loop SciPy has and the row lacks raises TypeError.  ``$f`` in code becomes
+complex loops, complex64 computed in complex128 as SciPy does: xlogy, xlog1py, and erf, erfc,
+erfcx, ndtr, log_ndtr from the Faddeeva function, :mod:`.faddeeva`) or a dtype name; a loop SciPy
+has and the row lacks raises TypeError.  ``$f`` in code becomes
 ``f`` in the float32 loop and nothing in the float64 loop: the libdevice function of the
 loop's precision (``libdevice.erf$f``).
 On the simulator ``libdevice``'s special functions are scipy.special stand-ins
@@ -12,8 +13,9 @@ On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 """
 
 from ...ufuncs import helpers as _helpers
-from . import lgamma  # noqa: F401 - registers h_lgamma_f32, h_lgamma_f64
+from . import c99, lgamma  # noqa: F401 - registers h_cmul_c99, h_lgamma_f32, h_lgamma_f64
 from .bessel_i import ROWS
+from .faddeeva import CODE as _FADDEEVA
 from .gamma_family import BINARY as _GAMMA_BINARY, ROWS as _GAMMA_ROWS
 
 _SQRT1_2 = "0.7071067811865476"
@@ -110,40 +112,6 @@ def h_sp_clog1p(z):
     return h_clog(z + complex128(1.0))
 """)
 
-# a complex128 product as C99 Annex G (and SciPy's C++) makes it: where the plain formula gives
-# NaN + NaN i from an infinite factor, the infinities recovered ((0.5 - 1.2i) (NaN + inf i) is
-# inf + inf i, not NaN + NaN i as NumPy's product)
-_helpers.register("""
-def h_c99_box(v):
-    return math.copysign(1.0 if math.isinf(v) else 0.0, v)
-""")
-_helpers.register("""
-def h_c99_nan0(v):
-    return math.copysign(0.0, v) if math.isnan(v) else v
-""")
-_helpers.register("""
-def h_cmul_c99(z, w):
-    a = z.real
-    b = z.imag
-    c = w.real
-    d = w.imag
-    x = a * c - b * d
-    y = a * d + b * c
-    if math.isnan(x) and math.isnan(y):
-        inf_z = math.isinf(a) or math.isinf(b)
-        inf_w = math.isinf(c) or math.isinf(d)
-        big = (math.isinf(a * c) or math.isinf(b * d) or math.isinf(a * d)
-               or math.isinf(b * c))
-        if inf_z or inf_w or big:
-            a = h_c99_box(a) if inf_z else h_c99_nan0(a)
-            b = h_c99_box(b) if inf_z else h_c99_nan0(b)
-            c = h_c99_box(c) if inf_w else h_c99_nan0(c)
-            d = h_c99_box(d) if inf_w else h_c99_nan0(d)
-            x = math.inf * (a * c - b * d)
-            y = math.inf * (a * d + b * c)
-    return complex128(complex(x, y))
-""")
-
 # SciPy's complex xlogy/xlog1py (DD->D; FF->F computes in complex128 and rounds): 0 for x = 0
 # unless y has a NaN part, else x * log(y) (log1p(y))
 _XLOG = ("type(x0)(0) if (x0 == type(x0)(0) and not (math.isnan(x1.real) or math.isnan(x1.imag)))"
@@ -152,14 +120,14 @@ _XLOG = ("type(x0)(0) if (x0 == type(x0)(0) and not (math.isnan(x1.real) or math
 # name -> {loop key: code}
 TABLE = {
     # ---- error function and the normal distribution ----
-    "erf": _lib("libdevice.erf$f(x0)"),
-    "erfc": _lib("libdevice.erfc$f(x0)"),
-    "erfcx": _lib("libdevice.erfcx$f(x0)"),
+    "erf": {**_lib("libdevice.erf$f(x0)"), "c": _FADDEEVA["erf"]},
+    "erfc": {**_lib("libdevice.erfc$f(x0)"), "c": _FADDEEVA["erfc"]},
+    "erfcx": {**_lib("libdevice.erfcx$f(x0)"), "c": _FADDEEVA["erfcx"]},
     "erfinv": _lib("libdevice.erfinv$f(x0)"),
     "erfcinv": _lib("libdevice.erfcinv$f(x0)"),
-    "ndtr": _lib("libdevice.normcdf$f(x0)"),
+    "ndtr": {**_lib("libdevice.normcdf$f(x0)"), "c": _FADDEEVA["ndtr"]},
     "ndtri": _lib("libdevice.normcdfinv$f(x0)"),
-    "log_ndtr": _lib(_LOG_NDTR),
+    "log_ndtr": {**_lib(_LOG_NDTR), "c": _FADDEEVA["log_ndtr"]},
     # ---- gamma ----
     "gamma": _lib("libdevice.tgamma$f(x0)"),
     "gammaln": ({"float32": "h_lgamma_f32(x0)", "float64": "h_lgamma_f64(x0)"}
