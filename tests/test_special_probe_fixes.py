@@ -114,20 +114,25 @@ def test_complex_mixed_and_scalars():
 
 @pytest.mark.parametrize("name", UFUNC_NAMES)
 def test_result_dtypes(name):
-    """Every bool/int/float array, NumPy scalar and Python scalar mix: SciPy's dtype or error."""
+    """Every bool/int/float array and Python scalar mix: SciPy's dtype or error.  The arrays are
+    empty: the resolution is all that is compared, and each dtype mix would otherwise render a
+    kernel of its own (2,000 of them, 6 minutes of CI's PTX check); one mix in five again with
+    NumPy scalars of 4 random values' first (a kernel each)."""
     sp, g = getattr(ss, name), getattr(gs, name)
     rng = np.random.default_rng(3)
     kinds = DTYPES + PY
     combos = [(a,) for a in kinds] if sp.nin == 1 else \
         [(a, b) for a in kinds for b in kinds if not (a in PY and b in PY) or a is True]
-    for c in combos:
+    for i, c in enumerate(combos):
         host = [(rng.uniform(0.1, 3, 4) * (1 if np.dtype(k).kind in "fiu" else 0.4)).astype(k)
                 if isinstance(k, type) else k for k in c]
-        want = _result_or_error(lambda: sp(*host))
-        got = _result_or_error(lambda: g(*map(_dev, host)))
+        empty = [h[:0] if isinstance(h, np.ndarray) else h for h in host]
+        want = _result_or_error(lambda: sp(*empty))
+        got = _result_or_error(lambda: g(*map(_dev, empty)))
         assert got == want, (c, want, got)
-        scal = [h[0] if isinstance(h, np.ndarray) else h for h in host]     # NumPy scalars
-        assert _result_or_error(lambda: g(*scal)) == _result_or_error(lambda: sp(*scal)), c
+        if i % 5 == 0:
+            scal = [h[0] if isinstance(h, np.ndarray) else h for h in host]     # NumPy scalars
+            assert _result_or_error(lambda: g(*scal)) == _result_or_error(lambda: sp(*scal)), c
 
 
 def test_boxcox_bool_python_int_values():

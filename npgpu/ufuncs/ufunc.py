@@ -291,8 +291,10 @@ class ufunc:
             if args[pos].__class__ in _PY_SCALAR and args[1 - pos].__class__ is ndarray:
                 self._splans[(arrays[0].dtype, args[pos].__class__, pos)] = \
                     (loop_in, loop_out, op)
+        # (not from an empty call: the plan compiles its kernel, which an empty call never runs)
         if (fresh and dtype is None and casting == "same_kind" and self.nout == 1
                 and len(arrays) == nin and self.nin <= 2 and not checked and signature is None
+                and 0 not in shape
                 and (arrays[0].dtype if nin == 1 else tuple(a.dtype for a in arrays))
                 not in self._plans):
             self._make_plan(inputs, loop_in, loop_out, op)
