@@ -13,9 +13,9 @@ from . import cuda
 from ._core import copy as _copy
 from ._core import transfer as _transfer
 from ._core.ndarray import _ops, ndarray
-from .creation import (arange, array, asarray, ascontiguousarray, asfortranarray, asnumpy, copy,
-                       empty, empty_like, eye, full, full_like, identity, ones, ones_like, zeros,
-                       zeros_like)
+from .creation import (arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray,
+                       asnumpy, copy, empty, empty_like, eye, full, full_like, identity, ones,
+                       ones_like, zeros, zeros_like)
 from .ranges import geomspace, indices, linspace, logspace, meshgrid
 from .matrices import diag, diagflat, tri, tril, triu
 from .manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,

@@ -170,6 +170,12 @@ def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=
     return out
 
 
+def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
+    """NumPy's ``asanyarray``: npgpu has no array subclasses, so :func:`asarray` (Dask's
+    ``asanyarray(..., like=meta)`` reaches it, e.g. ``x[mask] = v``)."""
+    return asarray(a, dtype=dtype, order=order, device=device, copy=copy)
+
+
 def ascontiguousarray(a, dtype=None):
     a = asarray(a, dtype=dtype)
     if a.ndim == 0:

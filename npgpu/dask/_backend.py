@@ -18,10 +18,11 @@ def _meta():
     return npgpu.empty((), dtype=npgpu.float64)
 
 
-def _with_npgpu_meta(name, *args, meta=None, **kwargs):
-    # the NumPy backend's graph with an npgpu meta: each chunk is made by npgpu (like= dispatch)
+def _with_npgpu_meta(func_name, /, *args, meta=None, **kwargs):
+    # the NumPy backend's graph with an npgpu meta: each chunk is made by npgpu (like= dispatch);
+    # positional-only, as Dask passes ``name=`` (the ``*_like`` functions, ``triu``/``tril``)
     with config.set({"array.backend": "numpy"}):
-        return getattr(da, name)(*args, meta=_meta() if meta is None else meta, **kwargs)
+        return getattr(da, func_name)(*args, meta=_meta() if meta is None else meta, **kwargs)
 
 
 class NpgpuBackendEntrypoint(ArrayBackendEntrypoint):

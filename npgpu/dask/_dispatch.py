@@ -91,4 +91,6 @@ def register_dispatch():
         normalize_token.register(nd, _normalize_ndarray)
         from ._streams import CallerStreamOrder
         CallerStreamOrder().register()
+        from ._linalg import install as install_linalg
+        install_linalg()
         _registered = True

@@ -364,6 +364,7 @@ def _sum_dtype(dt):
 def diagonal(a, offset=0, axis1=0, axis2=1):
     """A view of the diagonal (the axes removed, the diagonal last), as NumPy's ``diagonal``."""
     a = asarray(a)
+    offset = operator.index(offset)      # a NumPy integer too (Dask's chunk offsets)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
     ax1, ax2 = _axes_list([axis1, axis2], a.ndim)
