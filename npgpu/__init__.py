@@ -90,8 +90,8 @@ _ops.update(nonzero=nonzero, compress=compress)
 from .indexing import advanced as _advanced
 from .indexing.routines import (choose, diag_indices, diag_indices_from, fill_diagonal, ix_, put,
                                 put_along_axis, ravel_multi_index, take, take_along_axis,
-                                tril_indices, tril_indices_from, triu_indices, triu_indices_from,
-                                unravel_index)
+                                mask_indices, tril_indices, tril_indices_from, triu_indices,
+                                triu_indices_from, unravel_index)
 _ops.update(advanced_getitem=_advanced.getitem, advanced_setitem=_advanced.setitem, take=take,
             put=put, choose=choose)
 from .joining import append, block, concat, unstack

@@ -336,7 +336,8 @@ def array_split(ary, indices_or_sections, axis=0):
         sizes = [0] + extras * [each + 1] + (sections - extras) * [each]
         points = list(np.cumsum(sizes))
     head = (slice(None),) * axis
-    return [ary[head + (slice(int(points[i]), int(points[i + 1])),)] for i in range(len(points) - 1)]
+    # (the points as slice bounds, unconverted: NumPy's TypeError for float or bool points)
+    return [ary[head + (slice(points[i], points[i + 1]),)] for i in range(len(points) - 1)]
 
 
 def split(ary, indices_or_sections, axis=0):

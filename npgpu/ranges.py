@@ -242,6 +242,8 @@ def indices(dimensions, dtype=int, sparse=False):
     dt = check_dtype(dtype)
     N = len(dimensions)
     ones_ = (1,) * N
+    if not sparse and any(d < 0 for d in dimensions):
+        raise ValueError("negative dimensions are not allowed")     # NumPy's np.empty's
     res = () if sparse else empty_array((N,) + dimensions, dt)
     for i, dim in enumerate(dimensions):
         idx = arange(dim, dtype=dt).reshape(ones_[:i] + (dim,) + ones_[i + 1:])

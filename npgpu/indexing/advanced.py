@@ -31,6 +31,7 @@ same result.
 """
 import operator
 import threading
+import warnings
 
 import numpy as np
 
@@ -203,14 +204,9 @@ def parse(a, index):
                 entries.append(("sep", None, None))
         elif kind == "mask":
             k = v.ndim
-            for j in range(k):
-                if v.shape[j] != a.shape[d + j]:
-                    raise IndexError(
-                        f"boolean index did not match indexed array along axis {d + j}; size of "
-                        f"axis is {a.shape[d + j]} but size of corresponding boolean axis is "
-                        f"{v.shape[j]}")
+            from . import masks
+            masks.check_mask(a.shape, v.shape, d)
             if isinstance(v, ndarray):
-                from . import masks
                 parts = masks.nonzero(v)
             else:
                 parts = [asarray(p) for p in np.nonzero(v)]
@@ -593,6 +589,15 @@ def host_scalar(dst_dtype, value):
     return tmp[()]
 
 
+def warn_complex(dst_dtype, value):
+    """NumPy's ComplexWarning for an assignment of ``value``, a complex array, into a real
+    array (the dtypes decide it: no device work)."""
+    if dst_dtype.kind not in "cb":
+        from .._backend import _user_stacklevel
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=_user_stacklevel())
+
+
 def scatter(p, value, emode="raise", error=out_of_bounds):
     """``a[plan] = value``: checks every index first (nothing written when one is bad), then
     writes; the last source position wins among repeated destinations."""
@@ -600,6 +605,8 @@ def scatter(p, value, emode="raise", error=out_of_bounds):
     value = value_for(a.dtype, value)
     r = len(p.shape)
     if isinstance(value, ndarray):
+        if value.dtype.kind == "c":
+            warn_complex(a.dtype, value)
         vs = value.shape
         while len(vs) > r and vs[0] == 1:          # NumPy drops leading unit dims of the value
             vs = vs[1:]

@@ -2,7 +2,8 @@
 
 Reading: an integer gives a 0-d device array (a copy: NumPy gives a scalar, which does not
 change with the array); a slice, ``...`` or ``()`` a 1-d copy; an integer array (host or device,
-any shape) a gather of that shape; a 1-d boolean array of the array's size a mask select.
+any shape) a gather of that shape; a 1-d boolean array of the array's size a mask select; a
+Python bool or 0-d boolean array (deprecated in NumPy 2.4) index 0 when True, nothing when False.
 Writing (``a.flat[key] = v``, ``a.flat = v``): the selected flat positions, in order, take the
 values of ``v`` flattened and repeated as needed (NumPy's rule); one scatter kernel into the
 array itself when it is C-contiguous, else into a C-order copy that is copied back.  Indices
@@ -29,10 +30,18 @@ def _out_of_bounds(value, size, axis):
     return IndexError(f"index {value} is out of bounds for size {size}")
 
 
-def _deprecated_key():
-    warnings.warn("Invalid non-array indices for iterator objects are deprecated and will be "
-                  "removed in a future version. (Deprecated NumPy 2.4)", DeprecationWarning,
-                  stacklevel=4)
+def _deprecated_key(what="Invalid non-array indices for iterator objects are deprecated and "
+                    "will be removed in a future version."):
+    warnings.warn(what + " (Deprecated NumPy 2.4)", DeprecationWarning, stacklevel=4)
+
+
+def _bool0(key):
+    """Is ``key`` a Python bool or a 0-d boolean array (NumPy 2.4 takes them, deprecated: True
+    as index 0, False as no index)?  A NumPy bool scalar is an error."""
+    if isinstance(key, np.bool_):
+        raise IndexError(_NO_BOOL)
+    return isinstance(key, bool) or (isinstance(key, (np.ndarray, ndarray)) and key.ndim == 0
+                                     and key.dtype == np.bool_)
 
 
 class flatiter:
@@ -100,8 +109,13 @@ class flatiter:
             return "all", None
         if isinstance(key, slice):
             return "slice", key
-        if isinstance(key, (bool, np.bool_)):
-            raise IndexError(_NO_BOOL)
+        if _bool0(key):
+            _deprecated_key("Indexing flat iterators with a 0-dimensional boolean index is "
+                            "deprecated and may be removed in a future version.")
+            if bool(key):
+                return "int", self._checked(0, n)
+            from ..creation import asarray
+            return "arr", asarray(np.zeros(0, np.intp))
         if key is None or isinstance(key, (str, bytes)):
             raise IndexError(_BAD_KEY)
         if isinstance(key, (int, np.integer)) or (isinstance(key, ndarray) and key.ndim == 0

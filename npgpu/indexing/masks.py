@@ -12,6 +12,7 @@ import numpy as np
 from .._core import copy as _copy
 from .._core import layout as _layout
 from .._core.ndarray import fail_unless_writeable, ndarray
+from . import advanced as _adv
 from . import compaction as _cp
 
 _BOOL = np.dtype(np.bool_)
@@ -34,15 +35,22 @@ def _mask(mask):
     return m
 
 
-def check_mask(shape, mshape):
-    """NumPy's IndexError when a boolean index of shape ``mshape`` does not fit ``shape``."""
-    if len(mshape) > len(shape):
+def check_mask(shape, mshape, start=0):
+    """NumPy's IndexError when a boolean index of shape ``mshape`` does not fit ``shape`` from
+    axis ``start`` on; False when it fits only because NumPy leaves a boolean axis of length 0
+    unchecked (it selects nothing: the caller takes the general path, :func:`.advanced.parse`)."""
+    end = start + len(mshape)
+    if shape[start:end] == mshape:
+        return True
+    if end > len(shape):
         raise IndexError(f"too many indices for array: array is {len(shape)}-dimensional, "
-                         f"but {len(mshape)} were indexed")
-    for k, (n, m) in enumerate(zip(shape, mshape)):
-        if n != m:
+                         f"but {end} were indexed")
+    for k, m in enumerate(mshape, start):
+        if shape[k] != m and m:
             raise IndexError(f"boolean index did not match indexed array along axis {k}; size "
-                             f"of axis is {n} but size of corresponding boolean axis is {m}")
+                             f"of axis is {shape[k]} but size of corresponding boolean axis is "
+                             f"{m}")
+    return False
 
 
 # ---- a[mask] ----------------------------------------------------------------------------------
@@ -50,7 +58,8 @@ def mask_select(a, mask):
     """``a[mask]``: ``mask`` a boolean array whose shape is ``a.shape`` or a leading part of it
     (0-d included); a new array of shape ``(count,) + a.shape[mask.ndim:]``."""
     mask = _mask(mask)
-    check_mask(a.shape, mask.shape)
+    if not check_mask(a.shape, mask.shape):
+        return _adv.gather(_adv.parse(a, mask))
     return _cp.select_values(a, mask)
 
 
@@ -58,8 +67,7 @@ def _scalar(value, dtype):
     """NumPy's conversion of a scalar assigned through a mask: NumPy scalars cast unsafely,
     Python scalars must fit (OverflowError for out-of-range ints, TypeError for complex into
     real, ...)."""
-    from .advanced import host_scalar
-    return host_scalar(dtype, value)
+    return _adv.host_scalar(dtype, value)
 
 
 def _assigned(a, value):
@@ -79,11 +87,15 @@ def mask_setitem(a, mask, value):
     value, or a 1-d array of exactly ``count`` values; a mask of leading axes takes anything
     that broadcasts to ``(count,) + a.shape[mask.ndim:]``.  Checked before anything is written."""
     mask = _mask(mask)
-    check_mask(a.shape, mask.shape)
+    if not check_mask(a.shape, mask.shape):
+        _adv.scatter(_adv.parse(a, mask), value)
+        return
     v = _assigned(a, value)
     if isinstance(v, np.generic):
         _cp.masked_fill(a, mask, v)
         return
+    if v.dtype.kind == "c":
+        _adv.warn_complex(a.dtype, v)
     if _copy.may_overlap(a, v):
         v = v.copy()
     rest = a.shape[mask.ndim:]

@@ -1,6 +1,6 @@
 """Indexing routines on the gather / scatter plans of :mod:`.advanced`: take, put,
 take_along_axis, put_along_axis, choose; index generators (diag_indices, tril/triu_indices, ix_,
-unravel_index, ravel_multi_index) and fill_diagonal.
+mask_indices, unravel_index, ravel_multi_index) and fill_diagonal.
 
 Each builds a :class:`~.advanced.Plan` (or an advanced index) and runs the one gather / check /
 scatter template; arithmetic on indices is one elementwise launch.  Bounds in ``mode='raise'`` are
@@ -225,11 +225,11 @@ def put(a, ind, v, mode="raise"):
         fail_unless_writeable(a, "put: output array")
     mode = _mode(mode)
     idx = _int_index(ind, convert=True).reshape(-1)
+    if idx.size and a.size == 0:
+        raise IndexError("cannot replace elements of an empty array")
+    val = _adv.value_for(a.dtype, v)     # (NumPy converts it even when nothing is put)
     if idx.size == 0:
         return
-    if a.size == 0:
-        raise IndexError("cannot replace elements of an empty array")
-    val = _adv.value_for(a.dtype, v)
     if isinstance(val, ndarray):
         if val.size == 0:
             return
@@ -358,6 +358,15 @@ def triu_indices_from(arr, k=0):
     return triu_indices(arr.shape[-2], k=k, m=arr.shape[-1])
 
 
+def mask_indices(n, mask_func, k=0):
+    """The indices where ``mask_func(ones((n, n)), k)`` is nonzero (``mask_func``: e.g.
+    ``npgpu.triu``), as NumPy's."""
+    from ..creation import ones
+    from ..ufuncs import UFUNCS
+    from .masks import nonzero
+    return nonzero(UFUNCS["not_equal"](mask_func(ones((n, n), int), k), 0))
+
+
 def ix_(*args):
     out = []
     nd = len(args)
@@ -417,14 +426,14 @@ _DIVMOD = _ew.ScalarOp.from_expr("unravel_coord", 3, "(x0 // x1) % x2")
 
 
 def unravel_index(indices, shape, order="C"):
-    idx = _int_index(indices, None)
-    shape = _dims_arg(shape)
+    shape = _dims_arg(shape)        # (NumPy's order: the arguments, then the indices' dtype)
     order = _order_arg(order)
-    if not shape and idx.ndim:
-        raise ValueError("multiple indices are not supported for 0d arrays")
+    idx = _int_index(indices, None)
     size = _layout.prod(shape)
     _checked(idx, size, lambda v, n, ax: ValueError(
         f"index {v} is out of bounds for array with size {n}"))
+    if not shape and idx.ndim:
+        raise ValueError("multiple indices are not supported for 0d arrays")
     strides = (_layout.c_strides if order == "C" else _layout.f_strides)(shape, 1)
     out = []
     for n, s in zip(shape, strides):
