@@ -14,9 +14,11 @@ from conftest import raises_like
 
 UFUNC_NAMES = sorted(n for n in gs.__all__ if isinstance(getattr(ss, n), np.ufunc))
 # SciPy computes these for complex input; npgpu has no complex loop for them
-NO_COMPLEX = {"gamma", "loggamma", "digamma", "psi"}
-# npgpu's complex loops (the error-function family: tests/test_special_complex.py)
-HAS_COMPLEX = {"xlogy", "xlog1py", "erf", "erfc", "erfcx", "ndtr", "log_ndtr"}
+NO_COMPLEX = set()
+# npgpu's complex loops (the error-function family: tests/test_special_complex.py; the gamma
+# family, wofz, erfi, dawsn: tests/test_special_complex_gamma.py)
+HAS_COMPLEX = {"xlogy", "xlog1py", "erf", "erfc", "erfcx", "ndtr", "log_ndtr", "gamma",
+               "loggamma", "digamma", "psi", "rgamma", "wofz", "erfi", "dawsn"}
 DTYPES = [np.bool_, np.int8, np.uint8, np.int16, np.uint16, np.int32, np.uint32, np.int64,
           np.uint64, np.float16, np.float32, np.float64]
 PY = [True, 3, 2.5]
@@ -107,9 +109,9 @@ def test_complex_mixed_and_scalars():
     # zeta(complex): SciPy computes, npgpu says it cannot
     with pytest.raises(TypeError, match="npgpu.scipy.special.zeta does not support complex"):
         gs.zeta(npgpu.asarray(y))
-    # dtype= complex on real input: SciPy's complex loop, which npgpu lacks
-    with pytest.raises(TypeError, match="npgpu.scipy.special.gamma does not support complex"):
-        gs.gamma(npgpu.asarray(x), dtype=np.complex128)
+    # dtype= complex on real input: SciPy's complex loop
+    got = gs.gamma(npgpu.asarray(x), dtype=np.complex128).get()
+    np.testing.assert_allclose(got, ss.gamma(x, dtype=np.complex128), rtol=1e-13)
 
 
 @pytest.mark.parametrize("name", UFUNC_NAMES)

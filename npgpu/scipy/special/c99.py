@@ -1,5 +1,6 @@
-"""A complex128 product as C99 Annex G (and SciPy's C++) makes it, a device helper for the complex
-loops of npgpu.scipy.special (xlogy, xlog1py, erf, erfc, ndtr)."""
+"""A complex128 product as C99 Annex G (and SciPy's C++) makes it, and SciPy's complex log1p:
+device helpers for the complex loops of npgpu.scipy.special (xlogy, xlog1py, erf, erfc, ndtr,
+loggamma near z = 2)."""
 
 from ...ufuncs import helpers as _helpers
 
@@ -35,4 +36,21 @@ def h_cmul_c99(z, w):
             x = math.inf * (a * c - b * d)
             y = math.inf * (a * d + b * c)
     return complex128(complex(x, y))
+""")
+
+# SciPy's complex log1p (scipy/special/_cunity.pxd clog1p): log1p of the real axis from -1 on,
+# 0.5 log1p(|z|^2 + 2 Re z) + i atan2(Im z, 1 + Re z) inside |z| < 0.707 (|z|^2 + 2 Re z with one
+# FMA where SciPy switches to double-double arithmetic: the real part there is accurate to an ulp
+# of |z|^2, the complex value to an ulp of |z|), log(1 + z) elsewhere
+_helpers.register("""
+def h_sp_clog1p(z):
+    x = z.real
+    y = z.imag
+    if math.isfinite(x) and math.isfinite(y):
+        if y == 0.0 and x >= -1.0:
+            return complex128(complex(math.log1p(x), 0.0))
+        if math.hypot(x, y) < 0.707:
+            return complex128(complex(0.5 * math.log1p(cuda.fma(y, y, 2.0 * x) + x * x),
+                                      math.atan2(y, x + 1.0)))
+    return h_clog(z + complex128(1.0))
 """)

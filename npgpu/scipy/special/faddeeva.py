@@ -292,6 +292,64 @@ def h_sp_clog_ndtr(z):
     return complex128(complex((y - x) * (x + y) + v.real - {math.log(2)!r}, im))
 """)
 
+# erfi(z) = -i erf(iz); the real loop exp(x^2) Im w(x) (+-inf past x^2 = 720, as SciPy)
+_helpers.register("""
+def h_sp_cerfi(z):
+    e = h_sp_cerf(complex128(complex(-z.imag, z.real)))
+    return complex128(complex(e.imag, -e.real))
+""")
+_helpers.register("""
+def h_sp_erfi(x):
+    if x * x > 720.0:
+        return math.copysign(math.inf, x)
+    return h_exp(x * x) * h_fad_im(x)
+""")
+
+_SPI2 = repr(math.sqrt(math.pi) / 2)
+
+# Dawson's integral F(z) = sqrt(pi)/2 exp(-z^2) erfi(z) = i sqrt(pi)/2 (exp(-z^2) - w(z)) (y >= 0;
+# i sqrt(pi)/2 (w(-z) - exp(-z^2)) below, where w(-z) is the small one), SciPy's axes: F(x) =
+# sqrt(pi)/2 Im w(x) with -y's zero, F(iy) = i sqrt(pi)/2 (exp(y^2) - erfcx(y)) (y's odd
+# Taylor series below y^2 = 2.5e-5); near 0 (|x|, |y| < 5e-3) F(z) = z (1 - 2z^2/3 + 4z^4/15)
+# (exp(-z^2) - w(z) cancels there)
+_helpers.register(f"""
+def h_sp_cdawsn(z):
+    x = z.real
+    y = z.imag
+    if y == 0.0:
+        return complex128(complex({_SPI2} * h_fad_im(x), -y))
+    if x == 0.0:
+        y2 = y * y
+        if y2 < 2.5e-5:
+            return complex128(complex(x, y * (1.0 + y2 * ({2 / 3!r} + y2 * {4 / 15!r}))))
+        if y >= 0.0:
+            return complex128(complex(x, {_SPI2} * (h_exp(y2) - libdevice.erfcx(y))))
+        return complex128(complex(x, {_SPI2} * (libdevice.erfcx(-y) - h_exp(y2))))
+    if math.isnan(y):
+        return complex128(complex(math.nan, math.nan))
+    mre = (y - x) * (x + y)
+    mim = -2.0 * x * y
+    if abs(x) < 5e-3 and abs(y) < 5e-3:
+        m = complex128(complex(mre, mim))
+        return z * (1.0 + m * ({2 / 3!r} + m * {4 / 15!r}))
+    e = h_cexp(complex128(complex(mre, mim)))
+    if mre == -math.inf and math.isinf(mim):
+        e = complex128(complex(0.0, math.copysign(0.0, mim)))     # C99's cexp, glibc's signs
+    if y >= 0.0:
+        w = h_faddeeva(z)
+        rr = e.real - w.real
+        ri = e.imag - w.imag
+    else:
+        w = h_faddeeva(complex128(complex(-x, -y)))
+        rr = w.real - e.real
+        ri = w.imag - e.imag
+    return complex128(complex({_SPI2} * -ri, {_SPI2} * rr))
+""")
+
 # table code of the complex loops: complex64 computes in complex128 and rounds, as SciPy's
 CODE = {name: f"type(x0)(h_sp_c{name}(complex128(x0)))"
-        for name in ("erf", "erfc", "erfcx", "ndtr", "log_ndtr")}
+        for name in ("erf", "erfc", "erfcx", "ndtr", "log_ndtr", "erfi", "dawsn")}
+CODE["wofz"] = "type(x0)(h_faddeeva(complex128(x0)))"
+# the real loops of erfi and dawsn (float64; float32 computes in float64 and rounds, as SciPy's)
+REAL = {"erfi": "type(x0)(h_sp_erfi(float64(x0)))",
+        "dawsn": f"type(x0)({_SPI2} * h_fad_im(float64(x0)))"}

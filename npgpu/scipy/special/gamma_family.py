@@ -75,8 +75,9 @@ def _zeta_int(k):
             + k * n ** (-k - 1) / 12.0 - k * (k + 1) * (k + 2) * n ** (-k - 3) / 720.0)
 
 
-_LGAMMA1P = _horner("a", [-0.5772156649015329] + [(-1) ** k * _zeta_int(k) / k
-                                                   for k in range(2, 26)])
+# lgamma(1 + a) / a = -euler + sum (-1)^k zeta(k) a^(k-1) / k, k = 2..25 (DLMF 5.7.3)
+LGAMMA1P_COEF = [-0.5772156649015329] + [(-1) ** k * _zeta_int(k) / k for k in range(2, 26)]
+_LGAMMA1P = _horner("a", LGAMMA1P_COEF)
 
 
 def _hurwitz_py(s, q):
@@ -97,8 +98,8 @@ def _hurwitz_py(s, q):
 # psi(x0 + d) = sum (-1)^(n+1) zeta(n + 1, x0) d^n, n = 1..24 (|d| < 0.2: below 1e-17 at n = 24)
 _PSI_ZERO_HI = 1.4616321449683622
 _PSI_ZERO_LO = 9.549995429965697e-17
-_PSI_NEAR_ZERO = _horner("d", [(-1) ** (n + 1) * _hurwitz_py(n + 1.0, _PSI_ZERO_HI)
-                               for n in range(1, 25)])
+PSI_NEAR_ZERO_COEF = [(-1) ** (n + 1) * _hurwitz_py(n + 1.0, _PSI_ZERO_HI) for n in range(1, 25)]
+_PSI_NEAR_ZERO = _horner("d", PSI_NEAR_ZERO_COEF)
 
 _helpers.register(f"""
 def h_stirling_w(x):

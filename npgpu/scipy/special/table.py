@@ -4,7 +4,8 @@ Row: ``name: {loop key: code}``.  Which loop a call runs is SciPy's choice (its 
 ``resolve_dtypes``, :mod:`.ufuncs`): ``erf(int8)`` is float64, ``boxcox(True, 2)`` float64.
 Keys and code follow :mod:`npgpu.ufuncs.table`: ``"f"`` (float32 and float64), ``"c"`` (SciPy's
 complex loops, complex64 computed in complex128 as SciPy does: xlogy, xlog1py, and erf, erfc,
-erfcx, ndtr, log_ndtr from the Faddeeva function, :mod:`.faddeeva`) or a dtype name; a loop SciPy
+erfcx, ndtr, log_ndtr, erfi, dawsn, wofz from the Faddeeva function, :mod:`.faddeeva`; gamma,
+loggamma, rgamma, digamma, :mod:`.complex_gamma`) or a dtype name; a loop SciPy
 has and the row lacks raises TypeError.  ``$f`` in code becomes
 ``f`` in the float32 loop and nothing in the float64 loop: the libdevice function of the
 loop's precision (``libdevice.erf$f``).
@@ -15,7 +16,8 @@ On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 from ...ufuncs import helpers as _helpers
 from . import c99, lgamma  # noqa: F401 - registers h_cmul_c99, h_lgamma_f32, h_lgamma_f64
 from .bessel_i import ROWS
-from .faddeeva import CODE as _FADDEEVA
+from .complex_gamma import CODE as _CGAMMA
+from .faddeeva import CODE as _FADDEEVA, REAL as _FADDEEVA_REAL
 from .gamma_family import BINARY as _GAMMA_BINARY, ROWS as _GAMMA_ROWS
 
 _SQRT1_2 = "0.7071067811865476"
@@ -95,23 +97,6 @@ _INV_BOXCOX = """if x1 == type(x1)(0):
     return h_exp(x0)
 return h_exp(h_log1p(x1 * x0) / x1)"""
 
-# SciPy's complex log1p (scipy/special/_cunity.pxd clog1p): log1p of the real axis from -1 on,
-# 0.5 log1p(|z|^2 + 2 Re z) + i atan2(Im z, 1 + Re z) inside |z| < 0.707 (|z|^2 + 2 Re z with one
-# FMA where SciPy switches to double-double arithmetic: the real part there is accurate to an ulp
-# of |z|^2, the complex value to an ulp of |z|), log(1 + z) elsewhere
-_helpers.register("""
-def h_sp_clog1p(z):
-    x = z.real
-    y = z.imag
-    if math.isfinite(x) and math.isfinite(y):
-        if y == 0.0 and x >= -1.0:
-            return complex128(complex(math.log1p(x), 0.0))
-        if math.hypot(x, y) < 0.707:
-            return complex128(complex(0.5 * math.log1p(cuda.fma(y, y, 2.0 * x) + x * x),
-                                      math.atan2(y, x + 1.0)))
-    return h_clog(z + complex128(1.0))
-""")
-
 # SciPy's complex xlogy/xlog1py (DD->D; FF->F computes in complex128 and rounds): 0 for x = 0
 # unless y has a NaN part, else x * log(y) (log1p(y))
 _XLOG = ("type(x0)(0) if (x0 == type(x0)(0) and not (math.isnan(x1.real) or math.isnan(x1.imag)))"
@@ -128,8 +113,12 @@ TABLE = {
     "ndtr": {**_lib("libdevice.normcdf$f(x0)"), "c": _FADDEEVA["ndtr"]},
     "ndtri": _lib("libdevice.normcdfinv$f(x0)"),
     "log_ndtr": {**_lib(_LOG_NDTR), "c": _FADDEEVA["log_ndtr"]},
+    "erfi": {"f": _FADDEEVA_REAL["erfi"], "c": _FADDEEVA["erfi"]},
+    "dawsn": {"f": _FADDEEVA_REAL["dawsn"], "c": _FADDEEVA["dawsn"]},
+    "wofz": {"c": _FADDEEVA["wofz"]},
     # ---- gamma ----
-    "gamma": _lib("libdevice.tgamma$f(x0)"),
+    "gamma": {**_lib("libdevice.tgamma$f(x0)"), "c": _CGAMMA["gamma"]},
+    "rgamma": {"f": "type(x0)(h_rgamma(float64(x0)))", "c": _CGAMMA["rgamma"]},
     "gammaln": ({"float32": "h_lgamma_f32(x0)", "float64": "h_lgamma_f64(x0)"}
                 if _helpers.fast("gammaln") else _lib(_GAMMALN)),
     # ---- Bessel functions of integer order ----
@@ -159,6 +148,8 @@ TABLE = {
 
 TABLE.update(ROWS)
 TABLE.update(_GAMMA_ROWS)
+for _name in ("loggamma", "digamma"):
+    TABLE[_name] = {**TABLE[_name], "c": _CGAMMA[_name]}
 
 # compute-bound loops, by row: rendered in the elementwise template's heavy contiguous form (8
 # elements a thread, <= 64 registers: npgpu/_codegen/elementwise.py HEAVY_EPT).  libdevice's

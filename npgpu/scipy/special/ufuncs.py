@@ -11,9 +11,10 @@ SciPy's (NumPy's) error class and message.  Broadcasting, read-only outputs and 
 npgpu's ufunc's, which give NumPy's errors themselves.
 
 Complex input: SciPy's complex loops exist in npgpu only for the rows with a ``"c"`` key
-(``xlogy``, ``xlog1py``, ``erf``, ``erfc``, ``erfcx``, ``ndtr``, ``log_ndtr``); where SciPy
-computes a complex result and npgpu has no loop (gamma, loggamma, digamma/psi, zeta) npgpu
-raises a ``TypeError`` saying so; where SciPy raises, so does npgpu, with SciPy's message.
+(``xlogy``, ``xlog1py``, the error-function family, ``wofz``, ``erfi``, ``dawsn``, ``gamma``,
+``loggamma``, ``rgamma``, ``digamma``/``psi``); where SciPy computes a complex result and npgpu
+has no loop (zeta) npgpu raises a ``TypeError`` saying so; where SciPy raises, so does npgpu,
+with SciPy's message.
 """
 import numpy as np
 
