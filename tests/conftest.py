@@ -158,6 +158,18 @@ def raises_like(np_call, gpu_call):
     assert str(got.value) == str(want.value)
 
 
+def matches_numpy(call, exc=ValueError):
+    """``call(xp)`` with ``xp`` NumPy and npgpu: NumPy's result (assert_matches), or where NumPy
+    raises ``exc``, npgpu's same class and message."""
+    import npgpu
+    try:
+        want = call(np)
+    except exc:
+        raises_like(lambda: call(np), lambda: call(npgpu))
+        return
+    assert_matches(call(npgpu), want)
+
+
 def error_of(fn):
     """(exception class, message) of ``fn()``, or None: compared between NumPy and npgpu."""
     try:

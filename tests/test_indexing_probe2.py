@@ -9,7 +9,7 @@ import numpy
 import pytest
 
 import npgpu as np
-from conftest import assert_matches, assert_same, raises_like, random_array
+from conftest import assert_matches, assert_same, matches_numpy, raises_like, random_array
 
 RNG = numpy.random.default_rng(31415)
 A = random_array((4, 5, 6), numpy.int32, RNG)
@@ -420,3 +420,40 @@ def test_routines_sweep():
 @pytest.mark.parametrize("dims", [(2, -1), (-1,), (-3, 2)])
 def test_indices_negative_dimensions(dims):
     raises_like(lambda: numpy.indices(dims), lambda: np.indices(dims))
+
+
+# --- basic-index assignment of values with dimensions (_core/copy.setitem) ----------------------
+_A3, _B0, _A2 = random_array((2, 3, 4), numpy.float64), numpy.zeros(()), numpy.zeros((2, 3))
+
+
+@pytest.mark.parametrize("base,idx,value", [
+    (_A3, (0, 0, 0), [1]), (_A3, (0, 0, 0), numpy.array([5.0])), (_A3, (0, 0, 0), numpy.array(5.0)),
+    (_A3, (0, 0), [[1, 2, 3, 4]]), (_A3, (0, 0), [1, 2, 3, 4]), (_A3, (0,), numpy.ones((1, 3, 4))),
+    (_B0, (), [1]), (_B0, Ellipsis, [1]), (_B0, Ellipsis, numpy.array([5.0])),
+    (_B0, Ellipsis, [[2.0]]), (_A2, (0, slice(0, 1)), [[1]]), (_A2, (0, Ellipsis, 0), [1]),
+    (_A2, (numpy.int64(0), 1), [1]), (_A2, (0, -1), [[1]]), (_A2, 0, numpy.ones((2, 3))),
+    (_A3, (0, 0, 0), "device (1,)"), (_A3, (0,), "device (1, 3, 4)")], ids=repr)
+def test_basic_setitem_values_with_dimensions(base, idx, value):
+    """NumPy's "setting an array element with a sequence." for a value with dimensions into one
+    element (integer index), and for a list nested deeper than the destination; arrays drop
+    leading unit dims."""
+    def run(xp):
+        t = base.copy() if xp is numpy else np.asarray(base)
+        v = value
+        if isinstance(value, str):
+            shape = (1,) if value == "device (1,)" else (1, 3, 4)
+            v = xp.full(shape, 2.5)
+        t[idx] = v
+        return t
+    matches_numpy(run)
+
+
+def test_basic_setitem_complex_into_real_warns():
+    t = np.asarray(random_array((5,), numpy.float32))
+    for value in (np.ones(4, dtype=numpy.complex64), numpy.ones(4, numpy.complex128)):
+        with pytest.warns(numpy.exceptions.ComplexWarning):
+            t[1:] = value
+    b = np.zeros(4, dtype=bool)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        b[:] = np.ones(4, dtype=numpy.complex64)           # bool takes them silently, as NumPy

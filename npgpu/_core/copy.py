@@ -161,6 +161,44 @@ def getitem(a, index):
     return a._view(offset, shape, strides)
 
 
+def warn_complex(dst_dtype):
+    """NumPy's ComplexWarning for complex values assigned into an array of ``dst_dtype`` (the
+    dtypes decide it: no device work; bool takes them silently, as in NumPy)."""
+    if dst_dtype.kind not in "cb":
+        import warnings
+
+        from .._backend import _user_stacklevel
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=_user_stacklevel())
+
+
+_SEQUENCE = "setting an array element with a sequence."
+
+
+def _element_index(index, ndim):
+    """Is ``index`` NumPy's element assignment: ``ndim`` integers, no slice, Ellipsis or None
+    (a value with dimensions is then "setting an array element with a sequence")?"""
+    items = index if isinstance(index, tuple) else (index,)
+    return len(items) == ndim and all(isinstance(i, (int, np.integer))
+                                      and not isinstance(i, (bool, np.bool_)) for i in items)
+
+
+def _array_value_checks(dst, index, ndim, value_ndim, value_dtype, nested):
+    """NumPy's errors for an array value of a basic-index assignment (not for scalars: the hot
+    path), and its ComplexWarning: a value with dimensions into one element; a list nested
+    deeper than the destination (``nested``: arrays drop leading unit dims instead)."""
+    if value_ndim > dst.ndim:
+        if dst.ndim == 0 and _element_index(index, ndim):
+            raise ValueError(_SEQUENCE)
+        if nested:
+            raise ValueError(f"{_SEQUENCE} The requested array would exceed the maximum number "
+                             f"of dimension of {dst.ndim}.")
+    elif value_ndim and dst.ndim == 0 and _element_index(index, ndim):
+        raise ValueError(_SEQUENCE)
+    if value_dtype.kind == "c":
+        warn_complex(dst.dtype)
+
+
 def setitem(a, index, value):
     if a._ro:                      # before the index is looked at, as NumPy
         fail_unless_writeable(a, "assignment destination")
@@ -172,12 +210,15 @@ def setitem(a, index, value):
     offset, shape, strides = r
     dst = a._view(offset, shape, strides)
     if isinstance(value, ndarray):
+        _array_value_checks(dst, index, a.ndim, value.ndim, value.dtype, False)
         copy_into(dst, value)
         return
     if isinstance(value, np.ndarray) or isinstance(value, (list, tuple)):
         host = np.asarray(value)
         if host.dtype == object:
             raise TypeError(f"could not assign {type(value).__name__} to a device array")
+        _array_value_checks(dst, index, a.ndim, host.ndim, host.dtype,
+                            not isinstance(value, np.ndarray))
         copy_into(dst, _transfer.from_host(host))
         return
     # a scalar: NumPy's own assignment into a 0-d host array gives NumPy's conversion and errors

@@ -31,7 +31,6 @@ same result.
 """
 import operator
 import threading
-import warnings
 
 import numpy as np
 
@@ -589,15 +588,6 @@ def host_scalar(dst_dtype, value):
     return tmp[()]
 
 
-def warn_complex(dst_dtype, value):
-    """NumPy's ComplexWarning for an assignment of ``value``, a complex array, into a real
-    array (the dtypes decide it: no device work)."""
-    if dst_dtype.kind not in "cb":
-        from .._backend import _user_stacklevel
-        warnings.warn("Casting complex values to real discards the imaginary part",
-                      np.exceptions.ComplexWarning, stacklevel=_user_stacklevel())
-
-
 def scatter(p, value, emode="raise", error=out_of_bounds):
     """``a[plan] = value``: checks every index first (nothing written when one is bad), then
     writes; the last source position wins among repeated destinations."""
@@ -606,7 +596,7 @@ def scatter(p, value, emode="raise", error=out_of_bounds):
     r = len(p.shape)
     if isinstance(value, ndarray):
         if value.dtype.kind == "c":
-            warn_complex(a.dtype, value)
+            _copy.warn_complex(a.dtype)
         vs = value.shape
         while len(vs) > r and vs[0] == 1:          # NumPy drops leading unit dims of the value
             vs = vs[1:]

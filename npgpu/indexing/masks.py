@@ -95,7 +95,7 @@ def mask_setitem(a, mask, value):
         _cp.masked_fill(a, mask, v)
         return
     if v.dtype.kind == "c":
-        _adv.warn_complex(a.dtype, v)
+        _copy.warn_complex(a.dtype)
     if _copy.may_overlap(a, v):
         v = v.copy()
     rest = a.shape[mask.ndim:]
