@@ -188,12 +188,22 @@ def gufunc_core_error(name, sig, got, want):
                       f"gufunc signature {sig} (size {got} is different from {want})")
 
 
-def gufunc_broadcast_error(shapes, requested):
-    """NumPy's ValueError for operands of a (m,n)-core gufunc (matmul, solve) whose batch
-    dimensions do not broadcast: each shape with its two core dimensions remapped to
-    ``newaxis``, and the requested core shape of the result."""
-    parts = " ".join(f"{c_shape_text(s)}->{c_shape_text(tuple(s[:-2]) + ('newaxis',) * 2)}"
-                     for s in shapes)
+def check_core_ndim(name, sig, *needs):
+    """NumPy's ValueError for the first gufunc operand with fewer dimensions than its core
+    needs: ``needs`` is (operand, its core dimension count) per operand, in order."""
+    for i, (x, k) in enumerate(needs):
+        if x.ndim < k:
+            raise ValueError(f"{name}: Input operand {i} does not have enough dimensions (has "
+                             f"{x.ndim}, gufunc core with signature {sig} requires {k})")
+
+
+def gufunc_broadcast_error(shapes, requested, cores=(2, 2)):
+    """NumPy's ValueError for gufunc operands (matmul, solve, matvec, ...) whose batch
+    dimensions do not broadcast: each shape with its ``cores`` core dimensions dropped and one
+    ``newaxis`` per dimension of the requested core shape of the result."""
+    parts = " ".join(f"{c_shape_text(s)}->"
+                     f"{c_shape_text(tuple(s[:len(s) - c]) + ('newaxis',) * len(requested))}"
+                     for s, c in zip(shapes, cores))
     return ValueError("operands could not be broadcast together with remapped shapes "
                       f"[original->remapped]: {parts}  and requested shape "
-                      f"{c_shape_text(requested)}")
+                      f"({','.join(map(str, requested))})")     # NumPy's: (2), no comma

@@ -51,8 +51,9 @@ def _from_sublists(args):
     return text, ops
 
 
-def parse(subscripts, shapes):
-    """Expand ellipses; return (input label strings, output label string)."""
+def parse(subscripts, shapes, strict=True):
+    """Expand ellipses; return (input label strings, output label string).  Not ``strict``
+    (NumPy's ``optimize`` path), an explicit output without '...' sums the ellipsis dims."""
     s = subscripts.replace(" ", "")
     explicit = "->" in s
     if explicit:
@@ -104,8 +105,8 @@ def parse(subscripts, shapes):
         if "..." in rhs:
             out = rhs.replace("...", ell)
         else:
-            if nell and any(len(shp) > len(t.replace("...", "")) for t, shp in zip(terms, shapes)
-                            if "..." in t):
+            if strict and nell and any(len(shp) > len(t.replace("...", ""))
+                                       for t, shp in zip(terms, shapes) if "..." in t):
                 raise ValueError("output has more dimensions than subscripts given in einstein "
                                  "sum, but no '...' ellipsis provided to broadcast the extra "
                                  "dimensions.")
@@ -244,8 +245,12 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         subscripts, ops = _from_sublists(operands)
     ops = [asarray(x) for x in ops]
     shapes = [x.shape for x in ops]
-    ins, outl = parse(subscripts, shapes)
-    sizes = _sizes(ins, shapes)
+    try:
+        ins, outl = parse(subscripts, shapes, strict=optimize is False)
+        sizes = _sizes(ins, shapes)
+    except ValueError:
+        _numpy_error(operands, ops, optimize)
+        raise
     rt = check_dtype(np.result_type(*[x.dtype for x in ops]))
     if dtype is not None:
         dt = check_dtype(dtype)
@@ -284,6 +289,22 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         _copy.copy_into(out, res)
         return out
     return res
+
+
+def _numpy_error(operands, ops, optimize):
+    """Raise NumPy's error for subscripts and shapes npgpu rejected (c_einsum's and
+    einsum_path's messages differ): NumPy's einsum on data-free stand-ins of the operands
+    (zero-strided views), which fails while parsing, before any arithmetic."""
+    stand = [np.broadcast_to(np.zeros((), x.dtype), x.shape) for x in ops]
+    if isinstance(operands[0], str):
+        args = [operands[0], *stand]
+    else:                               # sublist form: operands at the even positions
+        args = list(operands)
+        args[0:2 * len(stand):2] = stand
+    try:
+        np.einsum(*args, optimize=optimize)
+    except ValueError as e:
+        raise ValueError(str(e)) from None
 
 
 def _fold(work, outl, sizes, rt):

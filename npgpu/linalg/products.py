@@ -14,7 +14,8 @@ from ..cuda.memory import alloc as _alloc
 from ..creation import ones
 from ..ufuncs import multiply, negative, subtract
 from . import _gemm
-from ._common import asarray, conj, gufunc_broadcast_error, gufunc_core_error
+from ._common import (asarray, check_core_ndim, conj, gufunc_broadcast_error,
+                      gufunc_core_error)
 
 _SIG = "(n?,k),(k,m?)->(n?,m?)"
 
@@ -111,16 +112,13 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
         fail_unless_writeable(out, "output array")
     a = asarray(x1)
     b = asarray(x2)
-    for i, x in enumerate((a, b)):
-        if x.ndim == 0:
-            raise ValueError(f"matmul: Input operand {i} does not have enough dimensions (has 0, "
-                             f"gufunc core with signature {_SIG} requires 1)")
+    check_core_ndim("matmul", _SIG, (a, 1), (b, 1))
     rt = _result_dtype(a.dtype, b.dtype)
     if dtype is not None:
         dt = check_dtype(dtype)
-        for x in (a, b):
+        for i, x in enumerate((a, b)):
             if not np.can_cast(x.dtype, dt, casting=casting):
-                raise TypeError(f"Cannot cast ufunc 'matmul' input from {x.dtype!r} to {dt!r} "
+                raise TypeError(f"Cannot cast ufunc 'matmul' input {i} from {x.dtype!r} to {dt!r} "
                                 f"with casting rule '{casting}'")
         rt = dt
     a2 = a.reshape(1, a.shape[0]) if a.ndim == 1 else a
@@ -140,6 +138,13 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
         if not isinstance(out, ndarray):
             raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
         if out.shape != shape:
+            core = shape[len(batch):]
+            out_core = out.shape[out.ndim - len(core):] if out.ndim >= len(core) else core
+            for i, (got, want) in enumerate(zip(out_core, core)):
+                if got != want:
+                    raise ValueError(f"matmul: Output operand 0 has a mismatch in its core "
+                                     f"dimension {i}, with gufunc signature {_SIG} (size {got} "
+                                     f"is different from {want})")
             raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension or "
                              f"shape: expected {shape}, got {out.shape}")
         if not np.can_cast(rt, out.dtype, casting=casting):
@@ -246,30 +251,34 @@ def _axes_list(ax, ndim):
     return out
 
 
+def _tensordot_axes(sa, sb, axes):
+    """NumPy's tensordot axes handling (its steps, so its errors): the summed axes of a and b,
+    normalized."""
+    try:
+        iter(axes)
+    except Exception:
+        axes_a, axes_b = list(range(-axes, 0)), list(range(axes))
+    else:
+        axes_a, axes_b = axes
+    pair = []
+    for ax in (axes_a, axes_b):
+        try:
+            pair.append(list(ax))
+        except TypeError:
+            pair.append([ax])
+    axes_a, axes_b = pair
+    if len(set(axes_a)) != len(axes_a) or len(set(axes_b)) != len(axes_b):
+        raise ValueError("duplicate axes are not allowed in tensordot")
+    if len(axes_a) != len(axes_b) or any(sa[i] != sb[j] for i, j in zip(axes_a, axes_b)):
+        raise ValueError("shape-mismatch for sum")
+    return [i % len(sa) for i in axes_a], [j % len(sb) for j in axes_b]
+
+
 def tensordot(a, b, axes=2):
     """Sum products over the given axes: transpose+reshape to one matrix product."""
     a = asarray(a)
     b = asarray(b)
-    if isinstance(axes, (int, np.integer)):
-        n = operator.index(axes)
-        if n < 0:
-            raise ValueError("negative dimensions are not allowed")
-        if n > a.ndim or n > b.ndim:     # NumPy indexes the shapes: IndexError
-            raise IndexError("tuple index out of range")
-        ax_a = list(range(a.ndim - n, a.ndim))
-        ax_b = list(range(n))
-    else:
-        try:
-            xa, xb = axes
-        except (TypeError, ValueError):
-            raise ValueError("axes must be an integer or a pair of sequences") from None
-        ax_a = _axes_list(xa, a.ndim)
-        ax_b = _axes_list(xb, b.ndim)
-        if len(ax_a) != len(ax_b):
-            raise ValueError("shape-mismatch for sum")
-    for i, j in zip(ax_a, ax_b):
-        if a.shape[i] != b.shape[j]:
-            raise ValueError("shape-mismatch for sum")
+    ax_a, ax_b = _tensordot_axes(a.shape, b.shape, axes)
     free_a = [i for i in range(a.ndim) if i not in ax_a]
     free_b = [i for i in range(b.ndim) if i not in ax_b]
     K = 1
@@ -299,9 +308,7 @@ def vecdot(x1, x2, /, *, axis=-1, out=None):
     """Vector dot product over ``axis`` (first argument conjugated), broadcasting the rest."""
     a = asarray(x1)
     b = asarray(x2)
-    if a.ndim == 0 or b.ndim == 0:
-        raise ValueError("vecdot: Input operand 0 does not have enough dimensions (has 0, gufunc "
-                         "core with signature (n),(n)->() requires 1)")
+    check_core_ndim("vecdot", "(n),(n)->()", (a, 1), (b, 1))
     a = _moveaxis_last(a, axis)
     b = _moveaxis_last(b, axis)
     if a.shape[-1] != b.shape[-1]:
@@ -317,12 +324,23 @@ def vecdot(x1, x2, /, *, axis=-1, out=None):
     return _to_out(r, out)
 
 
+def _check_vector_gufunc(name, sig, a, b, na, nb):
+    """NumPy's checks for matvec (na, nb = 2, 1) and vecmat (1, 2), in its order: operand
+    dimensions, the shared core dimension n (a's last, b's first core one), batch broadcast."""
+    check_core_ndim(name, sig, (a, na), (b, nb))
+    if b.shape[-nb] != a.shape[-1]:
+        raise gufunc_core_error(name, sig, b.shape[-nb], a.shape[-1])
+    try:
+        np.broadcast_shapes(a.shape[:a.ndim - na], b.shape[:b.ndim - nb])
+    except ValueError:
+        m = a.shape[-2] if na == 2 else b.shape[-1]
+        raise gufunc_broadcast_error((a.shape, b.shape), (m,), (na, nb)) from None
+
+
 def matvec(x1, x2, /, *, out=None):
     a = asarray(x1)
     b = asarray(x2)
-    if a.ndim < 2 or b.ndim < 1:
-        raise ValueError("matvec: Input operand does not have enough dimensions "
-                         "(gufunc core with signature (m,n),(n)->(m))")
+    _check_vector_gufunc("matvec", "(m,n),(n)->(m)", a, b, 2, 1)
     r = matmul(a, b[..., :, None])[..., 0]
     return _to_out(r, out)
 
@@ -330,9 +348,7 @@ def matvec(x1, x2, /, *, out=None):
 def vecmat(x1, x2, /, *, out=None):
     a = asarray(x1)
     b = asarray(x2)
-    if a.ndim < 1 or b.ndim < 2:
-        raise ValueError("vecmat: Input operand does not have enough dimensions "
-                         "(gufunc core with signature (n),(n,m)->(m))")
+    _check_vector_gufunc("vecmat", "(n),(n,m)->(m)", a, b, 1, 2)
     r = matmul(conj(a)[..., None, :], b)[..., 0, :]
     return _to_out(r, out)
 
@@ -350,7 +366,7 @@ def _to_out(r, out):
 
 def _sum_last(x, dt):
     """Sum over the last axis as a product with a ones vector (one mechanism: the GEMM)."""
-    return matmul(x, ones(x.shape[-1], dt), dtype=dt)
+    return matmul(x, ones(x.shape[-1], dt), dtype=dt, casting="unsafe")   # as sum(dtype=)
 
 
 def _sum_dtype(dt):
