@@ -1,7 +1,9 @@
 """numpy.fft's transforms on cuFFT: argument rules, dtypes, layouts, normalisation.
 
 Each public function is: check the arguments in NumPy's order (NumPy's errors and
-messages), pick the dtypes, then one of three engines -- :func:`_c2c`, :func:`_r2c`,
+messages; ``out=`` at each one-axis step NumPy hands it to -- every step of the complex and
+forward real transforms, irfft's last -- where a misfit raises the error of NumPy's step run
+on data-less stand-ins), pick the dtypes, then one of three engines -- :func:`_c2c`, :func:`_r2c`,
 :func:`_c2r` -- which
 
 1. prepare the input (:func:`_prepare`): the array itself when it is C-contiguous, aligned
@@ -77,7 +79,7 @@ def _swap_direction(norm):
     try:
         return {"backward": "forward", None: "forward", "ortho": "ortho",
                 "forward": "backward"}[norm]
-    except (KeyError, TypeError):
+    except KeyError:                         # (an unhashable norm: NumPy's TypeError)
         raise ValueError(f'Invalid norm value {norm}; should be "backward", '
                          '"ortho" or "forward".') from None
 
@@ -92,9 +94,9 @@ def _factor(norm, n, forward, dt, first):
         return 1.0
     real_dtype = _real_result(dt) if first else _real_of(dt)
     if norm == "ortho":
-        return float(np.reciprocal(np.sqrt(n, dtype=real_dtype)))
+        return np.reciprocal(np.sqrt(n, dtype=real_dtype))
     if norm == "forward":
-        return float(np.reciprocal(n, dtype=real_dtype))
+        return np.reciprocal(n, dtype=real_dtype)
     raise ValueError(f'Invalid norm value {norm}; should be "backward","ortho" or "forward".')
 
 
@@ -106,10 +108,12 @@ def _rfft_type_error(n):
 
 
 # ---- argument checks (NumPy's order and messages) ---------------------------------------------
-def _steps(a, steps, norm, kind):
-    """Check NumPy's one-axis steps ``(n, axis, forward)`` in NumPy's order: a list of
-    ``(n, axis, factor)`` with ``n`` an int and ``axis`` in ``[0, a.ndim)``."""
-    out = []
+def _steps(a, steps, norm, kind, out=None):
+    """Check NumPy's one-axis steps ``(n, axis, forward)`` in NumPy's order, and ``out``
+    against each step that NumPy hands it to: a list of ``(n, axis, factor)`` with ``n`` an
+    int and ``axis`` in ``[0, a.ndim)``."""
+    res = []
+    shape, dt = list(a.shape), a.dtype
     for i, (n, axis, forward) in enumerate(steps):
         if n < 1:
             raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
@@ -122,10 +126,30 @@ def _steps(a, steps, norm, kind):
                 raise TypeError("an integer is required")
             n = int(n)
         n = operator.index(n)
+        f = float(f)                         # (after NumPy's index error for an array ``n``)
+        func = _step_func(kind, i, len(steps), forward)
+        if out is not None and (kind != "c2r" or i == len(steps) - 1):
+            # (hfft / ihfft run irfft / rfft with the swapped norm)
+            fnorm = norm if (func in (np.fft.fft, np.fft.rfft)) == forward else \
+                _swap_direction(norm)
+            _check_out(out, func, shape, dt, n, axis, fnorm)
+            dt = out.dtype                   # NumPy's next step reads ``out``
+        else:
+            dt = np.result_type(dt, 1j)      # (the steps before irfft: ifft)
         if i == 0 and kind == "r2c" and a.dtype.kind == "c":
             raise _rfft_type_error(n)
-        out.append((n, axis, f))
-    return out
+        shape[axis] = n // 2 + 1 if func is np.fft.rfft else n
+        res.append((n, axis, f))
+    return res
+
+
+def _step_func(kind, i, nsteps, forward):
+    """NumPy's one-axis function of step ``i`` of ``nsteps``."""
+    if kind == "r2c" and i == 0:
+        return np.fft.rfft
+    if kind == "c2r":
+        return np.fft.irfft if i == nsteps - 1 else np.fft.ifft
+    return np.fft.fft if forward else np.fft.ifft
 
 
 def _cook(a, s, axes, invreal):
@@ -159,18 +183,33 @@ def _cook(a, s, axes, invreal):
     return s, axes
 
 
-def _check_out(out, shape, dtype, ufunc):
-    if out is None:
+def _check_out(out, func, shape, dt, n, axis, norm):
+    """``out`` fits NumPy's step ``func`` (``n`` points along ``axis``) of an input of
+    ``shape`` and ``dt``, as it is or by broadcasting the result (NumPy's ufunc takes both);
+    else NumPy's error, from that step run on stand-ins (no data)."""
+    want = list(shape)
+    want[axis] = n // 2 + 1 if func is np.fft.rfft else n
+    step_dt = _real_result(dt) if func is np.fft.irfft else np.result_type(dt, 1j)
+    if (isinstance(out, ndarray) and out.shape == tuple(want)
+            and np.can_cast(step_dt, out.dtype, "same_kind")):
+        if out._ro:
+            fail_unless_writeable(out, "output array")
         return
-    if not isinstance(out, ndarray):
-        raise TypeError(f"out must be an npgpu.ndarray, not {type(out).__name__}")
-    if out.shape != tuple(shape):
-        raise ValueError("output array has wrong shape.")
-    if not np.can_cast(dtype, out.dtype, "same_kind"):
-        raise TypeError(f"Cannot cast ufunc '{ufunc}' output from {dtype!r} to {out.dtype!r} "
-                        "with casting rule 'same_kind'")
-    if out._ro:
+    if isinstance(out, np.ndarray):          # NumPy's error, as npgpu's ufuncs word it
+        raise TypeError("return arrays must be of ArrayType (npgpu.ndarray, not "
+                        f"{type(out).__module__}.{type(out).__name__})")
+    stand_out = _stand_in(out.shape, out.dtype) if isinstance(out, ndarray) else out
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        func(_stand_in(shape, dt), n, axis, norm, out=stand_out)
+    if out._ro:                              # (NumPy took it: the result broadcast into it)
         fail_unless_writeable(out, "output array")
+
+
+def _stand_in(shape, dtype):
+    """A host array of ``shape`` and ``dtype`` without data (every element one zero)."""
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), tuple(shape), (0,) * len(shape),
+                                           writeable=True)
 
 
 # ---- the engines ---------------------------------------------------------------------------------
@@ -346,26 +385,11 @@ def _result_dtype(kind, dt, nsteps):
     return _real_result(dt) if nsteps == 1 else _real_of(dt)
 
 
-def _result_shape(kind, a, steps):
-    shape = list(a.shape)
-    for n, ax, _ in steps:
-        shape[ax] = n // 2 + 1 if kind == "r2c" and ax == steps[0][1] else n
-    return shape
-
-
-def _ufunc_name(kind, forward, n):
-    if kind == "r2c":
-        return "rfft_n_even" if n % 2 == 0 else "rfft_n_odd"
-    return {"c2c": "fft" if forward else "ifft", "c2r": "irfft"}[kind]
-
-
 def _run(kind, a, steps, forward, out, herm, record=None):
     """Transform ``a`` by NumPy's checked one-axis ``steps`` (its order: an R2C step first,
     a C2R step last); ``record``: a list that gets a :class:`_Replay` of the call, when one
     can repeat it."""
     dtype = _result_dtype(kind, a.dtype, len(steps))
-    ufunc_n = steps[0][0] if kind == "r2c" else steps[-1][0]
-    _check_out(out, _result_shape(kind, a, steps), dtype, _ufunc_name(kind, forward, ufunc_n))
     ns = [n for n, _, _ in steps]
     axes = [ax for _, ax, _ in steps]
     if len(set(axes)) != len(axes):
@@ -451,7 +475,13 @@ def _remember(fk, record):
         _FAST[fk] = record[0]
 
 
+def _unwrap(out):
+    """``out=(arr,)``, as NumPy's ufuncs take it: ``arr``."""
+    return out[0] if type(out) is tuple and len(out) == 1 and out[0] is not None else out
+
+
 def _one(name, a, n, axis, norm, out):
+    out = _unwrap(out)
     fk = _fast_key(a, out, name, type(n), n, type(axis), axis, norm)
     if fk is not None:
         replay = _FAST.get(fk)
@@ -464,13 +494,14 @@ def _one(name, a, n, axis, norm, out):
         n = a.shape[axis] if kind != "c2r" else (a.shape[axis] - 1) * 2
     if herm:
         _swap_direction(norm)                # hfft / ihfft check the norm first
-    steps = _steps(a, [(n, axis, forward)], norm, kind)
+    steps = _steps(a, [(n, axis, forward)], norm, kind, out)
     res = _run(kind, a, steps, forward, out, herm, record)
     _remember(fk, record)
     return res
 
 
 def _nd(kind, forward, a, s, axes, norm, out):
+    out = _unwrap(out)
     # the fast path only without ``s`` (its deprecated spellings warn on every call)
     fk = None
     if s is None and (axes is None or type(axes) in (tuple, list)):
@@ -504,7 +535,7 @@ def _nd_run(kind, forward, a, s, axes, norm, out, record):
         if n is None:                        # (deprecated) the one-axis default
             n = (a.shape[axes[i]] - 1) * 2 if kind == "c2r" and i == k - 1 else a.shape[axes[i]]
         steps.append((n, axes[i], forward))
-    return _run(kind, a, _steps(a, steps, norm, kind), forward, out, False, record)
+    return _run(kind, a, _steps(a, steps, norm, kind, out), forward, out, False, record)
 
 
 # ---- the public functions -------------------------------------------------------------------------
