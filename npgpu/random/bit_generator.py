@@ -33,6 +33,8 @@ class BitGenerator:
     """Base class, as ``numpy.random.BitGenerator``: holds the seed sequence and a lock."""
 
     def __init__(self, seed=None):
+        if type(self) is BitGenerator:
+            raise NotImplementedError("BitGenerator is a base class and cannot be instantized")
         self._seed_seq = _as_seed_sequence(seed)
         self.lock = threading.Lock()
 
@@ -42,6 +44,8 @@ class BitGenerator:
 
     def spawn(self, n_children):
         """``n_children`` independent bit generators from children of the seed sequence."""
+        if self._seed_seq is None:
+            raise TypeError("The underlying SeedSequence does not implement spawning.")
         return [type(self)(s) for s in self._seed_seq.spawn(n_children)]
 
 
@@ -61,6 +65,7 @@ class Philox(BitGenerator):
         super().__init__(seed)
         if key is not None:
             self._key = _words_to_int(key, 2, "key")
+            self._seed_seq = None               # as NumPy: no seed sequence, no spawning
         else:
             k = self._seed_seq.generate_state(2, np.uint32)
             self._key = int(k[0]) | (int(k[1]) << 32)
@@ -99,7 +104,7 @@ class Philox(BitGenerator):
 
     def advance(self, delta):
         """Advance the counter by ``delta`` blocks (4 x 32 bits each), modulo 2**128."""
-        delta = int(delta)
+        delta = _wrap(delta)
         with self.lock:
             self._counter = (self._counter + delta) & _MASK128
         return self
@@ -108,7 +113,7 @@ class Philox(BitGenerator):
         """A copy of this generator with the counter advanced by ``jumps * 2**96`` blocks."""
         new = type(self)(counter=self._counter, key=self._key)
         new._seed_seq = self._seed_seq
-        new.advance(int(jumps) * _JUMP)
+        new.advance(_wrap(jumps) * _JUMP)
         return new
 
     def random_raw(self, size=None, output=True):
@@ -129,6 +134,12 @@ class Philox(BitGenerator):
         self.lock = threading.Lock()
         self._seed_seq = d["seed_seq"]
         self.state = d["state"]
+
+
+def _wrap(n):
+    """An ``advance`` / ``jumped`` count modulo 2**128, with NumPy's TypeError (its
+    ``wrap_int``: ``n & mask``) for a float or a string."""
+    return (int(n) if isinstance(n, np.integer) else n) & _MASK128
 
 
 def _words_to_int(v, nwords, what):

@@ -246,6 +246,10 @@ def hypergeometric(st, good, bad, sample):
 
 
 def zipf(st, a):
+    if a >= 1025.0:
+        # (NumPy's answer: 2^(a - 1) overflows and the loop would never end; a value above 1
+        # has a probability under 3e-309)
+        return int64(1)
     am1 = a - 1.0
     b = math.pow(2.0, am1)
     while True:

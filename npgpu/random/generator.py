@@ -85,6 +85,8 @@ def _param(x, dt, safe=False):
         return x if x.dtype == dt else x.astype(dt)
     a = np.asarray(x)
     if a.dtype == object:
+        if isinstance(x, np.ndarray):
+            _unsafe(a.dtype, dt, a.ndim == 0)
         raise TypeError(f"unsupported parameter type {type(x).__name__}")
     if safe and a.dtype != dt and _unsafe_cast(a.dtype, dt):
         if a.dtype.kind == "c" and a.ndim == 0 and not isinstance(x, np.ndarray):
@@ -96,6 +98,21 @@ def _param(x, dt, safe=False):
             _unsafe(a.dtype, dt, a.ndim == 0)
     a = a.astype(dt)
     return a[()] if a.ndim == 0 else a
+
+
+def _scalar(x, dt):
+    """A host scalar parameter converted as NumPy's scalar path does (``PyFloat_AsDouble`` /
+    a C ``int64_t``): its errors for strings, None, NaN, infinity and out-of-range ints."""
+    if isinstance(x, (str, bytes)) or x is None:
+        np.array(x, dtype=dt)        # NumPy's error for a non-number string (None as an int)
+        raise TypeError(f"must be real number, not {type(x).__name__}" if dt.kind == "f" else
+                        "an integer is required")
+    if dt.kind == "f":
+        return dt.type(float(x))
+    v = int(x)                                  # NaN: ValueError, inf: OverflowError
+    if not -2 ** 63 <= v < 2 ** 63:
+        raise OverflowError("Python int too large to convert to C long")
+    return dt.type(v)
 
 
 def _unsafe_cast(frm, to):
@@ -120,7 +137,7 @@ def _xp(x):
     return _gp() if isinstance(x, ndarray) else np
 
 
-def _out_shape(size, params):
+def _out_shape(size, params, size_last=False):
     if size is not None and all(isinstance(p, np.generic) for p in params):
         return (size,) if size.__class__ is int and size >= 0 else _size_tuple(size)
     shapes = [np.shape(p) if not isinstance(p, ndarray) else p.shape for p in params]
@@ -128,10 +145,9 @@ def _out_shape(size, params):
         return np.broadcast_shapes(*shapes) if shapes else ()
     size = _size_tuple(size)
     if shapes:
-        try:
-            b = np.broadcast_shapes(size, *shapes)
-        except ValueError as e:
-            raise ValueError(str(e).replace("arg 0", "arg 0")) from None
+        # NumPy's message names the arguments in its order (integers: low, high, size)
+        b = np.broadcast_shapes(*shapes, size) if size_last else \
+            np.broadcast_shapes(size, *shapes)
         if b != size:
             raise ValueError(f"Output size {size} is not compatible with broadcast dimensions "
                              f"of inputs {b}.")
@@ -141,14 +157,14 @@ def _out_shape(size, params):
 def _size_tuple(size):
     """``size`` as a shape tuple, with NumPy's errors (a non-integer: TypeError; a negative
     dimension: ValueError)."""
-    try:
-        if np.iterable(size):
-            shape = tuple(operator.index(s) for s in size)
-        else:
+    if np.iterable(size) and not isinstance(size, str):
+        shape = tuple(operator.index(s) for s in size)     # NumPy's error for an element
+    else:
+        try:
             shape = (operator.index(size),)
-    except TypeError:
-        raise TypeError("expected a sequence of integers or a single integer, got "
-                        f"'{size}'") from None
+        except TypeError:
+            raise TypeError("expected a sequence of integers or a single integer, got "
+                            f"'{size}'") from None
     for s in shape:
         if s < 0:
             raise ValueError("negative dimensions are not allowed")
@@ -198,7 +214,9 @@ def _check_out(out, dt, size):
 # check: (function of (xp, *params) -> bool condition, exception, message[, message when a
 # parameter is an array: NumPy's "contains NaNs" for its scalars' "is NaN"])
 _F = (_F64,)
-_ge0 = lambda what: (lambda xp, x: x < 0, ValueError, f"{what} < 0")      # noqa: E731
+# NumPy's CONS_NON_NEGATIVE: the sign bit of a non-NaN value (-0.0 is refused, NaN passes)
+_ge0 = lambda what: (lambda xp, x: xp.signbit(x) & (x == x), ValueError,  # noqa: E731
+                     f"{what} < 0")
 _gt0 = lambda what: (lambda xp, x: x <= 0, ValueError, f"{what} <= 0")    # noqa: E731
 
 
@@ -253,7 +271,10 @@ TABLE = {
         _I64),
     "negative_binomial": (("n", "p"), _F * 2, [
         _on(0, _gt0("n")), (lambda xp, n, p: n != n, ValueError, "n must not be NaN"),
-        (lambda xp, n, p: ~((p > 0) & (p <= 1)), ValueError, _PROB_NAN)],
+        (lambda xp, n, p: ~((p > 0) & (p <= 1)), ValueError, _PROB_NAN),
+        # the Poisson mean the gamma-Poisson mixture may reach: NumPy's limit (its sampler's)
+        (lambda xp, n, p: (1 - p) / p * (n + 10 * xp.sqrt(n)) > 9.223372006484771e18,
+         ValueError, "n too large or p too small, see Generator.negative_binomial Notes")],
         _I64),
     "hypergeometric": (("ngood", "nbad", "nsample"), (_I64,) * 3, [
         (lambda xp, g, b, s: g + b < s, ValueError, "ngood + nbad < nsample"),
@@ -313,7 +334,8 @@ class Generator:
     # -- the one route of every table distribution --------------------------------------
     def _dist(self, name, args, size, sampler=None, out_dt=None, compute=_F64, legacy=False):
         names, dts, checks, dt = TABLE[name]
-        params = [np.float64(a) if a.__class__ is float and d is _F64 else _param(a, d, True)
+        params = [np.float64(a) if a.__class__ is float and d is _F64 else
+                  _param(a, d, True) if isinstance(a, _ARRAYISH) or np.ndim(a) else _scalar(a, d)
                   for a, d in zip(args, dts)]
         if legacy:
             checks = LEGACY_CHECKS.get(name, checks)
@@ -419,7 +441,7 @@ class Generator:
                 raise ValueError(_bounds_error(endpoint, not _any(lo != 0)))
             if not endpoint:
                 hi = hi - pdt.type(1)
-            shape = _out_shape(size, [lo, hi])
+            shape = _out_shape(size, [lo, hi], size_last=True)
             m = (hi.astype(_U64) - lo.astype(_U64)) + _U64.type(1)
             params = [lo.astype(_U64), m]
             params = [p[()] if isinstance(p, np.ndarray) and p.ndim == 0 else p for p in params]
@@ -551,7 +573,8 @@ class Generator:
         if np.any(np.isnan(alpha_h)):
             # NumPy: every component NaN (no gamma draw can take a NaN shape)
             return _gp().full(shape, np.nan, dtype=_F64)
-        g = self._dist("standard_gamma", (alpha_h.astype(_F64),), shape)
+        # + 0.0: an alpha of -0.0 is NumPy's 0 (its gammas skip standard_gamma's sign check)
+        g = self._dist("standard_gamma", (alpha_h.astype(_F64) + 0.0,), shape)
         return g / g.sum(axis=-1, keepdims=True)
 
     def multinomial(self, n, pvals, size=None):

@@ -61,6 +61,16 @@ class RandomState:
         return self._gen.bit_generator.state
 
     def set_state(self, state):
+        """NumPy's checks; a legacy MT19937 tuple has no Philox4x32 meaning (ValueError)."""
+        if isinstance(state, dict):
+            if "bit_generator" not in state or "state" not in state:
+                raise ValueError("state dictionary is not valid.")
+        elif not isinstance(state, (tuple, list)):
+            raise TypeError("state must be a dict or a tuple.")
+        else:
+            raise ValueError("set_state can only be used with legacy MT19937 state instances."
+                             if state[0] != "MT19937" else
+                             "state must be for a Philox4x32 PRNG (npgpu does not run MT19937)")
         self._gen.bit_generator.state = state
 
     # -- uniform floats ----------------------------------------------------------------

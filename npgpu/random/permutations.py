@@ -250,6 +250,8 @@ def permuted(bitgen, x, axis=None, out=None):
     if arr.ndim == 0 and axis is None:
         raise TypeError("len() of unsized object")
     if out is not None:
+        if not isinstance(out, (ndarray, np.ndarray)):
+            raise TypeError("out must be a numpy array")
         if out.shape != arr.shape:
             raise ValueError("out must have the same shape as x")
         if not np.can_cast(arr.dtype, out.dtype, "safe"):
@@ -272,10 +274,8 @@ def permuted(bitgen, x, axis=None, out=None):
 
 
 def _axis(axis, ndim):
-    axis = operator.index(axis)
-    if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
-    return axis % ndim
+    from numpy.lib.array_utils import normalize_axis_index
+    return normalize_axis_index(axis, ndim)        # NumPy's own check and messages
 
 
 _CHOICE_SEARCH = """
@@ -334,8 +334,8 @@ def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True, legacy
         if legacy and ndim != 1:
             raise ValueError("a must be 1-dimensional")
         arr = a if host is None else gp.asarray(host)
+        pop = tuple(arr.shape)[axis]               # NumPy's IndexError for a bad axis
         axis = _axis(axis, arr.ndim)
-        pop = arr.shape[axis]
         if pop == 0 and m != 0:
             raise ValueError(("'a'" if legacy else "a") +
                              " cannot be empty unless no samples are taken")
