@@ -217,3 +217,21 @@ def test_binary_hit_or_miss_and_propagation():
                  border_value=1, structure=numpy.ones((3, 3), bool))
     _same_error("binary_hit_or_miss", B.astype(complex))
     _same_error("binary_propagation", B.astype(complex))
+
+
+# --- minimum_position / maximum_position ---------------------------------------------------------
+@pytest.mark.parametrize("fn", ["minimum_position", "maximum_position"])
+@pytest.mark.parametrize("dt", [numpy.float64, numpy.int16, numpy.uint8])
+@pytest.mark.parametrize("index", [None, 2, [1, 3, 7, 2], numpy.array(3), "unlabelled"])
+def test_extreme_positions(fn, dt, index):
+    rng = numpy.random.default_rng(41)
+    # distinct values: SciPy's positions of ties under a sequence index come from NumPy's
+    # unstable argsort (npgpu gives the first occurrence, as SciPy does for one label)
+    x = (rng.standard_normal((6, 7)) * 40).astype(dt) if dt == numpy.float64 else \
+        rng.permutation(250)[:42].reshape(6, 7).astype(dt)
+    lab = rng.integers(0, 4, (6, 7))
+    args = (None,) if index == "unlabelled" else (lab, index)
+    want = getattr(snd, fn)(x, *args)
+    got = getattr(gnd, fn)(gp.asarray(x), *(a if not isinstance(a, numpy.ndarray) or a.ndim == 0
+                                               else gp.asarray(a) for a in args))
+    assert got == want

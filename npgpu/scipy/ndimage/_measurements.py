@@ -20,7 +20,7 @@ from ..._core.ndarray import ndarray
 from ._morphology import device
 
 __all__ = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum",
-           "extrema", "center_of_mass"]
+           "minimum_position", "maximum_position", "extrema", "center_of_mass"]
 
 _I64 = np.dtype(np.int64)
 _F64 = np.dtype(np.float64)
@@ -229,19 +229,33 @@ def maximum(input, labels=None, index=None):
     return _select(input, labels, index, False, True, False)[0]
 
 
+def _positions(shape, lo, hi):
+    """The flat positions ``lo``, ``hi`` of :func:`_select` as SciPy gives them: coordinate
+    tuples on the host (one read), a list of them for a sequence ``index``."""
+    if isinstance(lo, int) or lo.ndim == 0:        # one group (a 0-d index too: SciPy's)
+        return tuple(np.unravel_index(int(lo), shape)), tuple(np.unravel_index(int(hi), shape))
+    lo, hi = lo.get().reshape(-1), hi.get().reshape(-1)
+    return ([tuple(np.unravel_index(p, shape)) for p in lo],
+            [tuple(np.unravel_index(p, shape)) for p in hi])
+
+
 def extrema(input, labels=None, index=None):
     """``scipy.ndimage.extrema``: (minimums, maximums, min positions, max positions); the
     positions are coordinate tuples on the host (a list of them for a sequence ``index``),
     each the first occurrence in C order."""
-    shape = device(input).shape
     mins, maxs, lo, hi = _select(input, labels, index, True, True, True)
-    if isinstance(lo, int) or lo.ndim == 0:        # one group (a 0-d index too: SciPy's)
-        lo, hi = int(lo), int(hi)
-        return mins, maxs, tuple(np.unravel_index(lo, shape)), \
-            tuple(np.unravel_index(hi, shape))
-    lo, hi = lo.get().reshape(-1), hi.get().reshape(-1)
-    return (mins, maxs, [tuple(np.unravel_index(p, shape)) for p in lo],
-            [tuple(np.unravel_index(p, shape)) for p in hi])
+    return (mins, maxs) + _positions(device(input).shape, lo, hi)
+
+
+def minimum_position(input, labels=None, index=None):
+    """``scipy.ndimage.minimum_position``: the coordinates of the first minimum in C order (a
+    list of tuples for a sequence ``index``; (0, ...) for a label that does not occur)."""
+    return _positions(device(input).shape, *_select(input, labels, index, False, False, True))[0]
+
+
+def maximum_position(input, labels=None, index=None):
+    """``scipy.ndimage.maximum_position``: as :func:`minimum_position`, of the maximum."""
+    return _positions(device(input).shape, *_select(input, labels, index, False, False, True))[1]
 
 
 def center_of_mass(input, labels=None, index=None):
