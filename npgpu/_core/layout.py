@@ -253,3 +253,10 @@ def _is_int(x):
     if hasattr(x, "__index__") and not hasattr(x, "shape"):
         return True
     return False
+
+
+def host_stand_in(shape, dtype, writeable=False):
+    """A NumPy array of ``shape`` and ``dtype`` holding no data (one zero, every stride 0): what
+    NumPy's own argument checks run on to give NumPy's errors for an npgpu call."""
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), tuple(shape), (0,) * len(shape),
+                                           writeable=writeable)

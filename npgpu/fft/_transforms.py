@@ -37,6 +37,7 @@ from numpy.lib.array_utils import normalize_axis_index
 
 from .._codegen import elementwise as _ew
 from .._core.copy import copy_into, fill, may_overlap
+from .._core import layout as _layout
 from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from ..creation import asarray
 from ..cuda import runtime as _rt
@@ -198,18 +199,13 @@ def _check_out(out, func, shape, dt, n, axis, norm):
     if isinstance(out, np.ndarray):          # NumPy's error, as npgpu's ufuncs word it
         raise TypeError("return arrays must be of ArrayType (npgpu.ndarray, not "
                         f"{type(out).__module__}.{type(out).__name__})")
-    stand_out = _stand_in(out.shape, out.dtype) if isinstance(out, ndarray) else out
+    stand_out = _layout.host_stand_in(out.shape, out.dtype, True) if isinstance(out, ndarray) \
+        else out
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        func(_stand_in(shape, dt), n, axis, norm, out=stand_out)
+        func(_layout.host_stand_in(shape, dt, True), n, axis, norm, out=stand_out)
     if out._ro:                              # (NumPy took it: the result broadcast into it)
         fail_unless_writeable(out, "output array")
-
-
-def _stand_in(shape, dtype):
-    """A host array of ``shape`` and ``dtype`` without data (every element one zero)."""
-    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), tuple(shape), (0,) * len(shape),
-                                           writeable=True)
 
 
 # ---- the engines ---------------------------------------------------------------------------------

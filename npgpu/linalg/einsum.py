@@ -18,6 +18,7 @@ import numpy as np
 
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
+from .._core import layout as _layout
 from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from . import products
 from ..creation import ones
@@ -295,7 +296,7 @@ def _numpy_error(operands, ops, optimize):
     """Raise NumPy's error for subscripts and shapes npgpu rejected (c_einsum's and
     einsum_path's messages differ): NumPy's einsum on data-free stand-ins of the operands
     (zero-strided views), which fails while parsing, before any arithmetic."""
-    stand = [np.broadcast_to(np.zeros((), x.dtype), x.shape) for x in ops]
+    stand = [_layout.host_stand_in(x.shape, x.dtype) for x in ops]
     if isinstance(operands[0], str):
         args = [operands[0], *stand]
     else:                               # sublist form: operands at the even positions

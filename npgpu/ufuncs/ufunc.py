@@ -16,6 +16,7 @@ from .._codegen import elementwise as _ew
 from .._codegen.launcher import warnings_lock
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
+from .._core import layout as _layout
 from .._core.layout import c_shape_text
 from .._core.ndarray import _ops, empty_array, fail_unless_writeable, ndarray
 from ..cuda import runtime as _runtime
@@ -517,9 +518,8 @@ def numpy_error(func, args, kwargs, writable=False):
         return x.get() if isinstance(x, ndarray) else x
     first = args[0] if args else None
     if isinstance(first, ndarray):
-        z = np.zeros(() if writable else 1, first.dtype)
         first = np.zeros(first.shape, first.dtype) if writable else \
-            np.broadcast_to(z[0], first.shape)
+            _layout.host_stand_in(first.shape, first.dtype)
         args = (first,) + args[1:]
     try:
         with warnings_lock, warnings.catch_warnings():
