@@ -96,12 +96,12 @@ def _render(order):
             "        s = A[base] + zn * A[last]",
             "        zi = z",
             "        k = 1",
-            "        while k < n - 1:",
+            # the sum reads the line's first value, not a partial sum (SciPy before 1.18 summed
+            # into c[0] in place: wrong on short lines, scipy/scipy#24615)
+            "        while k < n:",
             "            s += zi * (A[base + k * inner] + zn * A[base + (n - 1 - k) * inner])",
             "            zi *= z",
             "            k += 1",
-            # SciPy sums into c[0] in place: its last term reads the partial sum, not c[0]
-            "        s += zi * (A[last] + zn * s)",
             "        A[base] = A[base] + s * (z / (1.0 - zn * zn))",
             "    prev = A[base]",
             "    k = 1",
