@@ -70,14 +70,15 @@ INT_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "in
 
 @pytest.mark.parametrize("dt", INT_DTYPES)
 @pytest.mark.parametrize("spread", ["narrow", "negative", "full", "wide"])
-@pytest.mark.parametrize("counts", [False, True])
-def test_unique_integers_by_bitmap(monkeypatch, dt, spread, counts):
-    """Values of integers over a small range come from a bitmap of the range, not a sort:
-    every dtype, ranges at zero, below it, over the whole type, and too wide for the bitmap
-    (the sort then, as for counts)."""
-    from npgpu.sorting import presence
+@pytest.mark.parametrize("kw", [{}, {"return_counts": True},
+                                {"return_index": True, "return_inverse": True}])
+def test_unique_integers_by_range(monkeypatch, dt, spread, kw):
+    """Integers of a known range: values only from a bitmap of the range, no sort; with more
+    returns (or a range too wide for the bitmap) a sort of only the key bits the range spans --
+    every dtype, ranges at zero, below it, over the whole type, too wide for the bitmap."""
+    from npgpu.sorting import keys, presence
     dt = numpy.dtype(dt)
-    n = 3 * sets.TABLE_MIN + 5
+    n = 3 * sets.RANGE_MIN + 5
     if dt.kind == "b":
         h = RNG.random(n) < 0.3
     else:
@@ -89,17 +90,43 @@ def test_unique_integers_by_bitmap(monkeypatch, dt, spread, counts):
         if spread in ("full", "wide"):
             h[:2] = info.min, info.max
     monkeypatch.setattr(sets, "UNIQUE_BITMAP", True)
-    taken = []
-    real = sets._unique_table
-    monkeypatch.setattr(sets, "_unique_table", lambda *a: taken.append(real(*a)) or taken[-1])
+    bitmap, bits = [], []
+    real_bitmap, real_narrowed = presence.present_values, keys.narrowed
+    monkeypatch.setattr(presence, "present_values",
+                        lambda *a: bitmap.append(a[1:]) or real_bitmap(*a))
+    monkeypatch.setattr(keys, "narrowed",
+                        lambda *a: bits.append(real_narrowed(*a).bits) or real_narrowed(*a))
     if spread == "wide":
         monkeypatch.setattr(presence, "MAX_SPAN", 40)
     a = np.asarray(h)[::-1]
-    got = np.unique(a, return_counts=counts)
-    check(got, numpy.unique(h[::-1], return_counts=counts))
-    span = 2 if dt.kind == "b" else int(h.max()) - int(h.min()) + 1
-    assert (taken[-1] is not None) == (not counts and dt != numpy.uint64
-                                       and span <= presence.MAX_SPAN)
+    check(np.unique(a, **kw), numpy.unique(h[::-1], **kw))
+    # 8- and 16-bit types: the type's range, no read; wider ones: the data's
+    if dt.itemsize <= 2:
+        info = numpy.iinfo(numpy.uint8 if dt.kind == "b" else dt)
+        rlo, rhi = int(info.min), int(info.max)
+    else:
+        rlo, rhi = int(h.min()), int(h.max())
+    assert bool(bitmap) == (not kw and rhi - rlo < presence.MAX_SPAN)
+    if bitmap:
+        assert bitmap == [(rlo, rhi - rlo + 1)] and not bits
+    else:
+        w = 8 * dt.itemsize        # keys: the two's complement bits, the sign bit flipped
+        sign = 1 << (w - 1) if dt.kind == "i" else 0
+        klo, khi = (rlo % (1 << w)) ^ sign, (rhi % (1 << w)) ^ sign
+        assert bits == [max(1, (klo ^ khi).bit_length())]
+
+
+@pytest.mark.parametrize("dt,lo,hi", [("int32", -5, 1000), ("int64", 2 ** 40, 2 ** 40 + 77),
+                                      ("uint32", 2 ** 31 - 3, 2 ** 31 + 3),
+                                      ("int64", -(2 ** 62), 2 ** 62)])
+def test_unique_sort_of_a_narrow_range(dt, lo, hi):
+    """The sort of the range's bits only, with every return: keys around a power of two (the
+    common high bits differ from the range's), across zero, and of nearly the whole type."""
+    n = 2 * sets.RANGE_MIN + 3
+    h = RNG.integers(lo, hi, size=n, endpoint=True, dtype=dt)
+    kw = dict(return_index=True, return_inverse=True, return_counts=True)
+    check(np.unique(np.asarray(h), **kw), numpy.unique(h, **kw))
+    check(np.unique(np.asarray(h)), numpy.unique(h))
 
 
 @pytest.mark.parametrize("dt", ["f4", "f8", "f2", "c8", "c16"])
@@ -326,3 +353,22 @@ def test_numpy_functions_dispatch():
     check(numpy.unique_all(g), numpy.unique_all(h))
     check(numpy.isin(g, np.asarray(h[:5])), numpy.isin(h, h[:5]))
     check(numpy.setxor1d(g, np.asarray(h[::2] + 1)), numpy.setxor1d(h, h[::2] + 1))
+
+
+def test_run_length_gpu_variants_render():
+    """The GPU's warp-tiled forms of the run-length kernels (the simulator runs the block-wide
+    form): rendered and recorded for CI's PTX check -- 1-d keys of each kind with every output,
+    equal_nan floats and complex, float16, and rows."""
+    from npgpu._codegen import compiler
+    every = sets.OUTPUTS
+    cases = [("i4", False, True, every), ("f8", False, True, ("values", "inverse")),
+             ("c8", False, True, ("values", "starts")), ("f2", False, False, ("values",)),
+             ("?", False, False, ("indices",)), ("u2", True, False, every)]
+    for dt, rows, equal_nan, outs in cases:
+        for mode in ("count", "scatter"):
+            ks = sets._render(mode, numpy.dtype(dt), rows, equal_nan,
+                              () if mode == "count" else outs, block=256, items=16, sim=False)
+            assert ("shfl_xor_sync" if mode == "count" else "ballot_sync") in ks.source
+            assert "syncthreads" not in ks.source
+            assert ("a15 = S[j15]" in ks.source) == (not rows)
+            compiler.get_kernel(("gpu-variant", ks.digest()), lambda ks=ks: ks)

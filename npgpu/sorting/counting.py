@@ -63,6 +63,7 @@ def _acc_cap(acc):
 
 
 # ---- min and max: two launches, one read ------------------------------------------------------
+_UNROLL = 4
 def _render_minmax(x_dt, x_lay, ct, final):
     ctn = _ew.type_name(ct)
     if ct.kind == "f":
@@ -78,19 +79,25 @@ def _render_minmax(x_dt, x_lay, ct, final):
          f"    lo = {hi0}",
          f"    hi = {lo0}",
          "    nan = 0",
-         "    i = cuda.grid(1)",
-         "    step = cuda.gridsize(1)",
-         "    while i < n:",
-         f"        a = {_ew.cast_expr('X[i]', x_dt, ct)}",
-         f"        b = {_ew.cast_expr('X2[i]', x_dt, ct) if final else 'a'}"]
-    if isf:
-        L += ["        if a != a or b != b:",
-              "            nan = 1"]
-    L += ["        if a < lo:",
-          "            lo = a",
-          "        if b > hi:",
-          "            hi = b",
-          "        i += step",
+         "    i = int64(cuda.grid(1))",
+         "    step = int64(cuda.gridsize(1))"]
+
+    def fold(P, a, b):
+        """Lines folding values ``a`` (for the minimum) and ``b`` (the maximum) in."""
+        F = [f"{P}a = {_ew.cast_expr(a, x_dt, ct)}", f"{P}b = {_ew.cast_expr(b, x_dt, ct)}"]
+        if isf:
+            F += [f"{P}if a != a or b != b:", f"{P}    nan = 1"]
+        return F + [f"{P}if a < lo:", f"{P}    lo = a", f"{P}if b > hi:", f"{P}    hi = b"]
+    if not final:
+        # _UNROLL loads in flight a thread: one left a resident grid latency-bound
+        L.append(f"    while i + {_UNROLL - 1} * step < n:")
+        L += [f"        v{u} = X[i + {u} * step]" for u in range(_UNROLL)]
+        for u in range(_UNROLL):
+            L += fold("        ", f"v{u}", f"v{u}")
+        L.append(f"        i += {_UNROLL} * step")
+    L.append("    while i < n:")
+    L += fold("        ", "X[i]", "X2[i]" if final else "X[i]")
+    L += ["        i += step",
           "    slo[t] = lo",
           "    shi[t] = hi",
           "    nan = cuda.syncthreads_or(nan)",

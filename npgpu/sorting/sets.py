@@ -8,18 +8,20 @@ Everything is built on one sort and one run-length encoding of the sorted keys.
 1. sort: ``S = sort(a)`` -- or, when indices are asked for, ``perm = argsort(a)`` (stable,
    so a run's first element is the first occurrence) and ``S = a[perm]``;
 2. :func:`runs` encodes the runs of equal keys in ``S`` in two launches of one template
-   (:func:`_render`), reduce-then-scan over tiles of ``TILE = BLOCK * ITEMS`` elements:
+   (:func:`_render`), reduce-then-scan over tiles of ``ITEMS`` rounds of a warp's 32 adjacent
+   elements, each tile a warp's own (no block barrier):
 
-   * ``count``: each of a tile's ``ITEMS`` rounds flags ``BLOCK`` adjacent elements
-     (``S[j] != S[j-1]``, NaNs one run when ``equal_nan``) and counts them with
-     ``syncthreads_count``: one int32 per tile;
-   * a scan of the tile counts (``cumsum``, one launch: a few thousand values), one 8-byte
-     read of the total -- the output's length;
-   * ``scatter``: the same flags again, ranked within each round (a warp ballot and popcount,
-     the warp totals through shared memory), from the tile's offset; a run's first element
-     writes its value (``values``), its ``perm`` entry (``indices``) and its position
-     (``starts``); every element writes its run number to ``inverse[perm[j]]``.
+   * ``count``: the tile's flags (``S[j] != S[j-1]``, NaNs one run when ``equal_nan``), summed
+     over the warp by shuffles: one int32 per tile;
+   * a scan of the tile counts (``cumsum``, one launch), one 8-byte read of the total -- the
+     output's length;
+   * ``scatter``: the same flags again, each round ranked by a warp ballot and popcount from
+     the tile's offset; a run's first element writes its value (``values``), its ``perm``
+     entry (``indices``) and its position (``starts``); every element writes its run number
+     to ``inverse[perm[j]]``.
 
+   A full tile of 1-d keys issues all its loads before the first flag (unrolled in the
+   rendered source): the memory system sees a tile's reads at once.
    So ``S`` is read twice, each output written once; no flag or rank array is stored.
    ``counts`` are ``starts[1:] - starts[:-1]`` (the last run's end, ``n``, is written by the
    thread of element ``n - 1``).
@@ -47,19 +49,26 @@ from .._core.ndarray import empty_array, ndarray
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
 _BOOL = np.dtype(np.bool_)
-# A tile: ITEMS rounds of BLOCK adjacent elements (BLOCK a multiple of 32 on the GPU: whole
-# warps ballot).  Not yet measured on the H200 (benchmarks/experiments/unique_parts.py sweeps
-# both).  The simulator's tiles are tiny so that tests span many tiles and partial rounds.
+# A group of lanes (a warp on the GPU) encodes a tile of ITEMS rounds of its width of adjacent
+# elements on its own: ranks by ballot and popcount, no block barrier (the block-wide rounds
+# this replaced, one barrier a round, took 215 us for 2^24 int32 on the H200).  The simulator has
+# no warp intrinsics: its group is the whole block, ranked through shared memory, and its tiles
+# are tiny so that tests span many tiles, full and partial.
 if _backend.IS_SIM:
     BLOCK, ITEMS = 4, 3
 else:
     BLOCK, ITEMS = 256, 16
-TILE = BLOCK * ITEMS
+
+
+def _group(block, sim):
+    """Lanes of a group: a warp on the GPU, the whole block on the simulator."""
+    return block if sim else 32
 
 
 # ---- the run-length template ----------------------------------------------------------------
 def _differ_source(dt, rows, equal_nan):
-    """``differ(S, i, j)``: do keys ``i`` and ``j`` of ``S`` start different runs?"""
+    """``differ(S, i, j)``: do keys ``i`` and ``j`` of ``S`` start different runs?  For 1-d
+    keys also ``dv(a, b)``: the same test of two loaded values."""
     if rows:
         # a row differs when any column does (NaN != NaN: NaN rows stay apart, as in NumPy);
         # float16 compared in float32 (npgpu links no __half operators)
@@ -71,10 +80,9 @@ def _differ_source(dt, rows, equal_nan):
                 f"        if {a} != {b}:\n"
                 "            return True\n"
                 "    return False\n")
-    a, b = "S[i]", "S[j]"
+    lines = ["def dv(a, b):"]
     if dt == np.float16:
-        a, b = f"float32({a})", f"float32({b})"
-    lines = ["def differ(S, i, j):", f"    a = {a}", f"    b = {b}"]
+        lines += ["    a = float32(a)", "    b = float32(b)"]
     if equal_nan and dt.kind == "c":
         lines += ["    na = a.real != a.real or a.imag != a.imag",
                   "    nb = b.real != b.real or b.imag != b.imag",
@@ -83,7 +91,8 @@ def _differ_source(dt, rows, equal_nan):
         lines.append("    return a != b and not (a != a and b != b)")
     else:
         lines.append("    return a != b")
-    return "\n".join(lines) + "\n"
+    return ("\n".join(lines) + "\n\n\n@cuda.jit(device=True)\n"
+            "def differ(S, i, j):\n    return dv(S[i], S[j])\n")
 
 
 # outputs of the scatter mode, in parameter order
@@ -91,23 +100,14 @@ OUTPUTS = ("values", "indices", "starts", "inverse")
 
 
 def _round_rank(P, block, sim):
-    """Lines giving, for this round's flags ``f`` (one a thread), ``r`` (the set flags before
-    this thread's) and ``tot`` (the round's set flags).  GPU: a warp ballot and popcount, the
-    warp totals through shared memory (double-buffered by round: one barrier a round).
-    Simulator (no warp intrinsics): a Hillis-Steele scan over two shared buffers."""
+    """Lines giving, for this round's flags ``f`` (one a lane), ``r`` (the group's set flags
+    before this lane's) and ``tot`` (the round's set flags).  GPU: a warp ballot and popcount.
+    Simulator (no warp intrinsics; the group is the block): a Hillis-Steele scan over two shared
+    buffers."""
     if not sim:
-        nw = block // 32
         return [f"{P}m = cuda.ballot_sync(0xFFFFFFFF, f)",
-                    f"{P}r = int64(cuda.popc(m & ((uint32(1) << lane) - uint32(1))))",
-                    f"{P}if lane == 0:",
-                    f"{P}    wt[k & 1, w] = int32(cuda.popc(m))",
-                    f"{P}cuda.syncthreads()",
-                    f"{P}tot = int64(0)",
-                    f"{P}for u in range({nw}):",
-                    f"{P}    x = wt[k & 1, u]",
-                    f"{P}    if u < w:",
-                    f"{P}        r += x",
-                    f"{P}    tot += x"]
+                f"{P}r = int64(cuda.popc(m & lt))",
+                f"{P}tot = int64(cuda.popc(m))"]
     L = [f"{P}v = int32(f)", f"{P}sa[t] = v", f"{P}cuda.syncthreads()"]
     off, src, dst = 1, "sa", "sb"
     while off < block:
@@ -120,14 +120,18 @@ def _round_rank(P, block, sim):
 
 
 def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
-    """Tile ``b`` is elements ``b * TILE ..``, in ``items`` rounds of ``block`` adjacent
-    elements (coalesced loads; ``differ`` reads ``S[j - 1]`` again, from L1).
-    ``count``: ``cnt[b]`` = the runs starting in tile ``b`` (``syncthreads_count`` a round).
+    """Group ``g`` (:func:`_group` lanes ``G``) encodes elements ``g * G * items ..`` in
+    ``items`` rounds of ``G`` adjacent elements (coalesced loads).  A full tile of 1-d keys
+    loads all its rounds' keys (and the keys before them) first, unrolled, then flags them
+    (``dv``); a partial tile, and rows, flag in a loop (``differ``, guarded reads).
+    ``count``: ``cnt[g]`` = the runs starting in tile ``g``.
     ``scatter``: the outputs ``outs`` (a subset of :data:`OUTPUTS`, in that order), each
     round's ranks from :func:`_round_rank` added to the tile's offset (``offs``: inclusive)."""
     block = BLOCK if block is None else block
     items = ITEMS if items is None else items
     sim = _backend.IS_SIM if sim is None else sim
+    G = _group(block, sim)
+    nw, wt = block // G, G * items
     sdim = 2 if rows else 1
     args = ["n", "K", "S"]
     params = [Param("scalar", _I64), Param("scalar", _I64), Param("array", dt, sdim, "C")]
@@ -145,45 +149,80 @@ def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
             params.append(Param("array", dt if o == "values" else _I64,
                                 sdim if o == "values" else 1, "C"))
     L = [f"def KERNEL({', '.join(args)}):",
-         "    t = int64(cuda.threadIdx.x)",
-         "    b = int64(cuda.blockIdx.x)"]
-    flag = ["        j = b * {tile} + k * {block} + t".format(tile=block * items, block=block),
-            "        f = False",
-            "        if j < n:",
-            "            f = j == 0 or differ(S, j - 1, j)"]
-    if mode == "count":
-        L += ["    c = int32(0)", f"    for k in range({items}):"] + flag
-        L += ["        c += int32(cuda.syncthreads_count(int32(f)))",
-              "    if t == 0:", "        cnt[b] = c"]
+         "    t = int64(cuda.threadIdx.x)"]
+    if sim:
+        L += ["    lane = t", "    g = int64(cuda.blockIdx.x)",
+              f"    sa = cuda.shared.array({block}, int32)",
+              f"    sb = cuda.shared.array({block}, int32)"]
     else:
-        if sim:
-            L += [f"    sa = cuda.shared.array({block}, int32)",
-                  f"    sb = cuda.shared.array({block}, int32)"]
-        else:
-            L += [f"    wt = cuda.shared.array((2, {block // 32}), int32)",
-                  "    lane = uint32(t & 31)",
-                  "    w = t >> 5"]
-        L += ["    p = int64(0)",
-              "    if b > 0:",
-              "        p = offs[b - 1]",
-              f"    for k in range({items}):"] + flag
-        L += _round_rank("        ", block, sim)
-        L += ["        q = p + r", "        if f:"]
-        P = "            "
+        # a group returns as a whole (no barrier follows)
+        L += ["    lane = t & 31", f"    g = int64(cuda.blockIdx.x) * {nw} + (t >> 5)",
+              "    lt = (uint32(1) << uint32(lane)) - uint32(1)"]
+    L += [f"    base = g * {wt}"]
+    if not sim:
+        L += ["    if base >= n:", "        return"]
+    pm = mode == "scatter" and ("indices" in outs or "inverse" in outs)
+
+    def each(P, k, j, f, a, guarded):
+        """Lines for flag ``f`` of element ``j`` (its key ``a``, or None: read ``S``)."""
+        if mode == "count":
+            if sim:
+                return [f"{P}c += int32(cuda.syncthreads_count(int32({f})))"]
+            return [f"{P}c += int32({f})"]
+        E = ([] if f == "f" else [f"{P}f = {f}"]) + _round_rank(P, block, sim)
+        E += [f"{P}q = p + r", f"{P}if f:"]
+        Q = P + "    "
+        perm_j = f"pm{k}" if a is not None else f"perm[{j}]"
         if "values" in outs:
             if rows:
-                L += [f"{P}for cc in range(S.shape[1]):", f"{P}    values[q, cc] = S[j, cc]"]
+                E += [f"{Q}for cc in range(S.shape[1]):", f"{Q}    values[q, cc] = S[{j}, cc]"]
             else:
-                L.append(f"{P}values[q] = S[j]")
+                E.append(f"{Q}values[q] = {a if a is not None else f'S[{j}]'}")
         if "indices" in outs:
-            L.append(f"{P}indices[q] = perm[j]")
+            E.append(f"{Q}indices[q] = {perm_j}")
         if "starts" in outs:
-            L.append(f"{P}starts[q] = j")
+            E.append(f"{Q}starts[q] = {j}")
         if "inverse" in outs:
-            L += ["        if j < n:", "            inverse[perm[j]] = q if f else q - 1"]
+            if guarded:
+                E += [f"{P}if {j} < n:", f"{Q}inverse[{perm_j}] = q if f else q - 1"]
+            else:
+                E.append(f"{P}inverse[{perm_j}] = q if f else q - 1")
         if "starts" in outs:
-            L += ["        if j == n - 1:", "            starts[K] = n"]
-        L.append("        p += tot")
+            E += [f"{P}if {j} == n - 1:", f"{Q}starts[K] = n"]
+        return E + [f"{P}p += tot"]
+
+    if mode == "count":
+        L.append("    c = int32(0)")
+    else:
+        L += ["    p = int64(0)", "    if g > 0:", "        p = offs[g - 1]"]
+    # a partial tile (and rows): a loop of guarded rounds
+    loop = ["    else:" if not rows else "    if base < n:",
+            f"        for k in range({items}):",
+            f"            j = base + k * {G} + lane",
+            "            f = False",
+            "            if j < n:",
+            "                f = j == 0 or differ(S, j - 1, j)"]
+    loop += each("            ", "", "j", "f", None, True)
+    if not rows:
+        # a full tile: every load first (unrolled), then the flags
+        L.append(f"    if base + {wt} <= n:")
+        P = "        "
+        for k in range(items):
+            L.append(f"{P}j{k} = base + {k * G} + lane")
+        for k in range(items):
+            prev = "j0 - 1 if j0 > 0 else j0" if k == 0 else f"j{k} - 1"
+            L += [f"{P}a{k} = S[j{k}]", f"{P}b{k} = S[{prev}]"]
+            if pm:
+                L.append(f"{P}pm{k} = perm[j{k}]")
+        for k in range(items):
+            f = f"j{k} == 0 or dv(b{k}, a{k})" if k == 0 else f"dv(b{k}, a{k})"
+            L += each(P, k, f"j{k}", f"({f})", f"a{k}", False)
+    L += loop
+    if mode == "count":
+        if not sim:
+            L += ["    for o in (16, 8, 4, 2, 1):",
+                  "        c += cuda.shfl_xor_sync(0xFFFFFFFF, c, o)"]
+        L += ["    if lane == 0:", "        cnt[g] = c"]
     text = ("@cuda.jit(device=True)\n" + _differ_source(dt, rows, equal_nan) + "\n\n"
             + "\n".join(L) + "\n")
     name = _ew._kernel_name(f"unique_{mode}", text)
@@ -196,7 +235,7 @@ def _arr(x):
 
 def _kernel(mode, S, equal_nan, outs):
     rows = S.ndim == 2
-    key = ("unique_runs", mode, S.dtype, rows, equal_nan and not rows, outs)
+    key = ("unique_runs", mode, S.dtype, rows, equal_nan and not rows, outs, BLOCK, ITEMS)
     return compiler.get_kernel(key, lambda: _render(mode, S.dtype, rows, key[4], outs))
 
 
@@ -222,9 +261,11 @@ def runs(S, perm=None, *, equal_nan=False, values=True, indices=False, inverse=F
     if n == 0:
         K = 0
     else:
-        ntile = -(-n // TILE)
+        G = _group(BLOCK, _backend.IS_SIM)
+        ntile = -(-n // (G * ITEMS))            # one a group
+        grid = -(-ntile // (BLOCK // G))
         cnt = empty_array((ntile,), _I32)
-        _kernel("count", S, equal_nan, ())(ntile, BLOCK, [n, 0, *_arr(S), *_arr(cnt)])
+        _kernel("count", S, equal_nan, ())(grid, BLOCK, [n, 0, *_arr(S), *_arr(cnt)])
         offs = cumsum(cnt, dtype=_I64)
         host = np.empty(1, _I64)
         _transfer._d2h(host, offs._ptr + (ntile - 1) * 8, 8)
@@ -244,7 +285,7 @@ def runs(S, perm=None, *, equal_nan=False, values=True, indices=False, inverse=F
             vals += _arr(perm)
         for o in outs:
             vals += _arr(res[o])
-        _kernel("scatter", S, equal_nan, outs)(ntile, BLOCK, vals)
+        _kernel("scatter", S, equal_nan, outs)(grid, BLOCK, vals)
     cts = None
     if counts:
         from ..ufuncs import UFUNCS
@@ -300,47 +341,47 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: ndarray
 
 
-# NPGPU_UNIQUE_BITMAP=1: integers of at least TABLE_MIN elements whose values span at most
-# presence.MAX_SPAN values take a bitmap of that range instead of a sort when only the values
-# are asked for.  Off by default: tested on the simulator and compiled for sm_90, not yet
-# measured on the GPU (a table of bytes written by a scatter, the first form, took 1.16 ms on
-# the H200 for 2^24 int32 of 2^16 values, against 0.70-0.84 ms for the sort path).
-UNIQUE_BITMAP = os.environ.get("NPGPU_UNIQUE_BITMAP", "0") == "1"
-TABLE_MIN = 16 if _backend.IS_SIM else 1 << 14
+# Integer (and bool) keys of at least RANGE_MIN elements: their range first, from the dtype
+# (8 and 16 bits) or one min/max read.  Only the values asked for and a range of at most
+# presence.MAX_SPAN values: a bitmap of the range, no sort (NPGPU_UNIQUE_BITMAP=0: never).  Else
+# the sort takes only the key bits the range spans (2^24 values: three 8-bit passes of four).
+# Measured on the H200 (2^24 int32, 2^16 distinct): the bitmap 255 us, the sort path 645 us.
+UNIQUE_BITMAP = os.environ.get("NPGPU_UNIQUE_BITMAP", "1") == "1"
+RANGE_MIN = 16 if _backend.IS_SIM else 1 << 14
 
 
-def _unique_table(flat, return_counts):
-    """The sorted distinct values of 1-d integers (or bool) from a bitmap of their range
-    (:mod:`.presence`), or None (counts asked for, too few elements, or too wide a range):
-    the minimum and maximum first (one 2-value read)."""
-    from . import presence
+def _int_range(x):
+    """``(lo, hi)`` bounding the values of 1-d integer or bool ``x`` (bool as uint8), or None
+    (other dtypes, too few elements)."""
     from .counting import minmax
-    dt = flat.dtype
-    n = flat.shape[0]
-    if (not UNIQUE_BITMAP or return_counts or dt.kind not in "iub" or dt == np.uint64
-            or n < TABLE_MIN):
+    dt = x.dtype
+    if dt.kind not in "iub" or x.shape[0] < RANGE_MIN:
         return None
-    x = _contig(flat)
-    if dt.kind == "b":
-        x = x.view(np.uint8)
-    lo, hi = (int(v) for v in minmax(x))
-    if hi - lo + 1 > presence.MAX_SPAN:
-        return None
-    values = presence.present_values(x, lo, hi - lo + 1)
-    return (values.view(dt) if dt.kind == "b" else values), None
+    if dt.itemsize <= 2:
+        info = np.iinfo(np.uint8 if dt.kind == "b" else dt)
+        return info.min, info.max
+    return tuple(int(v) for v in minmax(x))
 
 
 def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
     """(values, indices, inverse, counts) of a 1-d array; the ones not asked for None."""
-    if not (return_index or return_inverse):
-        t = _unique_table(flat, return_counts)
-        if t is not None:
-            return Runs(t[0], None, None, t[1])
+    from . import keys, presence
+    from .functions import permutation, sorted_values
+    x = _contig(flat)
+    dt = x.dtype
+    if dt.kind == "b":
+        x = x.view(np.uint8)
+    rng = _int_range(x)
+    if rng is not None and rng[1] - rng[0] < presence.MAX_SPAN and UNIQUE_BITMAP and not (
+            return_index or return_inverse or return_counts):
+        values = presence.present_values(x, rng[0], rng[1] - rng[0] + 1)
+        return Runs(values.view(dt), None, None, None)
+    parts = None if rng is None else [keys.narrowed(keys.parts_for(x)[0], *rng)]
     if return_index or return_inverse:
-        perm = _argsort(flat)
+        perm = _contig(permutation(x, parts=parts))
         S = _take(flat, perm)
     else:
-        perm, S = None, _sort(flat)
+        perm, S = None, sorted_values(x, parts=parts).view(dt)
     return runs(S, perm, equal_nan=equal_nan and S.dtype.kind in "fc", indices=return_index,
                 inverse=return_inverse, counts=return_counts)
 
