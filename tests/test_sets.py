@@ -72,11 +72,11 @@ INT_DTYPES = ["bool", "int8", "uint8", "int16", "uint16", "int32", "uint32", "in
 @pytest.mark.parametrize("spread", ["narrow", "negative", "full", "wide"])
 @pytest.mark.parametrize("kw", [{}, {"return_counts": True},
                                 {"return_index": True, "return_inverse": True}])
-def test_unique_integers_by_range(monkeypatch, dt, spread, kw):
-    """Integers of a known range: values only from a bitmap of the range, no sort; with more
-    returns (or a range too wide for the bitmap) a sort of only the key bits the range spans --
-    every dtype, ranges at zero, below it, over the whole type, too wide for the bitmap."""
-    from npgpu.sorting import keys, presence
+def test_unique_integers_by_bitmap(monkeypatch, dt, spread, kw):
+    """Values alone of integers over a small range come from a bitmap of the range, not a sort
+    (the range: the type's for 8 and 16 bits, else the data's): every dtype, ranges at zero,
+    below it, over the whole type, too wide for the bitmap; other returns take the sort."""
+    from npgpu.sorting import presence
     dt = numpy.dtype(dt)
     n = 3 * sets.RANGE_MIN + 5
     if dt.kind == "b":
@@ -90,17 +90,14 @@ def test_unique_integers_by_range(monkeypatch, dt, spread, kw):
         if spread in ("full", "wide"):
             h[:2] = info.min, info.max
     monkeypatch.setattr(sets, "UNIQUE_BITMAP", True)
-    bitmap, bits = [], []
-    real_bitmap, real_narrowed = presence.present_values, keys.narrowed
+    bitmap = []
+    real_bitmap = presence.present_values
     monkeypatch.setattr(presence, "present_values",
                         lambda *a: bitmap.append(a[1:]) or real_bitmap(*a))
-    monkeypatch.setattr(keys, "narrowed",
-                        lambda *a: bits.append(real_narrowed(*a).bits) or real_narrowed(*a))
     if spread == "wide":
         monkeypatch.setattr(presence, "MAX_SPAN", 40)
     a = np.asarray(h)[::-1]
     check(np.unique(a, **kw), numpy.unique(h[::-1], **kw))
-    # 8- and 16-bit types: the type's range, no read; wider ones: the data's
     if dt.itemsize <= 2:
         info = numpy.iinfo(numpy.uint8 if dt.kind == "b" else dt)
         rlo, rhi = int(info.min), int(info.max)
@@ -108,25 +105,7 @@ def test_unique_integers_by_range(monkeypatch, dt, spread, kw):
         rlo, rhi = int(h.min()), int(h.max())
     assert bool(bitmap) == (not kw and rhi - rlo < presence.MAX_SPAN)
     if bitmap:
-        assert bitmap == [(rlo, rhi - rlo + 1)] and not bits
-    else:
-        w = 8 * dt.itemsize        # keys: the two's complement bits, the sign bit flipped
-        sign = 1 << (w - 1) if dt.kind == "i" else 0
-        klo, khi = (rlo % (1 << w)) ^ sign, (rhi % (1 << w)) ^ sign
-        assert bits == [max(1, (klo ^ khi).bit_length())]
-
-
-@pytest.mark.parametrize("dt,lo,hi", [("int32", -5, 1000), ("int64", 2 ** 40, 2 ** 40 + 77),
-                                      ("uint32", 2 ** 31 - 3, 2 ** 31 + 3),
-                                      ("int64", -(2 ** 62), 2 ** 62)])
-def test_unique_sort_of_a_narrow_range(dt, lo, hi):
-    """The sort of the range's bits only, with every return: keys around a power of two (the
-    common high bits differ from the range's), across zero, and of nearly the whole type."""
-    n = 2 * sets.RANGE_MIN + 3
-    h = RNG.integers(lo, hi, size=n, endpoint=True, dtype=dt)
-    kw = dict(return_index=True, return_inverse=True, return_counts=True)
-    check(np.unique(np.asarray(h), **kw), numpy.unique(h, **kw))
-    check(np.unique(np.asarray(h)), numpy.unique(h))
+        assert bitmap == [(rlo, rhi - rlo + 1)]
 
 
 @pytest.mark.parametrize("dt", ["f4", "f8", "f2", "c8", "c16"])

@@ -60,7 +60,28 @@ def _data(rng, n=40):
 def _call(name, z):
     with warnings.catch_warnings(), np.errstate(all="ignore"):
         warnings.simplefilter("ignore")
-        return getattr(gs, name)(npgpu.asarray(z)).get(), getattr(ss, name)(z)
+        got, want = getattr(gs, name)(npgpu.asarray(z)).get(), getattr(ss, name)(z)
+    return got, _limits_at_infinite_imaginary(name, z, want)
+
+
+def _limits_at_infinite_imaginary(name, z, want):
+    """npgpu keeps SciPy 1.17's gamma and rgamma at a finite real part and an infinite imaginary
+    one (gamma 0 - 0i, rgamma inf + NaN i for x < 1/2; NaN + NaN i from x = 1/2 on: what
+    exp(+-loggamma) gives there); SciPy 1.18 answers NaN + NaN i at all of them
+    (docs/scipy_special.md).  Against such a SciPy, those points expect 1.17's values."""
+    if name not in ("gamma", "rgamma"):
+        return want
+    at = np.isfinite(z.real) & np.isinf(z.imag)
+    if not at.any() or not np.isnan(want[at].real).all():
+        return want
+    want = want.copy()
+    small = at & (z.real < 0.5)
+    want[at] = complex(np.nan, np.nan)
+    if name == "gamma":
+        want[small] = complex(0.0, -0.0)
+    else:
+        want.real[small] = np.inf
+    return want
 
 
 def _extra(name, z, want):
@@ -228,7 +249,7 @@ def test_aliases_and_types():
     assert gs.psi is gs.digamma
     for name in ("loggamma", "gamma", "rgamma", "digamma", "erfi", "dawsn"):
         assert getattr(gs, name).types == getattr(ss, name).types
-    assert gs.wofz.types == ["D->D", "F->F"]
+    assert sorted(gs.wofz.types) == sorted(ss.wofz.types) == ["D->D", "F->F"]
     # wofz has no real loop in SciPy: a real argument takes the complex one
     got = gs.wofz(npgpu.asarray(np.array([0.5, 2.0]))).get()
     assert got.dtype == np.complex128

@@ -4,13 +4,12 @@ knobs move it.  Every npgpu result is checked against NumPy once.
 
 Run: ``python3 benchmarks/experiments/unique_parts.py [--values N] [VARIANT ...]``.  A variant
 is ``default`` (the module's values) or comma-separated ``knob=value`` pairs of
-``npgpu.sorting.sets``: ``block=256`` (threads per tile), ``items=16`` (consecutive elements a
-thread flags; <= 62).  ``--values``: the keys are drawn from ``[0, N)`` (default 2^24: about
-63% distinct; small N: long runs).  Rows, medians of 3 interleaved rounds (all printed):
+``npgpu.sorting.sets``: ``block=256`` (threads per block), ``items=16`` (rounds of 32
+elements in a warp's tile).  ``--values``: the keys are drawn from ``[0, N)`` (default 2^24:
+about 63% distinct; small N: long runs).  Rows, medians of 3 interleaved rounds (all printed):
 
   sort            npgpu.sort alone
-  minmax          the keys' range (one read, one 16-byte read back)
-  sort_range      the sort of only the key bits that range spans (the unique's first pass)
+  minmax          the keys' range (one read, one 16-byte read back: the bitmap's test)
   runs            the encoding alone, of already sorted keys (count, scan, one read, scatter)
   unique          npgpu.unique (sort + runs)
   unique_all      with return_index, return_inverse, return_counts (argsort + gather + runs)
@@ -26,10 +25,8 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import SHIFT, cl, copy_bandwidth, fresh, gl, gp, pct, rounds, timer, tl  # noqa: E402
 
-from npgpu.sorting import keys  # noqa: E402
 from npgpu.sorting import sets as S  # noqa: E402
 from npgpu.sorting.counting import minmax  # noqa: E402
-from npgpu.sorting.functions import sorted_values  # noqa: E402
 
 KNOBS = {"block": "BLOCK", "items": "ITEMS"}
 DEFAULTS = {k: getattr(S, k) for k in KNOBS.values()}
@@ -64,12 +61,9 @@ def main():
         for a, b in zip(got, want):
             assert np.array_equal(a.get(), b), "npgpu.unique differs from NumPy"
         assert np.array_equal(gp.unique(g).get(), want[0])
-        narrow = [keys.narrowed(keys.parts_for(g)[0], *minmax(g))]
-        assert np.array_equal(sorted_values(g, parts=narrow).get(), np.sort(host))
         calls = {
             "sort": (gl, lambda: gp.sort(g)),
             "minmax": (gl, lambda: minmax(g)),
-            "sort_range": (gl, lambda: sorted_values(g, parts=narrow)),
             "runs": (gl, lambda: S.runs(gs)),
             "unique": (gl, lambda: gp.unique(g)),
             "unique_all": (gl, lambda: gp.unique(g, return_index=True, return_inverse=True,

@@ -204,8 +204,7 @@ def key_type(part):
     if part.bits == 1:                             # bool
         return _CTYPE[("b", 1)]
     sign = 1 << (part.bits - 1)
-    # fewer bits: a part narrowed to a known range (keys.narrowed); CUB sorts bits [0, bits)
-    if part.xor not in (0, sign) or part.bits > 8 * part.w:
+    if part.xor not in (0, sign) or part.bits != 8 * part.w:
         return None
     return _CTYPE[("i" if part.xor == sign else "u", part.w)]
 

@@ -108,12 +108,11 @@ def permutation(x, descending=False, parts=None):
     return out.reshape(x.shape)
 
 
-def sorted_values(x, descending=False, parts=None):
-    """Each row of C-contiguous ``x`` (the last axis) sorted, a new C-contiguous array
-    (``parts``: its key parts, when not :func:`keys.parts_for`'s)."""
+def sorted_values(x, descending=False):
+    """Each row of C-contiguous ``x`` (the last axis) sorted, a new C-contiguous array."""
     n = x.size
     m = x.shape[-1] if x.ndim else 1
-    parts = _keys.parts_for(x, descending) if parts is None else parts
+    parts = _keys.parts_for(x, descending)
     if n == 0:
         return empty_array(x.shape, x.dtype)
     payload = None if parts[0].invertible else "values"

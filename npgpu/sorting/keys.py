@@ -176,17 +176,6 @@ def parts_for(a, descending=False):
     raise TypeError(f"cannot sort dtype {dt}")
 
 
-def narrowed(part, lo, hi):
-    """``part`` (an ascending integer or bool part) for values known to lie in ``[lo, hi]``:
-    only the key bits below the highest one where the keys of ``lo`` and ``hi`` differ vary
-    (the keys are monotonic), so a radix sort needs only those.  Returns a new part."""
-    assert part.kind == "xor" and not part.flip
-    mask = (1 << (8 * part.w)) - 1
-    klo, khi = (int(lo) & mask) ^ part.xor, (int(hi) & mask) ^ part.xor
-    bits = max(1, min(part.bits, (klo ^ khi).bit_length()))
-    return KeyPart("xor", part.src, bits, part.w, xor=part.xor)
-
-
 def row_part(nrow, m):
     """The row id ``index // m`` of ``nrow`` rows as a key part (None for one row)."""
     if nrow <= 1:

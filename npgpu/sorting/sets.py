@@ -341,11 +341,13 @@ class UniqueInverseResult(NamedTuple):
     inverse_indices: ndarray
 
 
-# Integer (and bool) keys of at least RANGE_MIN elements: their range first, from the dtype
-# (8 and 16 bits) or one min/max read.  Only the values asked for and a range of at most
-# presence.MAX_SPAN values: a bitmap of the range, no sort (NPGPU_UNIQUE_BITMAP=0: never).  Else
-# the sort takes only the key bits the range spans (2^24 values: three 8-bit passes of four).
-# Measured on the H200 (2^24 int32, 2^16 distinct): the bitmap 255 us, the sort path 645 us.
+# Integer (and bool) keys of at least RANGE_MIN elements, values alone: their range first, from
+# the dtype (8 and 16 bits) or one min/max pass; a range of at most presence.MAX_SPAN values
+# takes a bitmap of it instead of a sort (NPGPU_UNIQUE_BITMAP=0: never).  Measured on the H200
+# (2^24 int32): 2^16 distinct values 255-324 us by the bitmap against 645 us by the sort; a wider
+# range pays the min/max pass (58 us with its read back) before the sort.  A radix sort of only
+# the key bits the range spans was measured too and not kept: three 8-bit CUB passes for keys in
+# [0, 2^24) took 509 us against 480 for four (a pass whose keys share one digit is cheap).
 UNIQUE_BITMAP = os.environ.get("NPGPU_UNIQUE_BITMAP", "1") == "1"
 RANGE_MIN = 16 if _backend.IS_SIM else 1 << 14
 
@@ -365,23 +367,23 @@ def _int_range(x):
 
 def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
     """(values, indices, inverse, counts) of a 1-d array; the ones not asked for None."""
-    from . import keys, presence
+    from . import presence
     from .functions import permutation, sorted_values
     x = _contig(flat)
     dt = x.dtype
     if dt.kind == "b":
         x = x.view(np.uint8)
-    rng = _int_range(x)
-    if rng is not None and rng[1] - rng[0] < presence.MAX_SPAN and UNIQUE_BITMAP and not (
-            return_index or return_inverse or return_counts):
+    rng = None
+    if UNIQUE_BITMAP and not (return_index or return_inverse or return_counts):
+        rng = _int_range(x)
+    if rng is not None and rng[1] - rng[0] < presence.MAX_SPAN:
         values = presence.present_values(x, rng[0], rng[1] - rng[0] + 1)
         return Runs(values.view(dt), None, None, None)
-    parts = None if rng is None else [keys.narrowed(keys.parts_for(x)[0], *rng)]
     if return_index or return_inverse:
-        perm = _contig(permutation(x, parts=parts))
+        perm = _contig(permutation(x))
         S = _take(flat, perm)
     else:
-        perm, S = None, sorted_values(x, parts=parts).view(dt)
+        perm, S = None, sorted_values(x).view(dt)
     return runs(S, perm, equal_nan=equal_nan and S.dtype.kind in "fc", indices=return_index,
                 inverse=return_inverse, counts=return_counts)
 
