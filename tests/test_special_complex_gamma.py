@@ -68,13 +68,18 @@ def _limits_at_infinite_imaginary(name, z, want):
     """npgpu keeps SciPy 1.17's gamma and rgamma at a finite real part and an infinite imaginary
     one (gamma 0 - 0i, rgamma inf + NaN i for x < 1/2; NaN + NaN i from x = 1/2 on: what
     exp(+-loggamma) gives there); SciPy 1.18 answers NaN + NaN i at all of them
-    (docs/scipy_special.md).  Against such a SciPy, those points expect 1.17's values."""
+    (docs/scipy_special.md); rgamma(-inf +- 0i) is 0 in 1.17 (the poles' value), NaN in 1.18.
+    Against such a SciPy, those points expect 1.17's values."""
     if name not in ("gamma", "rgamma"):
         return want
+    want = want.copy()
+    if name == "rgamma":
+        pole = (z.real == -np.inf) & (z.imag == 0)
+        if pole.any() and np.isnan(want[pole].real).all():
+            want[pole] = 0
     at = np.isfinite(z.real) & np.isinf(z.imag)
     if not at.any() or not np.isnan(want[at].real).all():
         return want
-    want = want.copy()
     small = at & (z.real < 0.5)
     want[at] = complex(np.nan, np.nan)
     if name == "gamma":
