@@ -5,7 +5,7 @@
 EXPR is Python over ``np`` (npgpu) and these device arrays: ``a``, ``b`` (2^26 float32),
 ``m`` (a 50% random bool mask over 2^26), ``idx`` (2^26 int64 uniform over 2^26), ``A``
 ((8192, 8192) float32); where an EXPR holds a ``k``: ``k`` (2^24 int32 in [0, 2^24)), ``ks``
-(``k`` sorted), ``k16`` (2^24 int32 in [0, 2^16)), ``sets`` (``npgpu.sorting.sets``); default: ``a[m]``, ``np.flatnonzero(m)``, ``np.where(m, a, b)``.
+(``k`` sorted), ``k16`` (2^24 int32 in [0, 2^16)), ``sets`` (``npgpu.sorting.sets``), ``minmax``; default: ``a[m]``, ``np.flatnonzero(m)``, ``np.where(m, a, b)``.
 Every launch of one call (after warm-up calls) is bracketed by its own pair of CUDA events
 (~2 us each); the table shows each kernel's name and device time, the sum of the launches
 and the whole call timed without events (the difference is host time between launches and
@@ -62,8 +62,9 @@ def main():
                    pb=gp.asarray(rng.random(pside * pside, np.float32)), sla=sla)
     if any("k" in e for e in sys.argv[1:]):
         from npgpu.sorting import sets
+        from npgpu.sorting.counting import minmax
         n24 = (1 << 24) >> SHIFT
-        env.update(sets=sets, k=gp.asarray(rng.integers(0, n24, n24).astype(np.int32)),
+        env.update(sets=sets, minmax=minmax, k=gp.asarray(rng.integers(0, n24, n24).astype(np.int32)),
                    k16=gp.asarray(rng.integers(0, 1 << 16, n24).astype(np.int32)))
         env["ks"] = gp.sort(env["k"])
     for expr in sys.argv[1:] or ["a[m]", "np.flatnonzero(m)", "np.where(m, a, b)"]:
