@@ -1,5 +1,7 @@
 """Shared test fixtures: random data per dtype, comparison with NumPy, layouts."""
+import collections
 import os
+import time
 import warnings
 
 import numpy as np
@@ -10,10 +12,17 @@ import npgpu  # noqa: E402
 
 ON_GPU = npgpu.backend() == "cuda"
 needs_gpu = pytest.mark.skipif(not ON_GPU, reason="needs a real CUDA device (runs in the GPU suite)")
-# The GPU suite runs one in GPU_SAMPLE of the ``matrix`` cases (large dtype x layout matrices,
-# ~60% of all kernels; each compiles cold on every device machine); CI's simulator run and its
-# PTX check take every case.  NPGPU_GPU_SAMPLE=1 runs them all on the GPU too.
+# The GPU suite samples (CI's simulator run and its PTX check take every case): one in GPU_SAMPLE
+# of the ``matrix`` cases (large dtype x layout matrices, each kernel compiling cold on every
+# device machine) and one in FAMILY_SAMPLE of the cases of any other test function with at least
+# FAMILY_MIN parametrized cases (at least one of each).  Which ones rotates with SAMPLE_SEED (the
+# UTC date unless NPGPU_GPU_SAMPLE_SEED is given), so over sessions every case runs on a GPU, and
+# the shards of one day's calls stay disjoint.  NPGPU_GPU_SAMPLE=1 NPGPU_GPU_SAMPLE_FAMILY=1:
+# everything.
 GPU_SAMPLE = int(os.environ.get("NPGPU_GPU_SAMPLE", "4")) if ON_GPU else 1
+FAMILY_SAMPLE = int(os.environ.get("NPGPU_GPU_SAMPLE_FAMILY", "2")) if ON_GPU else 1
+FAMILY_MIN = 8
+SAMPLE_SEED = os.environ.get("NPGPU_GPU_SAMPLE_SEED") or time.strftime("%Y-%m-%d", time.gmtime())
 
 
 # NPGPU_TEST_SHARD="k/n" runs the k-th of n disjoint parts of the suite (by test id), so a suite
@@ -22,20 +31,35 @@ SHARD = tuple(int(v) for v in os.environ["NPGPU_TEST_SHARD"].split("/")) \
     if os.environ.get("NPGPU_TEST_SHARD") else None
 
 
-def pytest_collection_modifyitems(config, items):
-    if GPU_SAMPLE <= 1 and SHARD is None:
-        return
+def _sampled(items):
+    """The items the GPU's sample keeps (all of them off the GPU)."""
     import zlib
-    keep, drop = [], []
+    if GPU_SAMPLE <= 1 and FAMILY_SAMPLE <= 1:
+        return items
+    fams = collections.defaultdict(list)
     for item in items:
-        h = zlib.crc32(item.nodeid.encode())
-        sampled_out = (GPU_SAMPLE > 1 and item.get_closest_marker("matrix") is not None
-                       and h % GPU_SAMPLE != 0)
-        other_shard = SHARD is not None and (h // GPU_SAMPLE) % SHARD[1] != SHARD[0] - 1
-        (drop if sampled_out or other_shard else keep).append(item)
-    if drop:
-        config.hook.pytest_deselected(items=drop)
-        items[:] = keep
+        fams[item.nodeid.split("[")[0]].append(item)
+    keep = set()
+    for group in fams.values():
+        rates = [GPU_SAMPLE if it.get_closest_marker("matrix") is not None
+                 else FAMILY_SAMPLE if len(group) >= FAMILY_MIN else 1 for it in group]
+        hs = [zlib.crc32(f"{SAMPLE_SEED}:{it.nodeid}".encode()) for it in group]
+        kept = [it for it, r, h in zip(group, rates, hs) if r <= 1 or h % r == 0]
+        keep.update(id(it) for it in kept or [group[hs.index(min(hs))]])
+    return [it for it in items if id(it) in keep]
+
+
+def pytest_collection_modifyitems(config, items):
+    import zlib
+    kept = _sampled(items)
+    if SHARD is not None:
+        kept = [it for it in kept
+                if zlib.crc32(f"shard:{it.nodeid}".encode()) % SHARD[1] == SHARD[0] - 1]
+    if len(kept) < len(items):
+        ids = set(id(it) for it in kept)
+        config.hook.pytest_deselected(items=[it for it in items if id(it) not in ids])
+        items[:] = kept
+
 
 ALL_DTYPES = [np.dtype(t) for t in (np.bool_, np.int8, np.int16, np.int32, np.int64, np.uint8,
                                     np.uint16, np.uint32, np.uint64, np.float16, np.float32,
