@@ -233,6 +233,32 @@ def test_mask_setitem_layouts(case):
         assert_same(g, want)
 
 
+@pytest.mark.parametrize("dt", ["f4", "i2", "c8"])
+def test_mask_of_leading_axes_with_one_value_a_row_reads_no_count(monkeypatch, dt):
+    """A value that is the same for every selected row (shape of the trailing axes, leading
+    unit axes, a size-1 value) is one masked copy: the mask's count is never read."""
+    from npgpu.indexing import compaction
+    real = compaction.rank
+    monkeypatch.setattr(compaction, "rank", lambda *a, **k: pytest.fail("count read"))
+    base = rand((5, 4, 6), dt)
+    rows, plane = rmask((5,)), rmask((5, 4))
+    for m, v in [(rows, rand((4, 6), dt)), (rows, rand((6,), dt)), (rows, rand((1, 4, 1), dt)),
+                 (rows, rand((1, 1, 1, 6), dt)), (plane, rand((6,), dt)),
+                 (plane, rand((1, 1), dt)), (numpy.zeros(5, bool), rand((4, 1), dt))]:
+        _set_both(base, m, v, np.asarray(v))
+        _set_both(base, m, v, np.asarray(v), op=True)
+    g = np.asarray(base)[::-1, :, ::2]                 # a strided, reversed destination
+    want = base[::-1, :, ::2].copy()
+    v = rand((4, 3), dt)
+    want[rows] = v
+    masks.mask_setitem(g, np.asarray(rows), np.asarray(v))
+    assert_same(g, want)
+    monkeypatch.setattr(compaction, "rank", real)     # the error's message reads it
+    raises_like(lambda: base.copy().__setitem__(rows, rand((5,), dt)),
+                lambda: masks.mask_setitem(np.asarray(base), np.asarray(rows),
+                                           np.asarray(rand((5,), dt))))
+
+
 def test_mask_setitem_errors_write_nothing():
     h = rand((3, 4), "f4")
     m = h > 0

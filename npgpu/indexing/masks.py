@@ -113,11 +113,22 @@ def mask_setitem(a, mask, value):
                              "true")
         _cp.expand(a, rk, v.reshape((rk.count, 1)))
         return
+    vs = v.shape
+    while len(vs) > len(rest) + 1 and vs[0] == 1:   # NumPy drops leading unit dims of the value
+        vs = vs[1:]
+    if len(vs) <= len(rest) or vs[0] == 1:
+        # the same value for every selected row: no count to read, one masked copy
+        vr = vs[1:] if len(vs) > len(rest) else vs
+        if not _layout.broadcasts_to(vr, rest):
+            raise ValueError(f"shape mismatch: value array of shape {_shape_str(v.shape)} could "
+                             "not be broadcast to indexing result of shape "
+                             f"{_shape_str((_cp.rank(mask).count,) + rest)}")
+        from ..manipulation import copyto
+        copyto(a, v.reshape(vr), casting="unsafe",
+               where=mask.reshape(mask.shape + (1,) * len(rest)))
+        return
     rk = _cp.rank(mask)
     target = (rk.count,) + rest
-    vs = v.shape
-    while len(vs) > len(target) and vs[0] == 1:     # NumPy drops leading unit dims of the value
-        vs = vs[1:]
     if not _layout.broadcasts_to(vs, target):
         raise ValueError(f"shape mismatch: value array of shape {_shape_str(v.shape)} could "
                          f"not be broadcast to indexing result of shape {_shape_str(target)}")
