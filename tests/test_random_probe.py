@@ -190,3 +190,25 @@ def test_negative_binomial_poisson_limit(n, p):
     dev = npgpu.asarray(host) if n == "device" else n
     raises_like(lambda: np.random.default_rng(0).negative_binomial(host, p),
                 lambda: R.default_rng(0).negative_binomial(dev, p))
+
+
+@pytest.mark.parametrize("n,p", [(0, 0.5), (-1.0, 0.5), (5, 1.5), (5, NAN), (5, -0.1),
+                                 ("device", [0.5, 1.2]), ("host", [0.5, NAN])])
+def test_legacy_negative_binomial_messages(n, p):
+    """RandomState's legacy checks: NumPy's messages (``p < 0, p > 1 or p is NaN``, p == 0
+    allowed), not Generator's."""
+    host = np.array([1.0, 2.0]) if isinstance(n, str) else n
+    dev = npgpu.asarray(host) if n == "device" else host
+    ph = np.array(p) if isinstance(p, list) else p
+    raises_like(lambda: np.random.RandomState(0).negative_binomial(host, ph),
+                lambda: R.RandomState(0).negative_binomial(
+                    dev, npgpu.asarray(ph) if n == "device" else ph))
+
+
+@pytest.mark.parametrize("n,p", [(5.0, 0.0), (NAN, 0.5), (1e20, 1e-20)])
+def test_legacy_negative_binomial_refuses_what_numpy_casts(n, p):
+    """What NumPy's legacy checks let through and answer with x86's cast of inf/NaN to int64:
+    refused with Generator's errors (docs/random.md), never a draw that would not end."""
+    want = {0.0: "p <= 0, p > 1", 0.5: "n must not be NaN", 1e-20: "n too large"}[p]
+    with pytest.raises(ValueError, match=want):
+        R.RandomState(0).negative_binomial(n, p, size=3)

@@ -297,6 +297,13 @@ ARRAY_CHECKS = {
 
 # RandomState's (legacy) checks where they differ from Generator's
 LEGACY_CHECKS = {
+    # NumPy's legacy messages; NaN n, p == 0 and an n too large for p pass its checks and give
+    # x86's cast of inf/NaN to int64 (INT64_MIN) or 0: npgpu refuses them with Generator's
+    # errors (the sampler would not end on an infinite mean; docs/random.md)
+    "negative_binomial": [
+        _on(0, _gt0("n")),
+        (lambda xp, n, p: ~((p >= 0) & (p <= 1)), ValueError, "p < 0, p > 1 or p is NaN",
+         "p < 0, p > 1 or p contains NaNs")] + TABLE["negative_binomial"][2][1:],
     "uniform": [(lambda xp, lo, hi: ~xp.isfinite(hi - lo), OverflowError,
                  "Range exceeds valid bounds")],
     "hypergeometric": [

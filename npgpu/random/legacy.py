@@ -141,6 +141,9 @@ class RandomState:
     def hypergeometric(self, ngood, nbad, nsample, size=None):
         return self._gen._dist("hypergeometric", (ngood, nbad, nsample), size, legacy=True)
 
+    def negative_binomial(self, n, p, size=None):
+        return self._gen._dist("negative_binomial", (n, p), size, legacy=True)
+
     def dirichlet(self, alpha, size=None):
         return self._gen.dirichlet(alpha, size, _legacy=True)
 
