@@ -13,9 +13,10 @@ from . import cuda
 from ._core import copy as _copy
 from ._core import transfer as _transfer
 from ._core.ndarray import _ops, ndarray
-from .creation import (arange, array, asanyarray, asarray, ascontiguousarray, asfortranarray,
-                       asnumpy, copy, empty, empty_like, eye, full, full_like, identity, ones,
-                       ones_like, zeros, zeros_like)
+from .creation import (arange, array, asanyarray, asarray, asarray_chkfinite,
+                       ascontiguousarray, asfortranarray, asnumpy, copy, empty, empty_like, eye,
+                       full, full_like, identity, ones, ones_like, require, zeros, zeros_like)
+from .array_queries import isfortran, may_share_memory, shares_memory
 from .ranges import geomspace, indices, linspace, logspace, meshgrid
 from .matrices import diag, diagflat, tri, tril, triu
 from .manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,
@@ -103,7 +104,7 @@ from .logic import (allclose, array_equal, array_equiv, iscomplex, iscomplexobj,
                     isreal, isrealobj, ndim, select, shape, size, where)
 from .numerical import convolve, correlate, interp, nan_to_num, real_if_close
 from .calculus import gradient, trapezoid
-from .polynomials import polyval, vander
+from .polynomials import *  # noqa: F401,F403
 
 # --- sorting (issue 14) ---
 from .sorting.functions import (argpartition, argsort, lexsort, partition, sort, sort_complex,
@@ -148,6 +149,17 @@ from ._array_api import __array_api_version__, __array_namespace_info__
 from . import _array_api
 from .reductions.cumulative import cumulative_prod, cumulative_sum
 _ops.update(to_device=_array_api.to_device, array_namespace=_array_api.namespace)
+# --- NumPy functions composed of npgpu's own operations (issue 13): one import line each ---
+# windows, sinc, unwrap, isposinf/isneginf:
+from .windows import *  # noqa: F401,F403
+from .numerical import sinc, unwrap
+from .logic import isneginf, isposinf
+# index tricks, fromfunction, apply_along_axis/apply_over_axes, piecewise:
+from .index_tricks import *  # noqa: F401,F403
+from .functional import *  # noqa: F401,F403
+# polynomials beyond polyval/vander, packbits/unpackbits:
+from .packing import *  # noqa: F401,F403
+
 import sys as _sys
 from . import _dispatch
 _dispatch.register(_ops, _sys.modules[__name__])   # numpy.f(npgpu array) runs npgpu.f

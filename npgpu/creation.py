@@ -190,6 +190,43 @@ def asfortranarray(a, dtype=None):
     return a if a._f_contig else a.copy(order="F")
 
 
+def asarray_chkfinite(a, dtype=None, order=None):
+    """NumPy's ``asarray_chkfinite``: ``asarray``, then ValueError if a float or complex result
+    holds inf or NaN (one device read of the answer)."""
+    a = asarray(a, dtype=dtype, order=order)
+    if a.dtype.kind in "fc":
+        from .ufuncs import UFUNCS
+        if not bool(UFUNCS["isfinite"](a).all()):
+            raise ValueError("array must not contain infs or NaNs")
+    return a
+
+
+_REQUIRE = {"C": "C", "C_CONTIGUOUS": "C", "CONTIGUOUS": "C", "F": "F", "F_CONTIGUOUS": "F",
+            "FORTRAN": "F", "A": "A", "ALIGNED": "A", "W": "W", "WRITEABLE": "W", "O": "O",
+            "OWNDATA": "O", "E": "E", "ENSUREARRAY": "E"}
+
+
+def require(a, dtype=None, requirements=None, *, like=None):
+    """NumPy's ``require``: ``a`` as an npgpu array of ``dtype`` meeting the flags in
+    ``requirements`` ('C', 'F', 'A', 'W', 'O', 'E' or their long names), copied when it does
+    not."""
+    if not requirements:
+        return asanyarray(a, dtype=dtype)
+    req = {_REQUIRE[r.upper()] for r in requirements}
+    req.discard("E")                    # npgpu has no subclasses: always a base-class array
+    if {"C", "F"} <= req:
+        raise ValueError('Cannot specify both "C" and "F" order')
+    order = "C" if "C" in req else "F" if "F" in req else "A"
+    req.discard(order)
+    arr = asarray(a, dtype=dtype, order=order if order != "A" else None)
+    if order == "C" and not arr.flags.c_contiguous or order == "F" and not arr.flags.f_contiguous:
+        return arr.copy(order=order)
+    for flag in req:
+        if not arr.flags[flag]:
+            return arr.copy(order=order)
+    return arr
+
+
 def copy(a, order="K", subok=False):
     return asarray(a).copy(order=order)
 

@@ -90,9 +90,16 @@ class Flags:
     def writeable(self, flag):
         set_writeable(self._arr, flag)
 
+    @property
+    def aligned(self):
+        """The data pointer is a multiple of the dtype's alignment (views at a field offset
+        included)."""
+        return self._arr._ptr % self._arr.dtype.alignment == 0
+
     _names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
               "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
-              "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable"}
+              "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
+              "ALIGNED": "aligned", "A": "aligned"}
 
     def __getitem__(self, name):
         return getattr(self, self._names[name.upper()])
