@@ -1,5 +1,6 @@
 """Logic functions: where, select, isclose, allclose, array_equal, array_equiv, iscomplex,
-isreal, iscomplexobj, isrealobj; and the dtype / shape inspectors isdtype, shape, ndim, size.
+isreal, iscomplexobj, isrealobj, isposinf, isneginf; and the dtype / shape inspectors isdtype,
+shape, ndim, size.
 
 ``where`` and ``select`` are one elementwise kernel each (the conditions are read in their own
 dtype and tested in the kernel); ``isclose`` is NumPy's formula traced by :mod:`npgpu.fusion`
@@ -315,6 +316,35 @@ def iscomplexobj(x):
 def isrealobj(x):
     """``numpy.isrealobj``: not :func:`iscomplexobj`."""
     return not iscomplexobj(x)
+
+
+# ---- infinities of one sign -------------------------------------------------------------------
+def _signed_inf(x, out, negative):
+    """``isinf(x) & (signbit(x) == negative)`` into ``out``: NumPy's isposinf / isneginf."""
+    if not isinstance(x, ndarray):
+        try:
+            h = np.asarray(x)       # host data: its dtype decides; numeric data go over once
+        except TypeError:           # a sequence holding device arrays
+            x = asarray(x)
+        else:
+            # other dtypes stay on the host, where isinf raises NumPy's error for them
+            x = asarray(h) if h.dtype.kind in "biufc" else h
+    if x.dtype.kind == "c":         # NumPy: signbit has no complex loop
+        raise TypeError(f"This operation is not supported for {x.dtype} values because it "
+                        "would be ambiguous.")
+    is_inf = UFUNCS["isinf"](x)
+    sign = UFUNCS["signbit"](x)
+    return UFUNCS["logical_and"](is_inf, sign if negative else ~sign, out)
+
+
+def isposinf(x, out=None):
+    """``numpy.isposinf``: elementwise ``x == +inf`` (bool, or into ``out``); complex raises."""
+    return _signed_inf(x, out, negative=False)
+
+
+def isneginf(x, out=None):
+    """``numpy.isneginf``: elementwise ``x == -inf`` (bool, or into ``out``); complex raises."""
+    return _signed_inf(x, out, negative=True)
 
 
 # ---- dtype and shape inspection ---------------------------------------------------------------

@@ -1,8 +1,11 @@
-"""Miscellaneous mathematical functions: nan_to_num, real_if_close, interp, convolve, correlate.
+"""Miscellaneous mathematical functions: nan_to_num, real_if_close, interp, convolve, correlate,
+sinc, unwrap.
 
 ``nan_to_num`` is one elementwise kernel; ``interp`` one kernel binary-searching ``xp`` per
 element of ``x`` (NumPy's compiled loop, element for element); ``convolve`` / ``correlate`` one
 direct-sum kernel (an output element per thread, NumPy's dot loop and accumulator types).
+``sinc`` and ``unwrap`` are NumPy's formulas written with npgpu's own operations (``where``,
+``diff``, ``mod``, ``copyto``, ``cumsum``), so their dtypes and rounding are NumPy's.
 """
 import builtins
 import operator
@@ -15,9 +18,12 @@ from ._codegen.compiler import KernelSource, Param
 from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core.ndarray import empty_array, ndarray
-from .creation import asarray
+from .creation import array, asarray
 from .fusion import Fused
+from .logic import where
+from .manipulation import copyto
 from .reductions import all as _all
+from .reductions import diff
 from .ufuncs import UFUNCS
 
 _F64 = np.dtype(np.float64)
@@ -434,3 +440,45 @@ def convolve(a, v, mode="full"):
         a, v = v, a
     mode = _mode(mode)
     return _correlate(_as_1d(a), _as_1d(v)[::-1], mode, conj=False)
+
+
+# ---- sinc / unwrap ----------------------------------------------------------------------------
+def sinc(x):
+    """``numpy.sinc``: ``sin(pi x) / (pi x)``, 1 where ``x`` is 0 (float16 / float32 / complex
+    keep their dtype, integers and bool give float64)."""
+    y = np.pi * asarray(x)
+    # zeros become a tiny value whose sine over itself rounds to exactly 1
+    tiny = np.finfo(y.dtype).eps if y.dtype.kind == "f" else 1e-20
+    y = where(y, y, tiny)
+    return UFUNCS["sin"](y) / y
+
+
+def unwrap(p, discont=None, axis=-1, *, period=2 * np.pi):
+    """``numpy.unwrap``: steps along ``axis`` larger than ``discont`` (default ``period / 2``)
+    replaced by their value modulo ``period``; integer data with an integer ``period`` stay
+    integers."""
+    p = asarray(p)
+    dd = diff(p, axis=axis)
+    if discont is None:
+        discont = period / 2
+    dt = np.result_type(dd.dtype, period.dtype if isinstance(period, ndarray) else period)
+    if np.issubdtype(dt, np.integer):
+        high, rem = divmod(period, 2)
+        ambiguous = rem == 0        # an odd integer period has no step of exactly half of it
+    else:
+        high, ambiguous = period / 2, True
+    low = -high
+    ddmod = UFUNCS["mod"](dd - low, period) + low
+    # a step of exactly +-period/2 came out as -period/2: a positive one keeps its sign
+    if isinstance(ambiguous, ndarray):          # a device period: in the mask, not read back
+        copyto(ddmod, high, where=(ddmod == low) & (dd > 0) & ambiguous)
+    elif ambiguous:
+        copyto(ddmod, high, where=(ddmod == low) & (dd > 0))
+    correction = ddmod - dd
+    copyto(correction, 0, where=abs(dd) < discont)
+    later = [slice(None)] * p.ndim
+    later[axis] = slice(1, None)
+    later = tuple(later)
+    up = array(p, dtype=dt, copy=True)
+    up[later] = p[later] + correction.cumsum(axis)
+    return up
