@@ -366,3 +366,17 @@ def test_finite_inputs_far_from_special():
     for name in NAMES:
         np.testing.assert_allclose(getattr(npgpu, name)(g).get(), getattr(np, name)(z),
                                    rtol=1e-13, atol=1e-300, err_msg=name)
+
+
+@pytest.mark.parametrize("dtype", [np.complex64, np.complex128])
+@pytest.mark.parametrize("name", ["log2", "log10"])
+def test_log2_log10_special_values_as_numpy(name, dtype):
+    # log scaled part by part: log10(0 + 0i) is -inf + 0i (a complex product with (k + 0i) made
+    # the imaginary part NaN), and every other grid point as NumPy's
+    z = _grid(dtype)
+    got = getattr(npgpu, name)(npgpu.asarray(z)).get()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RuntimeWarning)
+        want = getattr(np, name)(z)
+    expected = [(float(w.real), float(w.imag)) for w in want]
+    assert _mismatches(got, expected, 4 * _RTOL[dtype]) == []

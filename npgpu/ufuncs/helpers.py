@@ -582,6 +582,14 @@ def h_clog(z):
                            math.atan2(z.imag, z.real)))
 """)
 
+# log2, log10: the log scaled part by part (a complex product with (k + 0i) would turn the
+# imaginary part of log(0) = -inf + 0i into NaN; NumPy's is 0)
+_h("""
+def h_clogk(z, k):
+    w = h_clog(z)
+    return type(z)(complex(w.real * type(z.real)(k), w.imag * type(z.real)(k)))
+""")
+
 _h("""
 def h_clog1p(z):
     re = z.real + type(z.real)(1)
