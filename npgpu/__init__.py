@@ -164,6 +164,8 @@ import sys as _sys
 from . import _dispatch
 _dispatch.register(_ops, _sys.modules[__name__])   # numpy.f(npgpu array) runs npgpu.f
 
+from . import emath
+
 # --- scipy (issue 25) ---
 from . import scipy
 from .scipy.special.numpy_i0 import i0

@@ -1,8 +1,8 @@
 """``__array_function__``: a NumPy function called on npgpu arrays runs npgpu's function of that name.
 
-The table is generated, never typed: each public callable of ``numpy``, ``numpy.linalg`` and
-``numpy.fft`` maps to the object of the same name in ``npgpu``, ``npgpu.linalg`` and ``npgpu.fft``
-(when those exist).  Three kinds of entries come out of that one rule:
+The table is generated, never typed: each public callable of ``numpy``, ``numpy.linalg``,
+``numpy.fft`` and ``numpy.emath`` maps to the object of the same name in ``npgpu``,
+``npgpu.linalg``, ``npgpu.fft`` and ``npgpu.emath`` (when those exist).  Three kinds of entries come out of that one rule:
 
 * npgpu's own function (``numpy.concatenate`` -> ``npgpu.concatenate``): it receives NumPy's
   arguments unchanged, so host arrays and lists mixed in are copied to the device explicitly by
@@ -29,7 +29,7 @@ import numpy as np
 from ._core.ndarray import ndarray
 
 # (NumPy module, name of the matching npgpu submodule; "" is the namespace itself)
-_MODULES = ((np, ""), (np.linalg, "linalg"), (np.fft, "fft"))
+_MODULES = ((np, ""), (np.linalg, "linalg"), (np.fft, "fft"), (np.emath, "emath"))
 
 _namespace = None                  # the npgpu package, given by register()
 _table = {}                        # NumPy function -> npgpu callable
