@@ -38,20 +38,23 @@ def _fix_abs_above_one(x):
     return _complex(x) if _any_real(x, UFUNCS["greater"](UFUNCS["absolute"](x), 1)) else x
 
 
-def sqrt(x):
-    return UFUNCS["sqrt"](_fix_negative(x))
+def _unary(name, fix, domain):
+    uf = UFUNCS[name]
+
+    def f(x):
+        return uf(fix(x))
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = f"NumPy's ``emath.{name}``: complex results for real input {domain}."
+    return f
 
 
-def log(x):
-    return UFUNCS["log"](_fix_negative(x))
-
-
-def log10(x):
-    return UFUNCS["log10"](_fix_negative(x))
-
-
-def log2(x):
-    return UFUNCS["log2"](_fix_negative(x))
+sqrt = _unary("sqrt", _fix_negative, "below 0")
+log = _unary("log", _fix_negative, "below 0")
+log10 = _unary("log10", _fix_negative, "below 0")
+log2 = _unary("log2", _fix_negative, "below 0")
+arccos = _unary("arccos", _fix_abs_above_one, "outside [-1, 1]")
+arcsin = _unary("arcsin", _fix_abs_above_one, "outside [-1, 1]")
+arctanh = _unary("arctanh", _fix_abs_above_one, "outside [-1, 1]")
 
 
 def logn(n, x):
@@ -66,15 +69,3 @@ def power(x, p):
     if _any_real(p, UFUNCS["less"](p, 0)):
         p = UFUNCS["multiply"](p, 1.0)
     return UFUNCS["power"](x, p)
-
-
-def arccos(x):
-    return UFUNCS["arccos"](_fix_abs_above_one(x))
-
-
-def arcsin(x):
-    return UFUNCS["arcsin"](_fix_abs_above_one(x))
-
-
-def arctanh(x):
-    return UFUNCS["arctanh"](_fix_abs_above_one(x))
