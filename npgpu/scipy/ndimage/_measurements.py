@@ -13,6 +13,13 @@ primitives: no kernels of their own.
 
 Results are npgpu arrays (0-d for one group); ``center_of_mass`` and ``extrema``'s positions
 are host tuples as SciPy's are (one device-to-host copy).
+
+The order-based ones sort: ``median`` is one ``lexsort`` by (value, label), each index value's
+run found by ``searchsorted`` on the sorted labels and its middle element(s) gathered;
+``histogram`` bins each element (``searchsorted`` in the edges) and counts (label slot, bin)
+pairs with one ``bincount``; ``labeled_comprehension`` sorts by label and calls ``func`` on
+each run (a host loop, as SciPy's); ``value_indices`` sorts the values and unravels the
+permutation.
 """
 import numpy as np
 
@@ -20,7 +27,8 @@ from ..._core.ndarray import ndarray
 from ._morphology import device
 
 __all__ = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum",
-           "minimum_position", "maximum_position", "extrema", "center_of_mass"]
+           "minimum_position", "maximum_position", "extrema", "center_of_mass", "median",
+           "histogram", "labeled_comprehension", "value_indices"]
 
 _I64 = np.dtype(np.int64)
 _F64 = np.dtype(np.float64)
@@ -52,9 +60,7 @@ class _Groups:
         from ...sorting.searching import searchsorted
         from ...sorting.sets import unique
         from ...ufuncs import equal, minimum
-        idx = device(index)
-        if idx.dtype.kind == "f" and _bincount_labels(lab):
-            idx = idx.astype(_I64)      # SciPy's bincount path: np.asanyarray(index, np.int_)
+        idx = _index_values(lab, index)
         u = unique(idx)
         self.k = k = u.size
         flat = lab.reshape(-1) if lab._c_contig else lab.copy().reshape(-1)
@@ -74,6 +80,15 @@ class _Groups:
         """Per-group values (k + 1 entries) in index's order and shape."""
         from ...indexing.routines import take
         return take(per_group, self.sel)
+
+
+def _index_values(lab, index):
+    """``index`` on the device as SciPy's label-wise statistics read it: truncated to integers
+    where the labels take SciPy's bincount path (3.5 selects label 3)."""
+    idx = device(index)
+    if idx.dtype.kind == "f" and _bincount_labels(lab):
+        idx = idx.astype(_I64)      # SciPy's bincount path: np.asanyarray(index, np.int_)
+    return idx
 
 
 def _bincount_labels(lab):
@@ -278,3 +293,201 @@ def center_of_mass(input, labels=None, index=None):
     if np.isscalar(index) or index is None or labels is None:
         return tuple(host)           # NumPy scalars, as SciPy's
     return [tuple(v) for v in host.T]        # SciPy's layout, for any index shape
+
+
+# ---- order statistics, histograms, per-label calls, value indices -----------------------------
+def median(input, labels=None, index=None):
+    """``scipy.ndimage.median``: the median of each label's values (the mean of the two middle
+    ones for an even count); int and bool input give float64, floats keep their dtype. One
+    group (``labels`` None, ``index`` None or a scalar) is ``npgpu.median`` of its values (NaN
+    when it is empty, as NumPy's); a sequence ``index`` gives an array of its shape, where an
+    index value that no element has reads, as in SciPy, the smallest value of the smallest
+    label."""
+    from ...sorting.order_stats import median as _median
+    x, lab = _prepare(input, labels)
+    if lab is None or index is None or np.isscalar(index):
+        return _median(x if lab is None else x[_single_mask(lab, index)])
+    if lab.size == 0:                       # SciPy takes labels.min() here
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    from ...indexing.routines import take
+    from ...logic import where
+    from ...sorting.functions import lexsort
+    from ...sorting.searching import searchsorted
+    from ...ufuncs import add, floor_divide, greater, subtract, true_divide
+    idx = _index_values(lab, index)
+    xf, lf = _flat(x), _flat(lab)
+    order = lexsort((xf, lf))               # each label's values contiguous and ascending
+    sv, sl = take(xf, order, mode="clip"), take(lf, order, mode="clip")
+    first, end = searchsorted(sl, idx, "left"), searchsorted(sl, idx, "right")
+    half = floor_divide(subtract(subtract(end, first), 1), 2)
+    found = greater(end, first)
+    # an absent value reads position 0 twice: SciPy's run tables start as zeros
+    lo = where(found, add(first, half), 0)
+    hi = where(found, subtract(subtract(end, 1), half), 0)
+    a, b = take(sv, lo, mode="clip"), take(sv, hi, mode="clip")
+    if sv.dtype.kind in "iub":              # SciPy: no integer overflow, no bool addition
+        a, b = a.astype(_F64), b.astype(_F64)
+    return true_divide(add(a, b), 2.0)
+
+
+def _prepare_lc(input, labels, index):
+    """``labeled_comprehension``'s (input, labels), with SciPy's errors for an index without
+    labels and for shapes that do not broadcast."""
+    if labels is None:
+        if index is not None:
+            raise ValueError("index without defined labels")
+        return device(input), None
+    try:
+        return _prepare(input, labels)
+    except ValueError as e:
+        raise ValueError("input and labels must have the same shape "
+                         "(excepting dimensions with width 1)") from e
+
+
+def _lc_index(lab, index):
+    """``index`` as ``labeled_comprehension`` reads it: a host array (a small parameter; a
+    device one is read once), at least 1-d, in the labels' dtype; SciPy's errors where that
+    cast loses precision and for an empty index."""
+    idx = np.atleast_1d(index.get() if isinstance(index, ndarray) else np.asarray(index))
+    with np.errstate(invalid="ignore"):
+        if np.any(idx.astype(lab.dtype).astype(idx.dtype) != idx):
+            raise ValueError(f"Cannot convert index values from <{idx.dtype}> to <{lab.dtype}> "
+                             "(labels' type) without loss of precision")
+    if idx.size == 0:                       # SciPy takes index.min() here
+        raise ValueError("zero-size array to reduction operation minimum which has no identity")
+    return idx.astype(lab.dtype)
+
+
+def _nest(items, shape):
+    """The flat list ``items`` as nested lists of ``shape`` (``ndarray.tolist``'s layout)."""
+    for n in reversed(shape[1:]):
+        items = [items[i:i + n] for i in range(0, len(items), n)]
+    return items
+
+
+def _binned(xf, g, edges):
+    """int64 counts, (index entries, bins), of the flat values ``xf`` by the groups ``g`` over
+    the host ``edges``: NumPy's histogram bins (the last closed; NaN and outliers dropped)."""
+    from ...creation import zeros
+    from ...indexing.routines import take
+    from ...logic import where
+    from ...sorting.counting import bincount
+    from ...sorting.searching import searchsorted
+    from ...ufuncs import add, equal, greater_equal, less, logical_and, multiply, subtract
+    if np.any(edges[:-1] > edges[1:]):
+        raise ValueError("`bins` must increase monotonically, when an array")
+    nb = edges.size - 1
+    if nb <= 0:
+        return zeros((g.sel.size, 0), _I64)
+    ct = np.result_type(xf.dtype, edges.dtype)      # NumPy compares in the common type
+    v = xf.astype(ct)
+    j = subtract(searchsorted(device(edges.astype(ct)), v, "right"), 1)
+    j = where(equal(v, ct.type(edges[-1])), nb - 1, j)
+    ok = logical_and(greater_equal(j, 0), less(j, nb))
+    key = where(ok, add(multiply(g.gid, nb), j), g.k * nb)     # row k: the discard row
+    table = bincount(key, minlength=(g.k + 1) * nb).reshape(g.k + 1, nb)
+    return take(table, g.sel.reshape(-1), axis=0, mode="clip")
+
+
+def histogram(input, min, max, bins, labels=None, index=None):
+    """``scipy.ndimage.histogram``: int64 counts of the values in ``bins`` equal bins over
+    [min, max] (NumPy's ``histogram`` with those edges). ``labels`` or ``index`` None: one
+    device array. A scalar ``index``: that array, or None where the label does not occur. A
+    sequence ``index``: a Python list of them (nested lists for an index of several
+    dimensions) where SciPy returns an object array; the arrays are rows of one device
+    array."""
+    edges = np.linspace(min, max, bins + 1)     # SciPy's edges, and its errors for bins
+    x, lab = _prepare_lc(input, labels, index)
+    if lab is None or index is None:
+        from ...sorting.counting import histogram as _histogram
+        return _histogram(x if lab is None else x[_single_mask(lab, None)], edges)[0]
+    idx = _lc_index(lab, index)
+    g = _Groups(lab, idx)
+    # where None stands depends on the data: one read of the per-entry counts
+    present = g.back(g.bincount()).get().reshape(-1) > 0
+    rows = _binned(_flat(x), g, edges) if present.any() else None
+    out = [rows[i] if p else None for i, p in enumerate(present)]
+    return out[0] if np.isscalar(index) else _nest(out, idx.shape)
+
+
+def labeled_comprehension(input, labels, index, func, out_dtype, default,
+                          pass_positions=False):
+    """``scipy.ndimage.labeled_comprehension``: ``func`` called on each label's values (a 1-d
+    npgpu array, C order; with ``pass_positions`` also their flat positions, int64), once per
+    ``index`` entry whose label occurs, in ascending index order as SciPy's; the results cast
+    to ``out_dtype`` in an npgpu array of ``index``'s shape (0-d for a scalar ``index``), with
+    ``default`` where the label does not occur. ``labels`` or ``index`` None: ``func``'s own
+    result on all values / those of positive labels. An object ``out_dtype`` gives a NumPy
+    object array (npgpu has none), as SciPy's."""
+    from ...indexing.routines import take
+    from ...manipulation import stack
+    from ...sorting.functions import argsort
+    from ...sorting.searching import searchsorted
+    x, lab = _prepare_lc(input, labels, index)
+    if lab is None or index is None:
+        from ...creation import arange
+        from ...indexing.compaction import select_indices
+        if lab is None:
+            return func(*[_flat(x)] + ([arange(x.size, dtype=_I64)] if pass_positions else []))
+        m = _single_mask(lab, None)
+        return func(*[x[m]] + ([select_indices(m)] if pass_positions else []))
+    idx = _lc_index(lab, index)
+    out = np.empty(idx.shape, out_dtype)
+    out[:] = default                        # NumPy's cast of default, and its errors
+    lf = _flat(lab)
+    order = argsort(lf)                     # stable: C order within a label
+    sl = take(lf, order, mode="clip")
+    flat = idx.reshape(-1)
+    calls = np.argsort(flat, kind="stable")
+    probe = device(flat[calls])
+    # the runs' bounds steer the host loop: one read of 2 * len(index) integers
+    bounds = stack([searchsorted(sl, probe, "left"), searchsorted(sl, probe, "right")]).get()
+    sv = take(_flat(x), order, mode="clip")
+    outf, later = out.reshape(-1), []
+    for i, lo, hi in zip(calls, *bounds):
+        if lo == hi:
+            continue
+        r = func(*[sv[lo:hi]] + ([order[lo:hi]] if pass_positions else []))
+        if isinstance(r, ndarray) and out.dtype != object:
+            if r.ndim:
+                raise ValueError("setting an array element with a sequence.")
+            later.append((i, r))            # a device result stays on the device
+        else:
+            outf[i] = r
+    if out.dtype == object:
+        return outf[0] if np.isscalar(index) else out
+    res = device(out)
+    if later:
+        pos = device(np.array([i for i, _ in later], _I64))
+        res.reshape(-1)[pos] = stack([r.astype(out.dtype) for _, r in later])
+    return res.reshape(()) if np.isscalar(index) else res
+
+
+def value_indices(arr, *, ignore_value=None):
+    """``scipy.ndimage.value_indices``: a dict from each distinct value of the integer array
+    ``arr`` (ascending; NumPy scalars of its dtype) to a tuple of int64 npgpu arrays, one per
+    axis, of the positions holding it in C order (views of one device array per axis);
+    ``ignore_value`` (cast to ``arr``'s dtype) is left out."""
+    from ...indexing.routines import take
+    from ...sorting.functions import argsort
+    from ...sorting.sets import runs
+    from ...ufuncs import floor_divide, remainder
+    a = device(arr)
+    skip = None if ignore_value is None else a.dtype.type(ignore_value)   # SciPy's cast first
+    if a.dtype.kind not in "iu":
+        raise ValueError("Parameter 'arr' must be an integer array")
+    if a.size == 0:
+        return {}
+    flat = _flat(a)
+    perm = argsort(flat)                    # stable: C order within a value
+    r = runs(take(flat, perm, mode="clip"), counts=True)
+    # the keys must reach the host, and the entries' sizes are data: one read of each
+    keys, counts = r.values.get(), r.counts.get()
+    coords, stride = [], a.size
+    for d, n in enumerate(a.shape):
+        stride //= n
+        c = perm if stride == 1 else floor_divide(perm, stride)
+        coords.append(remainder(c, n) if d else c)
+    ends = np.cumsum(counts)
+    return {k: tuple(c[e - m:e] for c in coords) for k, m, e in zip(keys, counts, ends)
+            if skip is None or k != skip}
