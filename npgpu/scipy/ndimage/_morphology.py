@@ -19,6 +19,7 @@ kernel keeps rank, shape and coordinates as runtime values (the coordinates in a
   the boundary modes of ``_boundary.py`` (a runtime mode code: one kernel per dtype).
 """
 import operator
+import warnings
 
 import numpy as np
 
@@ -33,7 +34,8 @@ from ._image_launch import BLOCK, image_grid, image_layout, remember, rows_per_t
 __all__ = ["generate_binary_structure", "iterate_structure", "binary_erosion",
            "binary_dilation", "binary_opening", "binary_closing", "binary_fill_holes",
            "binary_hit_or_miss", "binary_propagation", "grey_erosion", "grey_dilation",
-           "grey_opening", "grey_closing"]
+           "grey_opening", "grey_closing", "white_tophat", "black_tophat",
+           "morphological_gradient", "morphological_laplace"]
 
 MAXDIMS = 32            # NumPy's limit: the coordinates live in a local array of this size
 _BOOL = np.dtype(np.bool_)
@@ -587,16 +589,18 @@ def _render_grey(dt, w):
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
-def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate):
+def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate, axes=None):
     """SciPy's ``_min_or_max_filter``: without ``structure`` the filters module's minimum /
-    maximum filter (separable passes for a box); with it, the grey kernel above."""
+    maximum filter (separable passes for a box); with it, the grey kernel above.  ``axes``:
+    the footprint, structure and origin name those axes only (size 1 along the others)."""
     from . import _boundary, _filters
     x = check_input(input)
     if size is None and footprint is None and structure is None:
         raise ValueError("size, footprint, or structure must be specified")
     nd = x.ndim
+    axes = _filters._axes(axes, nd)
     fp = None if footprint is None else np.asarray(host_array(footprint), dtype=bool)
-    origin = normalize_origin(origin, nd)
+    origin = normalize_origin(origin, len(axes))
     if dilate:
         # SciPy's grey_dilation: reflected footprint/structure, origin mirrored
         if fp is not None:
@@ -604,16 +608,24 @@ def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate)
         if structure is not None:
             structure = np.asarray(host_array(structure))
             structure = structure[tuple([slice(None, None, -1)] * structure.ndim)]
-        for d in range(nd):
+        for d in range(len(axes)):
             sz = (fp.shape[d] if fp is not None else np.shape(host_array(structure))[d]
                   if structure is not None else size if np.ndim(size) == 0 else size[d])
             origin[d] = -origin[d] - (1 - sz % 2)
     if structure is None:
         f = _filters.maximum_filter if dilate else _filters.minimum_filter
-        return f(x, size, fp, output, mode, cval, origin)
+        return f(x, size, fp, output, mode, cval, origin, axes=axes)
+    if size is not None and footprint is not None:      # the filters warn on the other path
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=4)
     s = np.asarray(host_array(structure), dtype=np.float64)
     if fp is None:
         fp = np.ones(s.shape, bool)
+    if len(axes) < nd:
+        fp = _filters._expand_footprint(nd, axes, fp)
+        if s.ndim != len(axes):
+            raise RuntimeError("structure array has incorrect shape")
+        s = np.expand_dims(s, tuple(ax for ax in range(nd) if ax not in axes))
+        origin = _filters._expand_origin(nd, axes, origin)
     if fp.ndim != nd:
         raise RuntimeError(f"footprint.ndim ({fp.ndim}) must match len(axes) ({nd})")
     if s.shape != fp.shape:
@@ -652,27 +664,108 @@ def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate)
 
 
 def grey_erosion(input, size=None, footprint=None, structure=None, output=None,
-                 mode="reflect", cval=0.0, origin=0):
+                 mode="reflect", cval=0.0, origin=0, *, axes=None):
     """``scipy.ndimage.grey_erosion``: minimum over the footprint of ``input - structure``."""
-    return _grey(input, size, footprint, structure, output, mode, cval, origin, False)
+    return _grey(input, size, footprint, structure, output, mode, cval, origin, False, axes)
 
 
 def grey_dilation(input, size=None, footprint=None, structure=None, output=None,
-                  mode="reflect", cval=0.0, origin=0):
+                  mode="reflect", cval=0.0, origin=0, *, axes=None):
     """``scipy.ndimage.grey_dilation``: maximum over the reflected footprint of
     ``input + structure``."""
-    return _grey(input, size, footprint, structure, output, mode, cval, origin, True)
+    return _grey(input, size, footprint, structure, output, mode, cval, origin, True, axes)
+
+
+def _warn_size(size, footprint):
+    if size is not None and footprint is not None:
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
 
 
 def grey_opening(input, size=None, footprint=None, structure=None, output=None,
-                 mode="reflect", cval=0.0, origin=0):
+                 mode="reflect", cval=0.0, origin=0, *, axes=None):
     """``scipy.ndimage.grey_opening``: grey erosion then grey dilation."""
-    tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin)
-    return grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin)
+    _warn_size(size, footprint)
+    tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    return grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin,
+                         axes=axes)
 
 
 def grey_closing(input, size=None, footprint=None, structure=None, output=None,
-                 mode="reflect", cval=0.0, origin=0):
+                 mode="reflect", cval=0.0, origin=0, *, axes=None):
     """``scipy.ndimage.grey_closing``: grey dilation then grey erosion."""
-    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin)
-    return grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin)
+    _warn_size(size, footprint)
+    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    return grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin,
+                        axes=axes)
+
+
+# ---- composed grey operators (npgpu's arithmetic on the grey results, SciPy's order) --------
+def _device_output(output):
+    # SciPy writes a NumPy output in place; npgpu never writes host memory implicitly (and
+    # morphological_gradient / _laplace would otherwise ignore it silently)
+    if isinstance(output, np.ndarray):
+        raise TypeError("output must be an npgpu array or a dtype")
+
+
+def _tophat(input, size, footprint, structure, output, mode, cval, origin, axes, white):
+    """``input`` minus its opening (white) or the closing minus ``input`` (black), in the
+    array the second grey pass returns (``output``'s dtype: SciPy's casting rules and
+    errors); a bool input and a bool result take xor (bool subtraction is an error)."""
+    from ...ufuncs import bitwise_xor, subtract
+    _device_output(output)
+    x = device(input)
+    _warn_size(size, footprint)
+    first, second = (grey_erosion, grey_dilation) if white else (grey_dilation, grey_erosion)
+    tmp = first(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
+    tmp = second(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
+    a, b = (x, tmp) if white else (tmp, x)
+    if x.dtype == _BOOL and tmp.dtype == _BOOL:
+        return bitwise_xor(a, b, out=tmp)
+    return subtract(a, b, out=tmp)
+
+
+def white_tophat(input, size=None, footprint=None, structure=None, output=None,
+                 mode="reflect", cval=0.0, origin=0, *, axes=None):
+    """``scipy.ndimage.white_tophat``: ``input`` minus its grey opening."""
+    return _tophat(input, size, footprint, structure, output, mode, cval, origin, axes, True)
+
+
+def black_tophat(input, size=None, footprint=None, structure=None, output=None,
+                 mode="reflect", cval=0.0, origin=0, *, axes=None):
+    """``scipy.ndimage.black_tophat``: the grey closing of ``input`` minus ``input``."""
+    return _tophat(input, size, footprint, structure, output, mode, cval, origin, axes, False)
+
+
+def _dilation_erosion(input, size, footprint, structure, output, mode, cval, origin, axes):
+    """(input, its grey dilation, its grey erosion -- into ``output`` when that is an array,
+    as SciPy's gradient and Laplace do; a dtype ``output`` is ignored as there)."""
+    _device_output(output)
+    x = device(input)
+    args = (size, footprint, structure)
+    dil = grey_dilation(x, *args, None, mode, cval, origin, axes=axes)
+    ero = grey_erosion(x, *args, output if isinstance(output, ndarray) else None, mode, cval,
+                       origin, axes=axes)
+    return x, dil, output if isinstance(output, ndarray) else ero
+
+
+def morphological_gradient(input, size=None, footprint=None, structure=None, output=None,
+                           mode="reflect", cval=0.0, origin=0, *, axes=None):
+    """``scipy.ndimage.morphological_gradient``: grey dilation minus grey erosion.  As in
+    SciPy, only an output array is used (a dtype ``output`` is ignored: input's dtype)."""
+    from ...ufuncs import subtract
+    x, dil, ero = _dilation_erosion(input, size, footprint, structure, output, mode, cval,
+                                    origin, axes)
+    return subtract(dil, ero, out=ero) if ero is output else dil - ero
+
+
+def morphological_laplace(input, size=None, footprint=None, structure=None, output=None,
+                          mode="reflect", cval=0.0, origin=0, *, axes=None):
+    """``scipy.ndimage.morphological_laplace``: dilation + erosion - 2 input, summed in the
+    result's dtype in SciPy's order (integers wrap as SciPy's do).  Only an output array is
+    used, as in SciPy."""
+    from ...ufuncs import add, subtract
+    x, dil, res = _dilation_erosion(input, size, footprint, structure, output, mode, cval,
+                                    origin, axes)
+    add(dil, res, out=res)
+    subtract(res, x, out=res)
+    return subtract(res, x, out=res)
