@@ -19,7 +19,7 @@ MORPH = ["white_tophat", "black_tophat", "morphological_gradient", "morphologica
 FOURIER = ["fourier_gaussian", "fourier_uniform", "fourier_ellipsoid", "fourier_shift"]
 MODES = ["reflect", "constant", "nearest", "mirror", "wrap", "grid-constant", "grid-mirror",
          "grid-wrap"]
-# integer-valued structures: the grey kernel adds them in the input's dtype (exact here)
+# a structure of integer values (non-integer ones: test_grey_structure_as_scipys_c_loop)
 STRUCT2 = np.array([[0, 1, 0], [2, 0, 1], [0, 3, 1]], np.float64)
 
 
@@ -257,3 +257,20 @@ def test_fourier_edge_parameters():
                         ("fourier_ellipsoid", [1.0, -2.0, 0.0]), ("fourier_shift", 0.0)):
             _close(getattr(gnd, name)(d, p), getattr(snd, name)(x, p))
             _close(getattr(gnd, name)(d, p, n=0, axis=1), getattr(snd, name)(x, p, n=0, axis=1))
+
+
+@pytest.mark.parametrize("dt", ["i2", "u1", "i8", "f4", "?"])
+@pytest.mark.parametrize("fn", ["grey_dilation", "grey_erosion", "white_tophat"])
+def test_grey_structure_as_scipys_c_loop(dt, fn):
+    """Non-integer and negative structure values on integer, float and bool input: SciPy's C
+    loop (the first tap in double, later taps in the input's type) value for value."""
+    rng = np.random.default_rng(5)
+    st = np.array([[-0.5, 1.7, -2.2], [1.2, 0.0, -2.9], [0.1, -3.3, 0.6]])
+    x = (rng.random((5, 6)) > 0.5 if dt == "?" else
+         (rng.standard_normal((5, 6)) * 5).astype(dt) if dt == "f4" else
+         rng.integers(0, 10, (5, 6)).astype(dt))
+    for mode in ("reflect", "constant"):
+        want = getattr(snd, fn)(x, structure=st, mode=mode, cval=1.5)
+        got = getattr(gnd, fn)(npgpu.asarray(x).T.T, structure=st, mode=mode, cval=1.5)
+        assert got.dtype == want.dtype
+        np.testing.assert_array_equal(got.get(), want)

@@ -551,6 +551,21 @@ def _render_grey(dt, w):
     t = _ew.type_name(dt)
     modes = "\n".join(_boundary.any_mode_lines("mode", "c[d] + offs[k, d]", "s", j="q",
                                                 pad=" " * 16))
+    # SciPy's C loop: the first tap's value + structure in double, every later one's in the
+    # input's type (the structure value cast to it first: integers truncate and wrap), compared
+    # in double; the result stored by C's cast (unsigned and bool outputs through SciPy's
+    # negation for values below -1: the low bits either way)
+    load = "uint8(X[j])" if dt.kind == "b" else "X[j]"
+    if dt.kind == "b":
+        cv = "uint8(int64(cval))"
+        tap = "uint8(int64(v) + int64(uint8(int64(w))))"
+        store = "(int64(acc) & int64(255)) != int64(0)"
+    elif dt.kind == "f":
+        cv, tap, store = f"{t}(cval)", f"{t}(v + {t}(w))", f"{t}(acc)"
+    else:
+        cv = f"{t}(int64(cval))"
+        tap = f"{t}(int64(v) + int64({t}(int64(w))))"
+        store = f"{t}(int64(acc))"
     text = f"""def KERNEL(n, nd, K, dilate, mode, cval, shp, offs, sv, X, Y):
     c = cuda.local.array({MAXDIMS}, int64)
     i = cuda.grid(1)
@@ -561,7 +576,7 @@ def _render_grey(dt, w):
             e = {w}(shp[d])
             c[d] = r % e
             r //= e
-        acc = X[i]
+        acc = float64(0)
         for k in range(K):
             j = int64(0)
             oob = False
@@ -569,16 +584,18 @@ def _render_grey(dt, w):
                 s = shp[d]
 {modes}
                 j = j * s + q
-            v = {t}(cval) if oob else X[j]
-            v = v + {t}(sv[k]) if dilate != 0 else v - {t}(sv[k])
+            v = {cv} if oob else {load}
+            w = sv[k] if dilate != 0 else -sv[k]
             if k == 0:
-                acc = v
-            elif dilate != 0:
-                if v > acc:
-                    acc = v
-            elif v < acc:
-                acc = v
-        Y[i] = acc
+                acc = float64(v) + w
+            else:
+                u = float64({tap})
+                if dilate != 0:
+                    if u > acc:
+                        acc = u
+                elif u < acc:
+                    acc = u
+        Y[i] = {store}
         i += step
 """
     name = _ew._kernel_name("ndi_grey", text)
