@@ -16,7 +16,7 @@ from ._core.ndarray import _ops, ndarray
 from .creation import (arange, array, asanyarray, asarray, asarray_chkfinite,
                        ascontiguousarray, asfortranarray, asnumpy, copy, empty, empty_like, eye,
                        full, full_like, identity, ones, ones_like, require, zeros, zeros_like)
-from .array_queries import isfortran, may_share_memory, shares_memory
+from .array_queries import isfortran, may_share_memory, min_scalar_type, shares_memory
 from .ranges import geomspace, indices, linspace, logspace, meshgrid
 from .matrices import diag, diagflat, tri, tril, triu
 from .manipulation import (array_split, atleast_1d, atleast_2d, atleast_3d, broadcast_arrays,

@@ -1,5 +1,5 @@
-"""Questions about arrays' memory that NumPy answers from pointers, shapes and strides alone:
-``isfortran``, ``shares_memory``, ``may_share_memory``.
+"""Questions about arrays that NumPy answers from pointers, shapes and strides: ``isfortran``,
+``shares_memory``, ``may_share_memory``; and ``min_scalar_type``.
 
 The overlap questions are NumPy's own: each npgpu array is shown to NumPy as a host array
 header over its device address (``__array_interface__``: pointer, shape, strides; nothing is
@@ -52,3 +52,11 @@ def isfortran(a):
     if not isinstance(a, ndarray):
         return np.isfortran(a)
     return a.flags.f_contiguous and not a.flags.c_contiguous
+
+
+def min_scalar_type(a, /):
+    """NumPy's ``min_scalar_type``: an array's dtype unchanged; for a 0-d array the smallest
+    dtype holding its value (one read of that value: NumPy's answer depends on it)."""
+    if not isinstance(a, ndarray):
+        return np.min_scalar_type(a)
+    return a.dtype if a.ndim else np.min_scalar_type(a.get())

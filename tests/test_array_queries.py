@@ -85,3 +85,13 @@ def test_asarray_chkfinite(data):
     if not numpy.iscomplexobj(data):
         assert_same(np.asarray_chkfinite(d, dtype="f4"),
                     numpy.asarray_chkfinite(data, dtype="f4"))
+
+
+@pytest.mark.parametrize("value", [numpy.arange(4, dtype="i8"), numpy.float64(3.5),
+                                   numpy.array(300, "i8"), numpy.array(-2.5, "f8"),
+                                   numpy.array(1e300), numpy.array(True), numpy.array(2 + 1j)])
+def test_min_scalar_type(value):
+    want = numpy.min_scalar_type(value)
+    assert np.min_scalar_type(np.asarray(value)) == want
+    assert numpy.min_scalar_type(np.asarray(value)) == want      # NumPy's call dispatches here
+    assert np.min_scalar_type(value) == want
