@@ -85,7 +85,7 @@ def test_table_maps_to_the_namespace():
     # or NumPy's own re-exported function behind the stand-in wrapper
     found = set()
     for np_mod, gp_mod in ((np, npgpu), (np.linalg, npgpu.linalg),
-                           (np.fft, getattr(npgpu, "fft", None))):
+                           (np.fft, getattr(npgpu, "fft", None)), (np.emath, npgpu.emath)):
         for name in dir(np_mod):
             f = getattr(np_mod, name)
             if gp_mod is None or not _dispatch._dispatches(f) or not hasattr(gp_mod, name):
