@@ -21,12 +21,13 @@ INDEXES = [None, 2, 3, [1, 3, 0, 7, -1, 4], np.array([[2, 1], [4, 4]]), np.array
 
 
 def _data(shape, dtype, seed):
-    """Few distinct values (many repeats) and labels {0, 1, 2, 4}."""
+    """Few distinct values (many repeats) and labels {0, 1, 2, 4}: (x, labels) on the host,
+    then both on the device."""
     rng = np.random.default_rng(seed)
     x = rng.integers(-4, 5, shape)
     x = (x * 0.75 if np.dtype(dtype).kind == "f" else x).astype(dtype)
     lab = rng.choice(np.array([0, 1, 2, 4]), shape)
-    return x, lab
+    return x, lab, npgpu.asarray(x), npgpu.asarray(lab)
 
 
 def _same(got, want):
@@ -52,16 +53,14 @@ def _same_hist(got, want):
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
 def test_median_by_index(dtype, shape):
-    x, lab = _data(shape, dtype, 1)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data(shape, dtype, 1)
     _same(gnd.median(d), snd.median(x))
     for index in INDEXES:
         _same(gnd.median(d, dl, index), snd.median(x, lab, index))
 
 
 def test_median_label_kinds_and_layouts():
-    x, lab = _data((6, 8), np.float64, 2)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data((6, 8), np.float64, 2)
     # float labels, negative labels, a label past the size: SciPy's remapping path
     for lab2, index in ((lab * 0.5, [0.5, 1.0, 2.0, 0.25]), (lab - 2, [-2, 0, 2, 1]),
                         (lab * 100, [100, 200, 400, 300])):
@@ -77,8 +76,7 @@ def test_median_label_kinds_and_layouts():
 
 
 def test_median_empty_and_errors():
-    x, lab = _data((4, 6), np.float64, 3)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data((4, 6), np.float64, 3)
     e, el = np.zeros((0, 3)), np.zeros((0, 3), np.int64)
     de, del_ = npgpu.asarray(e), npgpu.asarray(el)
     _same(gnd.median(de), snd.median(e))                       # NaN
@@ -94,8 +92,7 @@ def test_median_empty_and_errors():
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("dtype", [np.float64, np.float32, np.int32])
 def test_histogram_by_index(dtype, shape):
-    x, lab = _data(shape, dtype, 4)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data(shape, dtype, 4)
     # the edges cut through repeated values; some values lie outside [min, max]
     for lo, hi, bins in ((-3, 3, 4), (-3.0, 2.25, 7)):
         _same_hist(gnd.histogram(d, lo, hi, bins), snd.histogram(x, lo, hi, bins))
@@ -105,9 +102,9 @@ def test_histogram_by_index(dtype, shape):
 
 
 def test_histogram_edges_layouts_nd_index():
-    x, lab = _data((6, 8), np.float64, 5)
+    x, lab, _, dl = _data((6, 8), np.float64, 5)
     x[0, :3] = np.nan, 3.0, -3.0            # NaN is not counted, the last edge is
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    d = npgpu.asarray(x)
     for lo, hi, bins in ((-3, 3, 6), (0, 0, 3), (-1, 2, 1), (0, 5, 0)):
         _same_hist(gnd.histogram(d, lo, hi, bins, dl, [2, 4, 3]),
                    snd.histogram(x, lo, hi, bins, lab, [2, 4, 3]))
@@ -134,8 +131,7 @@ def test_histogram_edges_layouts_nd_index():
     (0, 8, 2.0), (8, 0, 3), (0, 8, -2), (0, 8, 3, None, 1), (0, 8, 3, "lab", [1.5]),
     (0, 8, 3, "short", [1]), (0, 8, 3, "lab", []), (8, 0, 3, "lab", [2])])
 def test_histogram_errors(args):
-    x, lab = _data((4, 6), np.float64, 6)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data((4, 6), np.float64, 6)
 
     def call(mod, a, l):
         sub = {"lab": l, "short": l[:1, :3]}
@@ -147,8 +143,7 @@ def test_histogram_errors(args):
 @pytest.mark.parametrize("shape", SHAPES)
 @pytest.mark.parametrize("dtype", [np.float64, np.int32])
 def test_labeled_comprehension(dtype, shape):
-    x, lab = _data(shape, dtype, 7)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data(shape, dtype, 7)
     for index in [2, 3, [1, 3, 0, 7, 4], np.array([4, 2, 4]), np.array(1)]:
         # a device result (npgpu.max, a 0-d array), a host one (a Python float)
         _same(gnd.labeled_comprehension(d, dl, index, npgpu.max, np.float32, -1.5),
@@ -163,8 +158,7 @@ def test_labeled_comprehension(dtype, shape):
 
 
 def test_labeled_comprehension_positions_and_order():
-    x, lab = _data((5, 6), np.float64, 8)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data((5, 6), np.float64, 8)
     seen = []
 
     def weigh(v, p):                        # order-free, so SciPy's unstable sort agrees
@@ -191,8 +185,7 @@ def test_labeled_comprehension_positions_and_order():
 
 
 def test_labeled_comprehension_empty_and_errors():
-    x, lab = _data((4, 6), np.float64, 9)
-    d, dl = npgpu.asarray(x), npgpu.asarray(lab)
+    x, lab, d, dl = _data((4, 6), np.float64, 9)
     e, el = np.zeros((0,)), np.zeros((0,), np.int64)
     _same(gnd.labeled_comprehension(npgpu.asarray(e), npgpu.asarray(el), [1, 2], npgpu.mean,
                                     float, -1),
