@@ -5,9 +5,9 @@ Row: ``name: {loop key: code}``.  Which loop a call runs is SciPy's choice (its 
 Keys and code follow :mod:`npgpu.ufuncs.table`: ``"f"`` (float32 and float64), ``"c"`` (SciPy's
 complex loops, complex64 computed in complex128 as SciPy does: xlogy, xlog1py, and erf, erfc,
 erfcx, ndtr, log_ndtr, erfi, dawsn, wofz from the Faddeeva function, :mod:`.faddeeva`; gamma,
-loggamma, rgamma, digamma, :mod:`.complex_gamma`) or a dtype name; a loop SciPy
-has and the row lacks raises TypeError.  ``$f`` in code becomes
-``f`` in the float32 loop and nothing in the float64 loop: the libdevice function of the
+loggamma, rgamma, digamma, :mod:`.complex_gamma`; zeta, :mod:`.complex_zeta`) or a dtype
+name; a loop SciPy has and the row lacks raises TypeError.  ``$f`` in code becomes ``f`` in the
+float32 loop and nothing in the float64 loop: the libdevice function of the
 loop's precision (``libdevice.erf$f``).
 On the simulator ``libdevice``'s special functions are scipy.special stand-ins
 (npgpu/_codegen/simulator_fixes.py).
@@ -17,6 +17,7 @@ from ...ufuncs import helpers as _helpers
 from . import c99, lgamma  # noqa: F401 - registers h_cmul_c99, h_lgamma_f32, h_lgamma_f64
 from .bessel_i import ROWS
 from .complex_gamma import CODE as _CGAMMA
+from .complex_zeta import CODE as _CZETA
 from .faddeeva import CODE as _FADDEEVA, REAL as _FADDEEVA_REAL
 from .gamma_family import BINARY as _GAMMA_BINARY, ROWS as _GAMMA_ROWS
 
@@ -150,6 +151,8 @@ TABLE.update(ROWS)
 TABLE.update(_GAMMA_ROWS)
 for _name in ("loggamma", "digamma"):
     TABLE[_name] = {**TABLE[_name], "c": _CGAMMA[_name]}
+for _name in ("_riemann_zeta", "_zeta"):
+    TABLE[_name] = {**TABLE[_name], "c": _CZETA[_name]}
 
 # compute-bound loops, by row: rendered in the elementwise template's heavy contiguous form (8
 # elements a thread, <= 64 registers: npgpu/_codegen/elementwise.py HEAVY_EPT).  libdevice's
