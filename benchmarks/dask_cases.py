@@ -2,7 +2,9 @@
 over a (2^16, 2^14) float32 Dask array in (2^13, 2^14) chunks, made on the device by
 ``da.random`` under the ``"npgpu"`` backend and persisted; only ``.compute()`` is timed.
 Rows: plain npgpu on the same data (one array), Dask's threaded scheduler, and dask-cuda's
-``LocalCUDACluster`` with one worker when ``dask_cuda`` imports. Bytes: the two reads of ``x``
+``LocalCUDACluster`` with one worker when ``dask_cuda`` imports.  The CuPy column of the first two
+rows is the same with CuPy chunks (Dask's ``"cupy"`` backend): what Dask costs a peer library on
+the same workload, the reference for npgpu's ratio. Bytes: the two reads of ``x``
 (the mean, then the squared deviations), against the copy ceiling. Without Dask: no cases."""
 import atexit
 
@@ -20,29 +22,30 @@ def cases(cfg, api):
     shape = f"({p2(rows)}, {p2(cols)}) f32"
     state = {}
 
-    def data():
-        # one persisted Dask array (and its concatenation for plain npgpu), shared by the rows
-        if "x" not in state:
-            with dask.config.set({"array.backend": "npgpu"}):
+    def data(lib):
+        # one persisted Dask array per library (npgpu or CuPy chunks), shared by the rows
+        if lib.name not in state:
+            with dask.config.set({"array.backend": lib.name}):
                 x = da.random.default_rng(22).standard_normal(
                     (rows, cols), chunks=(chunk_rows, cols), dtype="float32")
-            state["x"] = x.persist(scheduler="threads")
-        return state["x"]
+            state[lib.name] = x.persist(scheduler="threads")
+        return state[lib.name]
 
     def expr(x):
         return ((x - x.mean(axis=0)) ** 2).sum()
 
     def plain(lib):
-        gp = lib.gp
-        x = data().compute(scheduler="threads")
-        return lambda: gp.sum((x - x.mean(axis=0)) ** 2)
+        xp = lib.xp
+        x = data(lib).compute(scheduler="threads")
+        return lambda: xp.sum((x - x.mean(axis=0)) ** 2)
 
     def threaded(lib):
-        e = expr(data())
+        e = expr(data(lib))
         return lambda: e.compute(scheduler="threads")
 
-    out = [Case(f"plain npgpu {shape}", plain, nbytes=nbytes, libs=("npgpu",)),
-           Case(f"dask threads {shape}", threaded, nbytes=nbytes, libs=("npgpu",))]
+    both = ("npgpu", "cupy")
+    out = [Case(f"plain {shape}", plain, nbytes=nbytes, libs=both),
+           Case(f"dask threads {shape}", threaded, nbytes=nbytes, libs=both)]
     try:
         import dask_cuda  # noqa: F401
         import npgpu
