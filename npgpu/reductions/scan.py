@@ -223,7 +223,7 @@ def run_scan(spec, a, ax, out, seed_first=False, plan=None):
         k = compiler.get_kernel(key, lambda: render_column(
             spec, nk=nk, in_storage=a.dtype, out_storage=out.dtype, seed_first=seed_first))
         grid = max(1, min(-(-nrow // COLUMN_BLOCK), MAX_GRID))
-        k(grid, COLUMN_BLOCK, [nrow, m, 1, m] + out_vals + in_vals)
+        _launch_repeatable(k, grid, COLUMN_BLOCK, (nrow, m, 1, m), out_vals, in_vals, plan)
         return out
 
     if _lb.applies(spec, a, ax, m, seed_first):
@@ -241,7 +241,8 @@ def run_scan(spec, a, ax, out, seed_first=False, plan=None):
     nsplit = -(-m // TILE)
     if nsplit == 1:
         grid = max(1, min(nrow, MAX_GRID))
-        kern(True, True, False, 0, nk)(grid, SCAN_BLOCK, [nrow, m, 1, m] + out_vals + in_vals)
+        _launch_repeatable(kern(True, True, False, 0, nk), grid, SCAN_BLOCK, (nrow, m, 1, m),
+                           out_vals, in_vals, plan)
         return out
     st = spec.state[0]
     # phase 1: tile totals, by the reduction template's first pass
@@ -258,6 +259,22 @@ def run_scan(spec, a, ax, out, seed_first=False, plan=None):
        [nrow, m, nsplit, TILE] + out_vals + in_vals + c_vals)
     del tot, carry
     return out
+
+
+def _launch_repeatable(k, grid, block, lead, out_vals, in_vals, plan):
+    """Launch ``k`` on ``lead`` + the views' values; with ``plan``, append the same launch as
+    ``launch(in_ptr, out_ptr)`` for other arrays of the same layout (a small scan's replay then
+    skips the layout work, as the look-back scan's does)."""
+    head = (*lead, *out_vals[:4])
+    mid = (*out_vals[5:], *in_vals[:4])
+    tail = tuple(in_vals[5:])
+
+    def launch(in_ptr, out_ptr):
+        k(grid, block, (*head, out_ptr, *mid, in_ptr, *tail))
+
+    launch(in_vals[4], out_vals[4])
+    if plan is not None:
+        plan.append(launch)
 
 
 def _tile_totals(spec, a, nk, nrow, m, tile, in_vals):
@@ -358,7 +375,8 @@ def _replay(uf, a0, a, ax, dt, res, pre, plan):
     into the fresh ``res``, for inputs of ``a0``'s dtype, shape and strides."""
     fresh = _r.result_factory(res)
     if plan and a._ptr == a0._ptr:
-        # the look-back scan of ``a0``'s own memory: only its launch is repeated
+        # a one-launch scan (look-back, column or one tile a row) of ``a0``'s own memory: only
+        # its launch is repeated
         launch = plan[0]
 
         def look_back(x):
