@@ -894,6 +894,9 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     inputs: per input an npgpu ndarray or a NumPy scalar (already of the loop
     dtype or castable to it); outputs: npgpu ndarrays of the result shape (all
     the same shape; inputs broadcast to it).  loop_in/loop_out: loop dtypes.
+    Returns the launcher where the call took the contiguous element kernel with the values
+    ``n``, then per operand its view's values or a scalar's (callers may repeat that launch
+    themselves); else None.
     """
     out0 = outputs[0]
     shape = out0.shape
@@ -932,7 +935,7 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
                                                      if not isinstance(x, np.generic))])
             grid, block = _grid(n, kern)
             kern(grid, block, values)
-            return
+            return None if words else kern
     else:
         fkey = None
     # A repeated call of the same layout (shapes, strides, dtypes: broadcasting, views, a
