@@ -173,3 +173,42 @@ def test_out_off_the_fast_path_answers_as_numpy():
     _close(np.add(gx, 1.0, out=o2), numpy.add(x, numpy.float32(1), out=numpy.empty((2, 37), "f4")))
     os = np.empty(74, numpy.float32)[::2]
     _close(np.multiply(gx, gx, out=os), x * x)
+
+
+LAYOUTS = ["row", "col", "T", "view", "both_T", "int8+f4"]
+_ROWS = (slice(None, None, 2), slice(1, None))
+_ODD = (slice(1, None, 2), slice(None, -1))
+
+
+@pytest.mark.parametrize("layout", LAYOUTS)
+def test_broadcast_and_view_repeats(layout, no_full_path):
+    """Two arrays of other layouts replay the remembered resolution and result layout: NumPy's
+    values, dtype and memory order for new data."""
+    def operands():
+        # host arrays and a function making the same views of their device copies
+        m, t = _data("f4", 42).reshape(6, 7), _data("f4", 42).reshape(7, 6)
+        same = (lambda g: g, lambda g: g)
+        if layout == "row":
+            return m, m.mean(axis=0), same
+        if layout == "col":
+            return m, m[:, :1].copy(), same
+        if layout == "T":
+            return m, t, (lambda g: g.T, lambda g: g)
+        if layout == "view":
+            return m, m, (lambda g: g[_ROWS], lambda g: g[_ODD])
+        if layout == "both_T":
+            return t, t.copy(), (lambda g: g.T, lambda g: g.T)
+        return _data("i1", 42).reshape(6, 7), _data("f4", 7), same
+    for k in range(3):
+        x, y, (vx, vy) = operands()
+        gx, gy = vx(np.asarray(x)), vy(np.asarray(y))
+        hx, hy = vx(x), vy(y)
+        if k:
+            with no_full_path():
+                r = np.subtract(gx, gy)
+        else:
+            r = np.subtract(gx, gy)
+        want = numpy.subtract(hx, hy)
+        _close(r, want)
+        assert r.flags.c_contiguous == want.flags.c_contiguous
+        assert r.flags.f_contiguous == want.flags.f_contiguous

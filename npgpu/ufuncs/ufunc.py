@@ -86,7 +86,11 @@ class ufunc:
         # input dtypes -> (launcher, out dtype, words args): the fast path (emptied with the
         # kernel cache, so an experiment's changed knob takes effect)
         self._plans = compiler.clears_with_memory_cache({})
-        self._splans = {}            # (array dtype, scalar type, its position) -> resolution
+        # (array dtype, scalar type, its position) -> resolution (+ its kernel, see _scalar_call)
+        self._splans = compiler.clears_with_memory_cache({})
+        # two arrays of other layouts (broadcasting, views): (dtypes, shapes, strides) ->
+        # (resolution, result shape and order), the launch then replayed by _ew.launch
+        self._bplans = {}
         self._nin1 = np_ufunc.nin == 1 and np_ufunc.nout == 1
         self._nin2 = np_ufunc.nin == 2 and np_ufunc.nout == 1
         self._compare = _COMPARISONS.get(name)
@@ -161,6 +165,16 @@ class ufunc:
                             _ew.launch_words(words, kern, n, (out, a, b))
                         elif n:
                             _launch2(kern, n, out, a, b)
+                        return out
+                if a.__class__ is ndarray and b.__class__ is ndarray:
+                    # broadcasting and views (x - x.mean(axis=0)): the remembered resolution and
+                    # result layout, no dry run (CPU, launch stubbed: 17 -> 8 us)
+                    bp = self._bplans.get((a.dtype, b.dtype, a.shape, b.shape, a._strides,
+                                           b._strides))
+                    if bp is not None:
+                        loop_in, loop_out, op, shape, order = bp
+                        out = empty_array(shape, loop_out[0], order)
+                        _ew.launch(op, [a, b], loop_in, [out], loop_out, name=self.__name__)
                         return out
                 # one array and a scalar (x * 2, 1.0 - x, x + np.float32(1)): the resolution
                 # is the scalar's type's (NEP 50), remembered per (array dtype, type, position)
@@ -370,6 +384,15 @@ class ufunc:
                 not in self._plans):
             self._make_plan(inputs, loop_in, loop_out, op)
         outs = self._prepare_out(outs, shape, loop_out, casting, order, arrays, inputs)
+        if (fresh and self._nin2 and len(arrays) == 2 and dtype is None and op is op0
+                and casting == "same_kind" and order == "K" and signature is None
+                and self._value_check is None and 0 not in shape):
+            a, b = arrays
+            if len(self._bplans) > 1024:
+                self._bplans.clear()
+            self._bplans[(a.dtype, b.dtype, a.shape, b.shape, a._strides, b._strides)] = (
+                loop_in, loop_out, op, shape, "F" if outs[0]._f_contig and not outs[0]._c_contig
+                else "C")
         if not fresh:   # a new output cannot overlap the inputs
             self._guard_overlap(inputs, outs, shape)
         _ew.launch(op, inputs, loop_in, outs, loop_out, name=self.__name__)
