@@ -271,3 +271,27 @@ def test_copyto_casting_and_errors():
     same(g2, numpy.array([0.0, 0, 1, 2, 3, 4]))
     np.copyto(g2, 9.0, where=False)
     same(g2, numpy.array([0.0, 0, 1, 2, 3, 4]))
+
+
+def test_reshape_repeats_of_one_layout_are_the_same_views():
+    """Reshape remembers a view's layout per (layout, request, order): repeats on other arrays
+    of the layout give NumPy's views; copies, errors and unhashable requests as NumPy's."""
+    for _ in range(2):
+        h = numpy.random.default_rng(3).uniform(-1, 1, (4, 6)).astype("f4")
+        g = np.asarray(h)
+        for view in (lambda z: z, lambda z: z.T, lambda z: z[:, ::2], lambda z: z[::-1]):
+            for req, order in (((3, 8), "C"), ((-1,), "C"), (24, "F"), ((2, -1, 3), "A"),
+                               ((numpy.int64(8), 3), "C")):
+                hv = view(h)
+                try:
+                    want = hv.reshape(req, order=order)
+                except ValueError:
+                    continue
+                got = view(g).reshape(req, order=order)
+                assert got.shape == want.shape and got.strides == want.strides or \
+                    not numpy.shares_memory(want, hv)
+                numpy.testing.assert_array_equal(got.get(), want)
+    with pytest.raises(TypeError):
+        g.reshape((2, [12]))
+    with pytest.raises(ValueError, match="cannot reshape array of size 24 into shape"):
+        g.reshape(5, 5)

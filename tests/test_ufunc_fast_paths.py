@@ -212,3 +212,19 @@ def test_broadcast_and_view_repeats(layout, no_full_path):
         _close(r, want)
         assert r.flags.c_contiguous == want.flags.c_contiguous
         assert r.flags.f_contiguous == want.flags.f_contiguous
+
+
+def test_out_none_is_a_fresh_result_and_int_scalars_round_as_numpy(no_full_path):
+    x = _data("f4")
+    gx = np.asarray(x)
+    np.add(gx, gx)
+    with no_full_path():
+        r = np.add(gx, gx, out=None)
+    _close(r, x + x)
+    # a Python int in a float loop: converted once, rounded as NumPy's astype
+    for dt, v in (("f4", 16777217), ("f2", 70000), ("f2", 2049), ("c8", -(1 << 40)),
+                  ("f8", (1 << 53) + 1), ("f4", 1 << 60)):
+        h = _data(dt, 5)
+        with numpy.errstate(over="ignore"):
+            want = h + v
+        _close(np.asarray(h) + v, want)

@@ -203,7 +203,9 @@ class ufunc:
             # out= alone, the in-place form (x += y, np.add(x, y, out=x)): as above when the
             # output is a writeable C-contiguous array of the loop's dtype and shape that each
             # input is either apart from or the same elements as (CPU, launch stubbed: 18 -> 5 us)
-            o = kwargs.get("out")
+            o = kwargs.get("out", False)
+            if o is None:       # out=None (library code passing its own out= on): no keywords
+                return self(*args)
             if o.__class__ is tuple and len(o) == 1:
                 o = o[0]
             if o.__class__ is ndarray and o._c_contig and not o._ro:
@@ -699,6 +701,8 @@ def _scalar(x, dt):
         return dt.type(x)      # OverflowError for out-of-range Python ints, as NumPy
     if x.__class__ is float and dt.kind in "fc" or x.__class__ is complex and dt.kind == "c":
         return dt.type(x)      # what astype gives (rounding, inf, nan), without an array
+    if x.__class__ is int and dt.kind in "fc" and -(1 << 53) <= x <= 1 << 53:
+        return dt.type(x)      # exact in float64, rounded once to the loop's type as astype does
     if x.__class__ is bool and dt.kind == "b":
         return dt.type(x)
     return np.asarray(x).astype(dt)[()]
