@@ -78,7 +78,13 @@ def cases():
             ("cumsum(a)", lambda: gp.cumsum(a)),
             ("sum(m, axis=0)", lambda: gp.sum(m, axis=0)),
             ("var(a)", lambda: gp.var(a)),
-            ("std(m, axis=1, ddof=1)", lambda: gp.std(m, axis=1, ddof=1))]
+            ("std(m, axis=1, ddof=1)", lambda: gp.std(m, axis=1, ddof=1)),
+            ("a * 2.0", lambda: a * 2.0),
+            ("a + np.float32(1)", lambda: a + np.float32(1)),
+            ("a += b", lambda: a.__iadd__(b)),
+            ("sqrt(a, out=b)", lambda: gp.sqrt(a, out=b)),
+            ("m - m.mean(axis=0)", lambda: m - m.mean(axis=0)),
+            ("outer(a, b)", lambda: gp.outer(a, b))]
 
 
 def steps(sync):
