@@ -280,8 +280,10 @@ def stack(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if any(a.shape != arrs[0].shape for a in arrs):
         raise ValueError("all input arrays must have the same shape")
     axis = normalize_axis_tuple(axis, arrs[0].ndim + 1)[0]
-    expanded = [expand_dims(a, axis) for a in arrs]
-    return concatenate(expanded, axis=axis, out=out, dtype=dtype, casting=casting)
+    sh = arrs[0].shape
+    sh = sh[:axis] + (1,) + sh[axis:]           # each array with the new axis: a view
+    return concatenate([a.reshape(sh) for a in arrs], axis=axis, out=out, dtype=dtype,
+                       casting=casting)
 
 
 def vstack(tup, *, dtype=None, casting="same_kind"):

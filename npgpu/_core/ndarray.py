@@ -262,7 +262,9 @@ class ndarray:
 
     @property
     def T(self):
-        return self.transpose()
+        # the axes reversed: the shape and strides reversed, the C and F flags swapped
+        return _new(self._mem, self._ptr, self.shape[::-1], self._strides[::-1], self.dtype,
+                    self._root(), (self._f_contig, self._c_contig), self._ro)
 
     @property
     def mT(self):
@@ -388,7 +390,7 @@ class ndarray:
 
     def transpose(self, *axes):
         if not axes or (len(axes) == 1 and axes[0] is None):
-            axes = tuple(range(self.ndim))[::-1]
+            return self.T
         elif len(axes) == 1 and not isinstance(axes[0], (int, np.integer)):
             axes = tuple(axes[0])
         if len(axes) != self.ndim:
