@@ -122,3 +122,18 @@ def test_replays_from_several_threads(rng):
             np.testing.assert_allclose((2.5 + a.T).get(), 2.5 + hs[k].T, rtol=1e-6)
 
     run_threads(work, range(4))
+
+
+def test_index_operands_replay_with_their_own_values(monkeypatch):
+    """Launches with an INDEX operand (arange, linspace, eye) replay their layout: each repeat
+    computes its own start, step and output."""
+    for k in range(3):
+        if k == 2:      # the third round must not plan a launch again
+            monkeypatch.setattr(ew.compiler, "get_kernel",
+                                lambda *a, **kw: pytest.fail("planned again"))
+        np.testing.assert_array_equal(npgpu.arange(k, k + 12, 3).get(), np.arange(k, k + 12, 3))
+        np.testing.assert_array_equal(npgpu.arange(k + 0.5, k + 9.5).get(),
+                                      np.arange(k + 0.5, k + 9.5))
+        np.testing.assert_allclose(npgpu.linspace(-k, 2 * k + 1, 7).get(),
+                                   np.linspace(-k, 2 * k + 1, 7), rtol=1e-15)
+        np.testing.assert_array_equal(npgpu.eye(5, k=k - 1).get(), np.eye(5, k=k - 1))

@@ -944,7 +944,10 @@ def launch(op, inputs, loop_in, outputs, loop_out, name="ew"):
     # stubbed: a broadcast subtract 26 -> ~6 us of host time).
     mkey = [op.key, name, tuple(loop_in), tuple(loop_out)]
     for x in inputs:
-        if x is INDEX or x.__class__ is Raw:    # not replayed
+        if x is INDEX:          # (no argument values: arange, linspace, eye and the like)
+            mkey.append("i")
+            continue
+        if x.__class__ is Raw:  # not replayed
             mkey = None
             break
         if isinstance(x, np.generic):
