@@ -159,6 +159,9 @@ from .index_tricks import *  # noqa: F401,F403
 from .functional import *  # noqa: F401,F403
 # polynomials beyond polyval/vander, packbits/unpackbits:
 from .packing import *  # noqa: F401,F403
+# NumPy's own host objects (scalar types, dtype and index helpers, error state), printing:
+from .host_objects import *  # noqa: F401,F403
+from .printing import *  # noqa: F401,F403
 
 import sys as _sys
 from . import _dispatch
