@@ -69,8 +69,28 @@ def cases(cfg, api):
                     [lambda: H.rand(big, np.float32, "h")],
                     lambda xp, x: xp.histogram(x, bins=256)[0],
                     lambda t, x: t.histc(x, bins=256), 4 * big))
-    # small calls: host overhead of a sort
-    out.append(case("tiny sort float32 16", [lambda: H.rand(16, np.float32, "t")],
-                    lambda xp, x: xp.sort(x), lambda t, x: t.sort(x).values, None))
-    out[-1].kind = "call"
+    # small calls: host overhead (issue 20; npgpu's tiny paths: NPGPU_SORT_TINY,
+    # NPGPU_UNIQUE_TINY, NPGPU_SEARCH_TINY=0 turn them off for an A/B run)
+    for n in (16, 1024):
+        tiny = [(f"tiny sort float32 {n}", lambda xp, x: xp.sort(x),
+                 lambda t, x: t.sort(x).values),
+                (f"tiny argsort float32 {n}", lambda xp, x: xp.argsort(x),
+                 lambda t, x: t.argsort(x)),
+                (f"tiny unique float32 {n}", lambda xp, x: xp.unique(x),
+                 lambda t, x: t.unique(x)),
+                (f"tiny unique counts float32 {n}",
+                 lambda xp, x: xp.unique(x, return_counts=True)[1],
+                 lambda t, x: t.unique(x, return_counts=True)[1])]
+        # unique's input: n / 4 distinct values
+        make = (lambda n=n: H.rand(n, np.float32, "t"),
+                lambda n=n: np.floor(H.rand(n, np.float32, "t") * (n // 4)))
+        for label, f_np, f_torch in tiny:
+            out.append(case(label, [make["unique" in label]], f_np, f_torch, None))
+            out[-1].kind = "call"
+        out.append(case(f"tiny searchsorted {n} queries into 1024 keys",
+                        [lambda: np.sort(H.rand(1024, np.float32, "k")),
+                         lambda n=n: H.rand(n, np.float32, "v")],
+                        lambda xp, k, v: xp.searchsorted(k, v),
+                        lambda t, k, v: t.searchsorted(k, v), None))
+        out[-1].kind = "call"
     return out

@@ -11,16 +11,26 @@ not already), so a sort along an axis is a sort of ``nrow`` rows of ``m`` elemen
   by the row id (the most significant part), its indices taken ``% m``; ``sort`` gathers.
 """
 import operator
+import os
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
+from .._codegen import compiler
 from .._core.ndarray import empty_array, ndarray
 from . import keys as _keys
 from . import radix as _radix
 from . import segmented as _seg
 
 _I64 = np.dtype(np.int64)
+# Tiny calls (issues 14, 20): a C-contiguous array sorted along its last axis in rows the
+# one-block row kernel takes (segmented.py; on the GPU up to 2048 elements) skips the general
+# path's views, key-part objects and reshapes: its plan (kernel, block) is cached per (dtype, row
+# length, argsort, descending), so a call is the argument checks, one allocation and one launch.
+# Stub driver (benchmarks/experiments/sort_host_overhead.py): sort float32 16 26.3 -> 3.9 us.
+# NPGPU_SORT_TINY=0 (or ``TINY = False``): the general path, for A/B runs.
+TINY = os.environ.get("NPGPU_SORT_TINY", "1") != "0"
+_TINY_PLANS = compiler.clears_with_memory_cache({})
 
 
 def _asarray(a):
@@ -91,10 +101,63 @@ def _restore(r, axis, ndim):
     return ascontiguousarray(moveaxis(r, -1, axis))
 
 
+def _tiny_plan(x, arg, descending):
+    """The row plan (:func:`.segmented.plan`) sorting rows like ``x``'s, or False."""
+    m = x.shape[-1]
+    if x.dtype.kind not in "biuf":
+        return False
+    parts = _keys.parts_for(x, descending)
+    if not _seg.applies(parts, m):
+        return False
+    pay = "index" if arg else None if parts[0].invertible else "values"
+    return _seg.plan(parts[0], m, pay)
+
+
+def tiny_rows(x, arg=False, descending=False):
+    """Each row (the last axis) of C-contiguous ``x`` sorted (``arg``: its int64 sorting
+    permutation within the row) through a cached row plan; None where the row kernel does not
+    take ``x`` (then the general path runs)."""
+    shape = x.shape
+    if not shape:
+        return None
+    m = shape[-1]
+    key = (x.dtype, m, arg, descending)
+    p = _TINY_PLANS.get(key)
+    if p is None:
+        if not 1 < m <= 1 << 16:           # (keys of rows the row kernel may take)
+            return None
+        p = _TINY_PLANS[key] = _tiny_plan(x, arg, descending)
+    if p is False:
+        return None
+    nrow = 1
+    for s in shape[:-1]:
+        nrow *= s
+    if not nrow:
+        return None
+    out = empty_array(shape, _I64 if arg else x.dtype)
+    _seg.launch(p, nrow, m, x._ptr, out)
+    return out
+
+
+def _tiny(a, axis, arg, descending):
+    """:func:`tiny_rows` of ``a`` when ``axis`` is its last (an int), ``a`` is C-contiguous and
+    ``descending`` a bool; else None."""
+    if not a._c_contig or axis.__class__ is not int or descending.__class__ is not bool:
+        return None
+    nd = len(a.shape)
+    if axis != -1 and axis != nd - 1:
+        return None
+    return tiny_rows(a, arg, descending)
+
+
 def permutation(x, descending=False, parts=None):
     """int64 sorting permutation of each row of C-contiguous ``x`` (the last axis), as indices
     within the row (``parts``: key parts to sort by instead of ``x``'s own, least significant
     first; rows still come from ``x.shape``)."""
+    if TINY and parts is None:
+        r = tiny_rows(x, True, descending)
+        if r is not None:
+            return r
     m = x.shape[-1] if x.ndim else 1
     n = x.size
     nrow = n // m if m else 0
@@ -110,6 +173,10 @@ def permutation(x, descending=False, parts=None):
 
 def sorted_values(x, descending=False):
     """Each row of C-contiguous ``x`` (the last axis) sorted, a new C-contiguous array."""
+    if TINY:
+        r = tiny_rows(x, False, descending)
+        if r is not None:
+            return r
     n = x.size
     m = x.shape[-1] if x.ndim else 1
     parts = _keys.parts_for(x, descending)
@@ -136,6 +203,11 @@ def sorted_values(x, descending=False):
 def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """A sorted copy of ``a`` (NumPy's ``sort``; ``descending`` as the Array API's: the exact
     reverse of the ascending order, ties in input order, NaN first).  Always stable."""
+    if TINY and a.__class__ is ndarray:
+        _check_kind(kind, stable, order)
+        r = _tiny(a, axis, False, descending)
+        if r is not None:
+            return r
     a = _asarray(a)
     _check_kind(kind, stable, order)
     _check_dtype(a)
@@ -147,6 +219,11 @@ def sort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
 def argsort(a, axis=-1, kind=None, order=None, *, stable=None, descending=False):
     """int64 indices that sort ``a`` along ``axis`` (NumPy's ``argsort``; stable; ``descending``
     as the Array API's: ties keep their input order)."""
+    if TINY and a.__class__ is ndarray:
+        _check_kind(kind, stable, order)
+        r = _tiny(a, axis, True, descending)
+        if r is not None:
+            return r
     a = _asarray(a)
     _check_kind(kind, stable, order)
     _check_dtype(a)
@@ -214,6 +291,14 @@ def _check_kth(kth, a, axis, kind, order, arg=False):
         raise TypeError(f"select kind must be str, not {type(kind).__name__}")
     if text != "introselect":
         raise ValueError(f"select kind must be 'introselect' (got {kind!r})")
+    if kth.__class__ is int and -2 ** 63 <= kth < 2 ** 63 and (
+            axis is None or axis.__class__ is int and a.ndim):
+        # one Python int (the usual call): the checks below without a host array
+        n = a.size if axis is None else a.shape[normalize_axis_index(axis, a.ndim)]
+        w = kth + n if kth < 0 else kth
+        if n and not 0 <= w < n:
+            raise ValueError(f"kth(={w}) out of bounds ({n})")
+        return
     is_array = isinstance(kth, (ndarray, np.ndarray))
     if isinstance(kth, ndarray):
         kth = kth.get()

@@ -111,11 +111,9 @@ def applies(parts, m):
     return len(parts) == 1 and 1 < m <= max_row(parts[0].w, 8)
 
 
-def sort_rows(part, nrow, m, payload):
-    """Sort ``nrow`` rows of ``m`` elements (C-contiguous, ``part.src``) by ``part``.
-
-    payload: None (key-only: the values), ``"values"``, ``"index"`` (int64 indices within the
-    row).  Returns a 1-d array of ``nrow * m`` (the values' unsigned view, or int64)."""
+def plan(part, m, payload):
+    """(kernel, block, output dtype, ``payload`` in the kernel's terms, bytes of a value) of rows
+    of ``m`` sorted by ``part``; payload as :func:`sort_rows`'s."""
     pay = {"index": "iota"}.get(payload, payload)
     pw = {None: 0, "values": part.src.dtype.itemsize, "iota": 4}[pay]
     block, items = _shape(m, part.w, pw)
@@ -124,16 +122,34 @@ def sort_rows(part, nrow, m, payload):
     key = ("radix_rows", part.cache_key(), pay, _radix.DIGIT, block, items, _SIM, out_dt)
     kern = compiler.get_kernel(key, lambda: render(part, pay, _radix.DIGIT, block=block,
                                                    items=items, sim=_SIM, out_dt=out_dt))
+    return kern, block, out_dt, pay, part.src.dtype.itemsize
+
+
+def launch(plan, nrow, m, src_ptr, out):
+    """Run ``plan`` (:func:`plan`) on ``nrow`` rows of ``m`` C-contiguous elements at device
+    address ``src_ptr`` into ``out`` (``nrow * m`` elements of the plan's output width)."""
+    kern, block, out_dt, pay, w = plan
     n = nrow * m
-    out = empty_array((n,), out_dt)
-    if n == 0:
-        return out
-    xv = _ew._arr_values(part.src._ptr, (n,), (part.src.itemsize,), part.src.itemsize)
-    ov = _ew._arr_values(out._ptr, (n,), (out.itemsize,), out.itemsize)
-    kv = ov if pay is None else xv          # the unused output: any array of the right dtype
-    pv = ov if pay is not None else _ew._arr_values(out._ptr, (0,), (out_dt.itemsize,),
-                                                     out_dt.itemsize)
-    kern(nrow, block, [nrow, m] + xv + kv + pv)
+    ow = out_dt.itemsize
+    xv = [0, 0, n, w, src_ptr, n, w]
+    ov = [0, 0, n, ow, out._ptr, n, ow]
+    if pay is None:         # keys decoded into KO; PO unused (any array of its dtype)
+        vals = [nrow, m] + xv + ov + [0, 0, 0, ow, out._ptr, 0, ow]
+    else:                   # KO unused: the values stand in
+        vals = [nrow, m] + xv + xv + ov
+    kern(nrow, block, vals)
+
+
+def sort_rows(part, nrow, m, payload):
+    """Sort ``nrow`` rows of ``m`` elements (C-contiguous, ``part.src``) by ``part``.
+
+    payload: None (key-only: the values), ``"values"``, ``"index"`` (int64 indices within the
+    row).  Returns a 1-d array of ``nrow * m`` (the values' unsigned view, or int64)."""
+    p = plan(part, m, payload)
+    n = nrow * m
+    out = empty_array((n,), p[2])
+    if n:
+        launch(p, nrow, m, part.src._ptr, out)
     return out
 
 

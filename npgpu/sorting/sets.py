@@ -38,13 +38,17 @@ import os
 from typing import NamedTuple
 
 import numpy as np
+from numpy.lib.array_utils import normalize_axis_index
 
 from .. import _backend
 from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core import transfer as _transfer
-from .._core.ndarray import empty_array, ndarray
+from .._core.ndarray import _new, empty_array, ndarray
+from ..ufuncs import UFUNCS
+from . import functions as _fn
+from . import presence
 
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
@@ -58,6 +62,16 @@ if _backend.IS_SIM:
     BLOCK, ITEMS = 4, 3
 else:
     BLOCK, ITEMS = 256, 16
+
+
+# Tiny calls (issue 20).  Keys of one tile (GPU: 512) take one scatter kernel and no count
+# kernel (:func:`_runs_single`); up to LOCAL_TILES tiles (GPU: 16384 elements) the scatter's
+# groups add up the tile counts before their own (a loop of at most LOCAL_TILES - 1 loads) and
+# the host sums them from one read of the counts, instead of a scan launch and a read of its
+# last entry.  Stub driver (sort_host_overhead.py), unique float32 16: 73 -> 18 us, with counts
+# 89 -> 22.  NPGPU_UNIQUE_TINY=0: the count, scan, scatter path everywhere, for A/B runs.
+TINY = os.environ.get("NPGPU_UNIQUE_TINY", "1") != "0"
+LOCAL_TILES = 32
 
 
 def _group(block, sim):
@@ -119,14 +133,18 @@ def _round_rank(P, block, sim):
                 f"{P}cuda.syncthreads()"]
 
 
-def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
+def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None, offsets="scan"):
     """Group ``g`` (:func:`_group` lanes ``G``) encodes elements ``g * G * items ..`` in
     ``items`` rounds of ``G`` adjacent elements (coalesced loads).  A full tile of 1-d keys
     loads all its rounds' keys (and the keys before them) first, unrolled, then flags them
     (``dv``); a partial tile, and rows, flag in a loop (``differ``, guarded reads).
     ``count``: ``cnt[g]`` = the runs starting in tile ``g``.
     ``scatter``: the outputs ``outs`` (a subset of :data:`OUTPUTS`, in that order), each
-    round's ranks from :func:`_round_rank` added to the tile's offset (``offs``: inclusive)."""
+    round's ranks from :func:`_round_rank` added to the tile's offset.  ``offsets``: "scan" --
+    ``offs`` is the inclusive scan of the tile counts; "local" -- ``offs`` are the count
+    kernel's tile counts, which each group adds up itself; "single" -- one tile (no count
+    kernel): the outputs are sized for ``n`` runs, the group writes the number of runs to
+    ``offs[0]`` and, with "starts", each run's length to ``counts``."""
     block = BLOCK if block is None else block
     items = ITEMS if items is None else items
     sim = _backend.IS_SIM if sim is None else sim
@@ -140,7 +158,7 @@ def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
         params.append(Param("array", _I32, 1, "C"))
     else:
         args.append("offs")
-        params.append(Param("array", _I64, 1, "C"))
+        params.append(Param("array", _I32 if offsets == "local" else _I64, 1, "C"))
         if "indices" in outs or "inverse" in outs:
             args.append("perm")
             params.append(Param("array", _I64, 1, "C"))
@@ -148,6 +166,9 @@ def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
             args.append(o)
             params.append(Param("array", dt if o == "values" else _I64,
                                 sdim if o == "values" else 1, "C"))
+        if offsets == "single" and "starts" in outs:
+            args.append("counts")
+            params.append(Param("array", _I64, 1, "C"))
     L = [f"def KERNEL({', '.join(args)}):",
          "    t = int64(cuda.threadIdx.x)"]
     if sim:
@@ -188,11 +209,18 @@ def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
             else:
                 E.append(f"{P}inverse[{perm_j}] = q if f else q - 1")
         if "starts" in outs:
-            E += [f"{P}if {j} == n - 1:", f"{Q}starts[K] = n"]
+            # the end of the last run (single: the runs so far are the number of runs)
+            E += [f"{P}if {j} == n - 1:",
+                  f"{Q}starts[{'p + tot' if offsets == 'single' else 'K'}] = n"]
         return E + [f"{P}p += tot"]
 
     if mode == "count":
         L.append("    c = int32(0)")
+    elif offsets == "local":
+        L += ["    p = int64(0)", "    h = int64(0)", "    while h < g:",
+              "        p += int64(offs[h])", "        h += 1"]
+    elif offsets == "single":
+        L.append("    p = int64(0)")
     else:
         L += ["    p = int64(0)", "    if g > 0:", "        p = offs[g - 1]"]
     # a partial tile (and rows): a loop of guarded rounds
@@ -223,6 +251,14 @@ def _render(mode, dt, rows, equal_nan, outs, block=None, items=None, sim=None):
             L += ["    for o in (16, 8, 4, 2, 1):",
                   "        c += cuda.shfl_xor_sync(0xFFFFFFFF, c, o)"]
         L += ["    if lane == 0:", "        cnt[g] = c"]
+    elif offsets == "single":
+        # every lane's p is the number of runs; the group's starts are written and visible to
+        # it after the barrier (GPU: the warp's; the simulator's group is the block)
+        L += ["    if lane == 0:", "        offs[0] = p"]
+        if "starts" in outs:
+            L += ["    cuda.syncthreads()" if sim else "    cuda.syncwarp(0xFFFFFFFF)",
+                  "    q = lane", "    while q < p:",
+                  "        counts[q] = starts[q + 1] - starts[q]", f"        q += {G}"]
     text = ("@cuda.jit(device=True)\n" + _differ_source(dt, rows, equal_nan) + "\n\n"
             + "\n".join(L) + "\n")
     name = _ew._kernel_name(f"unique_{mode}", text)
@@ -233,10 +269,12 @@ def _arr(x):
     return _ew._arr_values(x._ptr, x.shape, x._strides, x.itemsize)
 
 
-def _kernel(mode, S, equal_nan, outs):
+def _kernel(mode, S, equal_nan, outs, offsets="scan"):
     rows = S.ndim == 2
-    key = ("unique_runs", mode, S.dtype, rows, equal_nan and not rows, outs, BLOCK, ITEMS)
-    return compiler.get_kernel(key, lambda: _render(mode, S.dtype, rows, key[4], outs))
+    key = ("unique_runs", mode, S.dtype, rows, equal_nan and not rows, outs, BLOCK, ITEMS,
+           offsets)
+    return compiler.get_kernel(key, lambda: _render(mode, S.dtype, rows, key[4], outs,
+                                                    offsets=offsets))
 
 
 class Runs(NamedTuple):
@@ -255,43 +293,95 @@ def runs(S, perm=None, *, equal_nan=False, values=True, indices=False, inverse=F
     are adjacent).  ``perm`` (int64, C-contiguous, ``S = a[perm]``) is needed for ``indices``
     and ``inverse``.  Launches: the count kernel, a cumsum of the tile counts, one 8-byte read,
     the scatter kernel (and one subtraction for ``counts``)."""
-    from ..reductions.functions import cumsum
     n = S.shape[0]
-    outs = tuple(o for o, want in zip(OUTPUTS, (values, indices, counts, inverse)) if want)
+    want = (values, indices, counts, inverse)
+    outs = _OUTS.get(want)
+    if outs is None:
+        outs = _OUTS[want] = tuple(o for o, w in zip(OUTPUTS, want) if w)
+    G = _group(BLOCK, _backend.IS_SIM)
+    ntile = -(-n // (G * ITEMS))            # one a group
+    if TINY and ntile == 1 and S.ndim == 1:
+        return _runs_single(S, perm, equal_nan, outs)
+    offsets = "scan"
     if n == 0:
         K = 0
     else:
-        G = _group(BLOCK, _backend.IS_SIM)
-        ntile = -(-n // (G * ITEMS))            # one a group
         grid = -(-ntile // (BLOCK // G))
         cnt = empty_array((ntile,), _I32)
-        _kernel("count", S, equal_nan, ())(grid, BLOCK, [n, 0, *_arr(S), *_arr(cnt)])
-        offs = cumsum(cnt, dtype=_I64)
-        host = np.empty(1, _I64)
-        _transfer._d2h(host, offs._ptr + (ntile - 1) * 8, 8)
-        K = int(host[0])
-    res = {}
+        sv = _arr(S)
+        _kernel("count", S, equal_nan, ())(grid, BLOCK, [n, 0, *sv, 0, 0, ntile, 4, cnt._ptr,
+                                                         ntile, 4])
+        if TINY and ntile <= LOCAL_TILES:
+            # few tiles: their counts to the host (the total), each group adds up the counts
+            # before its own; no scan launch
+            offsets = "local"
+            host = np.empty(ntile, _I32)
+            _transfer._d2h(host, cnt._ptr, 4 * ntile)
+            K = sum(host.tolist())
+            offs = cnt
+        else:
+            from ..reductions.functions import cumsum
+            offs = cumsum(cnt, dtype=_I64)
+            host = np.empty(1, _I64)
+            _transfer._d2h(host, offs._ptr + (ntile - 1) * 8, 8)
+            K = int(host[0])
+    vo = io = so = vi = None
     if values:
-        res["values"] = empty_array((K,) + S.shape[1:], S.dtype)
+        vo = empty_array((K,) + S.shape[1:], S.dtype)
     if indices:
-        res["indices"] = empty_array((K,), _I64)
+        io = empty_array((K,), _I64)
     if counts:
-        res["starts"] = empty_array((K + 1,), _I64)
+        so = empty_array((K + 1,), _I64)
     if inverse:
-        res["inverse"] = empty_array((n,), _I64)
+        vi = empty_array((n,), _I64)
     if n:
-        vals = [n, K, *_arr(S), *_arr(offs)]
+        vals = [n, K, *sv, *_arr(offs)]
         if indices or inverse:
             vals += _arr(perm)
-        for o in outs:
-            vals += _arr(res[o])
-        _kernel("scatter", S, equal_nan, outs)(grid, BLOCK, vals)
+        for o in (vo, io, so, vi):
+            if o is not None:
+                vals += _arr(o)
+        _kernel("scatter", S, equal_nan, outs, offsets)(grid, BLOCK, vals)
     cts = None
     if counts:
-        from ..ufuncs import UFUNCS
-        st = res.pop("starts")
-        cts = UFUNCS["subtract"](st[1:], st[:-1]) if K else empty_array((0,), _I64)
-    return Runs(res.get("values"), res.get("indices"), res.get("inverse"), cts)
+        # starts[1:] - starts[:-1], the views made directly (no index parsing)
+        cts = UFUNCS["subtract"](so._view(8, (K,), (8,)), so._view(0, (K,), (8,))) if K \
+            else empty_array((0,), _I64)
+    return Runs(vo, io, vi, cts)
+
+
+def _runs_single(S, perm, equal_nan, outs):
+    """:func:`runs` of 1-d keys that fill one tile: one scatter kernel into outputs sized for
+    ``n`` runs, which writes the number of runs ``K`` (one read) and the run lengths; the
+    results are the first ``K`` of each (arrays of their own over the larger allocations)."""
+    n = S.shape[0]
+    tot = empty_array((1,), _I64)
+    res = []
+    vals = [n, 0, *_arr(S), *_arr(tot)]
+    if "indices" in outs or "inverse" in outs:
+        vals += _arr(perm)
+    names = outs + (("counts",) if "starts" in outs else ())
+    for o in names:
+        r = empty_array((n + (o == "starts"),), S.dtype if o == "values" else _I64)
+        res.append(r)
+        vals += _arr(r)
+    _kernel("scatter", S, equal_nan, outs, "single")(1, BLOCK, vals)
+    host = np.empty(1, _I64)
+    _transfer._d2h(host, tot._ptr, 8)
+    K = int(host[0])
+    got = dict(zip(names, res))
+    return Runs(*[None if o not in got else got[o] if o == "inverse" else _first(got[o], K)
+                  for o in ("values", "indices", "inverse", "counts")])
+
+
+def _first(a, K):
+    """The first ``K`` elements of 1-d ``a`` (C-contiguous) as an array of its own."""
+    if K == a.shape[0]:
+        return a
+    return _new(a._mem, a._ptr, (K,), a._strides, a.dtype, None, (True, True))
+
+
+_OUTS = {}
 
 
 # ---- the sort this module stands on -----------------------------------------------------------
@@ -308,8 +398,10 @@ def _argsort(a):
 
 
 def _contig(x):
+    if x._c_contig:
+        return x
     from ..creation import ascontiguousarray
-    return x if x._c_contig else ascontiguousarray(x)
+    return ascontiguousarray(x)
 
 
 def _take(a, perm, axis=None):
@@ -355,10 +447,10 @@ RANGE_MIN = 16 if _backend.IS_SIM else 1 << 14
 def _int_range(x):
     """``(lo, hi)`` bounding the values of 1-d integer or bool ``x`` (bool as uint8), or None
     (other dtypes, too few elements)."""
-    from .counting import minmax
     dt = x.dtype
     if dt.kind not in "iub" or x.shape[0] < RANGE_MIN:
         return None
+    from .counting import minmax
     if dt.itemsize <= 2:
         info = np.iinfo(np.uint8 if dt.kind == "b" else dt)
         return info.min, info.max
@@ -367,8 +459,6 @@ def _int_range(x):
 
 def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
     """(values, indices, inverse, counts) of a 1-d array; the ones not asked for None."""
-    from . import presence
-    from .functions import permutation, sorted_values
     x = _contig(flat)
     dt = x.dtype
     if dt.kind == "b":
@@ -380,10 +470,11 @@ def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
         values = presence.present_values(x, rng[0], rng[1] - rng[0] + 1)
         return Runs(values.view(dt), None, None, None)
     if return_index or return_inverse:
-        perm = _contig(permutation(x))
+        perm = _contig(_fn.permutation(x))
         S = _take(flat, perm)
     else:
-        perm, S = None, sorted_values(x).view(dt)
+        S = _fn.sorted_values(x)
+        perm, S = None, S if S.dtype == dt else S.view(dt)
     return runs(S, perm, equal_nan=equal_nan and S.dtype.kind in "fc", indices=return_index,
                 inverse=return_inverse, counts=return_counts)
 
@@ -399,7 +490,6 @@ def _row_order(A):
     if A.dtype == np.float16:
         # NumPy compares float16 rows (as structured fields) with NaN below every number:
         # each column is keyed by "not NaN" first, then by its value
-        from ..ufuncs import UFUNCS
         keys = []
         for c in range(m - 1, -1, -1):
             keys += [A[:, c], UFUNCS["logical_not"](UFUNCS["isnan"](A[:, c]))]
@@ -411,13 +501,12 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True, sorted=True):
     """NumPy's ``unique``.  The values are always sorted (``sorted=False`` allows any order);
     ``indices`` are first occurrences (the argsort is stable)."""
-    from numpy.lib.array_utils import normalize_axis_index
     ar = _device(ar)
     if axis is None or ar.ndim == 1:
         if axis is not None:
             normalize_axis_index(axis, ar.ndim)
-        r = _unique_keys(ar.reshape(-1), return_index, return_inverse, return_counts,
-                         equal_nan)
+        r = _unique_keys(ar if ar.ndim == 1 else ar.reshape(-1), return_index, return_inverse,
+                         return_counts, equal_nan)
         values = r.values
         inverse = r.inverse.reshape(ar.shape) if return_inverse else None
     else:
@@ -478,7 +567,6 @@ def _as(x, dt):
 def _isin_sort(x, t, invert):
     """Sort ``t`` (``x``'s dtype), binary-search every ``x``: found where the key at the left
     insertion point equals ``x`` (past the end the last key, smaller than ``x``, is read)."""
-    from ..ufuncs import UFUNCS
     T = _sort(t)
     hit = _take(T, _searchsorted(T, x))
     return UFUNCS["not_equal" if invert else "equal"](hit, x)
@@ -488,7 +576,6 @@ def _isin_table(x, t, lo, hi, invert):
     """NumPy's ``kind='table'``: one boolean per value in ``[lo, hi]``, set at ``t - lo``."""
     from ..creation import full
     from ..logic import where
-    from ..ufuncs import UFUNCS
     try:
         table = full((hi - lo + 1,), invert, dtype=_BOOL)
     except MemoryError:         # (too large a range for the device): NumPy's error
@@ -587,7 +674,6 @@ def union1d(ar1, ar2):
 def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
     """NumPy's ``intersect1d``: sorted values in both; with ``return_indices`` the first
     occurrences of them in each (of the unique values' positions when ``assume_unique``)."""
-    from ..ufuncs import UFUNCS
     if not assume_unique:
         if return_indices:
             ar1, ind1 = unique(ar1, return_index=True)
@@ -615,7 +701,6 @@ def intersect1d(ar1, ar2, assume_unique=False, return_indices=False):
 
 def setxor1d(ar1, ar2, assume_unique=False):
     """NumPy's ``setxor1d``: sorted unique values in exactly one of the arrays."""
-    from ..ufuncs import UFUNCS
     if not assume_unique:
         ar1, ar2 = unique(ar1), unique(ar2)
     aux = _concat(ar1, ar2)
