@@ -162,12 +162,16 @@ from .packing import *  # noqa: F401,F403
 # NumPy's own host objects (scalar types, dtype and index helpers, error state), printing:
 from .host_objects import *  # noqa: F401,F403
 from .printing import *  # noqa: F401,F403
+from .file_io import *  # noqa: F401,F403
 
 import sys as _sys
 from . import _dispatch
 _dispatch.register(_ops, _sys.modules[__name__])   # numpy.f(npgpu array) runs npgpu.f
 
 from . import emath
+
+# --- numpy.polynomial: the convenience classes and the six bases' module functions ---
+from . import polynomial
 
 # --- scipy (issue 25) ---
 from . import scipy

@@ -535,6 +535,10 @@ class ndarray:
             raise ValueError("can only convert an array of size 1 to a Python scalar")
         return self.get().item()
 
+    def tofile(self, fid, sep="", format="%s"):
+        """``numpy.ndarray.tofile`` of the values (read to the host: files are host-side)."""
+        self.get().tofile(fid, sep=sep, format=format)
+
     def tolist(self):
         return self.get().tolist()
 
