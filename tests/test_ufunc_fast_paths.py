@@ -228,3 +228,50 @@ def test_out_none_is_a_fresh_result_and_int_scalars_round_as_numpy(no_full_path)
         with numpy.errstate(over="ignore"):
             want = h + v
         _close(np.asarray(h) + v, want)
+
+
+def test_random_call_sequences_match_numpy():
+    """A few hundred random calls mixing the fast paths (scalars of both kinds, out= into the
+    same or other arrays, broadcasting, views) and the full path, each against NumPy."""
+    rng = numpy.random.default_rng(5)
+    names = ["add", "subtract", "multiply", "maximum", "minimum", "true_divide", "hypot",
+             "greater", "arctan2", "copysign"]
+    unary = ["sqrt", "negative", "absolute", "exp", "sin", "floor", "square"]
+    dts = ["f4", "f8", "i4", "i2", "u1"]
+    for _ in range(300):
+        dt = dts[rng.integers(len(dts))]
+        shape = [(8,), (3, 8), (4, 1), (1, 8)][rng.integers(4)]
+        h = (numpy.abs(RNG.uniform(-9, 9, shape)) + 1).astype(dt)
+        g = np.asarray(h)
+        kind = rng.integers(5)
+        if kind == 0:                       # unary, fresh or out= the input itself
+            name = unary[rng.integers(len(unary))]
+            if rng.integers(2) and numpy.result_type(getattr(numpy, name)(h[:1])) == h.dtype:
+                getattr(np, name)(g, out=g)
+                getattr(numpy, name)(h, out=h)
+                got, want = g, h
+            else:
+                got, want = getattr(np, name)(g), getattr(numpy, name)(h)
+        else:
+            name = names[rng.integers(len(names))]
+            f, nf = getattr(np, name), getattr(numpy, name)
+            if kind == 1:                   # a scalar, Python or NumPy, either side
+                s = [2, 1.5, numpy.float32(3), numpy.int16(2), True][rng.integers(5)]
+                got, want = (f(g, s), nf(h, s)) if rng.integers(2) else (f(s, g), nf(s, h))
+            elif kind == 2:                 # broadcasting against another shape, or a view
+                osh = (max(shape[0], 3), 8) if len(shape) == 2 else (3, 8)
+                o = (numpy.abs(RNG.uniform(-9, 9, osh)) + 1).astype(dts[rng.integers(5)])
+                go = np.asarray(o)
+                got, want = f(g, go[::-1]), nf(h, o[::-1])
+            else:                           # out= (the input, or a fresh array)
+                w = nf(h, h)
+                target = h if w.dtype == h.dtype and kind == 3 else numpy.empty_like(w)
+                gt = g if target is h else np.asarray(target)
+                f(g, g, out=gt)
+                nf(h, h, out=target)
+                got, want = gt, target
+        want = numpy.asarray(want)
+        got = got.get()
+        assert got.dtype == want.dtype and got.shape == want.shape, (name, dt, shape, kind)
+        numpy.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True,
+                                      err_msg=f"{name} {dt} {shape} {kind}")
