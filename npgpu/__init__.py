@@ -163,6 +163,7 @@ from .packing import *  # noqa: F401,F403
 from .host_objects import *  # noqa: F401,F403
 from .printing import *  # noqa: F401,F403
 from .file_io import *  # noqa: F401,F403
+from . import lib, testing
 
 import sys as _sys
 from . import _dispatch

@@ -29,7 +29,8 @@ import numpy as np
 from ._core.ndarray import ndarray
 
 # (NumPy module, name of the matching npgpu submodule; "" is the namespace itself)
-_MODULES = ((np, ""), (np.linalg, "linalg"), (np.fft, "fft"), (np.emath, "emath"))
+_MODULES = ((np, ""), (np.linalg, "linalg"), (np.fft, "fft"), (np.emath, "emath"),
+            (np.lib.stride_tricks, "lib.stride_tricks"))
 
 _namespace = None                  # the npgpu package, given by register()
 _table = {}                        # NumPy function -> npgpu callable
@@ -91,7 +92,9 @@ def _build():
     global _built
     table, ufunc_functions = {}, {}
     for np_mod, path in _MODULES:
-        mod = getattr(_namespace, path, None) if path else _namespace
+        mod = _namespace
+        for part in path.split(".") if path else ():
+            mod = getattr(mod, part, None)
         if mod is None:
             continue
         for name in dir(np_mod):

@@ -37,7 +37,7 @@ def _candidate_calls(f, g):
     # argument lists NumPy's dispatchers accept for one function or another; ``like=`` for the
     # creation functions, whose only array argument it is
     if _takes_like(f):
-        for args in ((3,), ([1.0, 2.0],), ((2, 3),), ((2, 3), 1.0)):
+        for args in ((3,), ([1.0, 2.0],), ((2, 3),), ((2, 3), 1.0), ([1.0, 2.0], float)):
             yield args, {"like": g}
     else:
         for n in range(1, 5):
@@ -85,7 +85,8 @@ def test_table_maps_to_the_namespace():
     # or NumPy's own re-exported function behind the stand-in wrapper
     found = set()
     for np_mod, gp_mod in ((np, npgpu), (np.linalg, npgpu.linalg),
-                           (np.fft, getattr(npgpu, "fft", None)), (np.emath, npgpu.emath)):
+                           (np.fft, getattr(npgpu, "fft", None)), (np.emath, npgpu.emath),
+                           (np.lib.stride_tricks, npgpu.lib.stride_tricks)):
         for name in dir(np_mod):
             f = getattr(np_mod, name)
             if gp_mod is None or not _dispatch._dispatches(f) or not hasattr(gp_mod, name):
@@ -331,7 +332,8 @@ def test_every_unlisted_function_raises_type_error():
                         break
                     continue            # the dispatcher wants other arguments
                 pytest.fail(f"{sec}.{name} ran on an npgpu array")
-    assert checked > 10
+    # (the datetime functions and the like: most of NumPy's dispatched names are implemented)
+    assert checked >= 3
 
 
 class _Foreign:
