@@ -23,10 +23,10 @@ def f_strides(shape, itemsize):
 
 
 def is_c_contig(shape, strides, itemsize):
+    if 0 in shape:          # an empty array is contiguous whatever its strides (NumPy)
+        return True
     acc = itemsize
     for n, s in zip(reversed(shape), reversed(strides)):
-        if n == 0:
-            return True
         if n != 1:
             if s != acc:
                 return False
@@ -35,10 +35,10 @@ def is_c_contig(shape, strides, itemsize):
 
 
 def is_f_contig(shape, strides, itemsize):
+    if 0 in shape:
+        return True
     acc = itemsize
     for n, s in zip(shape, strides):
-        if n == 0:
-            return True
         if n != 1:
             if s != acc:
                 return False
@@ -123,6 +123,8 @@ def reshape_strides(shape, strides, itemsize, newshape, order="C"):
 def resolve_newshape(newshape, size):
     if isinstance(newshape, (int, np.integer)):
         newshape = (newshape,)
+    if any(isinstance(n, (bool, np.bool_)) for n in newshape):
+        raise TypeError("an integer is required")      # NumPy refuses bools in a shape
     newshape = [operator.index(n) for n in newshape]
     unknown = [i for i, n in enumerate(newshape) if n < 0]
     if len(unknown) > 1:

@@ -150,6 +150,7 @@ def matrix_power(a, n):
 def _render_slogdet(dt):
     rd = _real(dt)
     cplx = dt.kind == "c"
+    rt = type_name(rd)
     lines = ["def KERNEL(sgn, logd, det, LU, piv, nb):",
              "    i = cuda.grid(1)",
              "    if i < nb:",
@@ -178,7 +179,9 @@ def _render_slogdet(dt):
               "        else:",
               f"            sgn[i] = {cast_expr('s', dt, dt)}",
               f"            logd[i] = {cast_expr('acc', rd, rd)}",
-              f"            det[i] = {cast_expr('s * math.exp(acc)', dt, dt)}"]
+              # CPython's math.exp (the simulator's) raises past log(DBL_MAX); the GPU's is inf
+              f"            e = math.exp(acc) if acc < {rt}(709.7827128933841) else {rt}(math.inf)",
+              f"            det[i] = {cast_expr('s * e', dt, dt)}"]
     text = "\n".join(lines) + "\n"
     name = f"slogdet_{dt.str[1:]}"
     text = text.replace("def KERNEL(", f"def {name}(")
