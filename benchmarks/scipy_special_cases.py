@@ -58,8 +58,22 @@ def cases(cfg, api):
             return lambda: f(x, axis=1)
         return make
 
+    nzeta = 1 << 8 if smoke else 1 << 20
+
+    def complex_zeta(lib):
+        # Borwein's sum (|Im z| <= 50), Euler-Maclaurin (to 200) and the functional equation
+        # (Re z < 1/2) in one array: SciPy's loop on the host as the NumPy column (no GPU peer
+        # has a complex zeta)
+        re = -4.0 + 12.0 * H.rand(nzeta, np.float64, "zr")
+        im = -200.0 + 400.0 * H.rand(nzeta, np.float64, "zi")
+        z = lib.put(re + 1j * im)
+        f = _special(lib).zeta
+        return lambda: f(z)
+
     f32, f64 = np.float32, np.float64
     return [
+        Case(f"zeta c128 {p2(nzeta)}", complex_zeta, nbytes=2 * 16 * nzeta,
+             libs=("npgpu", "numpy")),
         unary("erf", "erf", n32, f32, "a"),
         unary("erf", "erf", n64, f64, "a"),
         unary("gammaln", "gammaln", n32, f32, "g", 0.1, 50.0),
