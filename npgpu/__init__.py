@@ -164,6 +164,7 @@ from .host_objects import *  # noqa: F401,F403
 from .printing import *  # noqa: F401,F403
 from .file_io import *  # noqa: F401,F403
 from . import lib, testing
+from .host_iteration import *  # noqa: F401,F403
 
 import sys as _sys
 from . import _dispatch
