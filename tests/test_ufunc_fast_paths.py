@@ -275,3 +275,40 @@ def test_random_call_sequences_match_numpy():
         assert got.dtype == want.dtype and got.shape == want.shape, (name, dt, shape, kind)
         numpy.testing.assert_allclose(got, want, rtol=1e-6, equal_nan=True,
                                       err_msg=f"{name} {dt} {shape} {kind}")
+
+
+def test_clip_with_scalar_bounds_repeats(no_full_path):
+    """clip(array, scalar, scalar) replays its resolution: new bounds and data, NumPy's dtypes;
+    an out-of-range Python int bound takes the full path (NumPy's answer)."""
+    for dt, lo, hi in (("f4", 0, 1), ("f4", -0.5, numpy.float64(0.5)), ("i2", 1, 2.5),
+                       ("u1", 3, 7), ("f8", numpy.nan, 1.0)):
+        for k in range(3):
+            h = (RNG.uniform(-2, 9, (4, 6)) if dt[0] == "f" else RNG.integers(0, 9, (4, 6)))
+            h = h.astype(dt)
+            g = np.asarray(h)
+            lo_k = type(lo)(lo + k) if not numpy.isnan(lo) else lo
+            if k:
+                with no_full_path():
+                    got = np.clip(g, lo_k, hi)
+                    got_t = np.clip(g.T, lo_k, hi)
+            else:
+                got, got_t = np.clip(g, lo_k, hi), np.clip(g.T, lo_k, hi)
+            _close(got, numpy.clip(h, lo_k, hi))
+            want_t = numpy.clip(h.T, lo_k, hi)
+            _close(got_t, want_t)
+            assert got_t.flags.f_contiguous == want_t.flags.f_contiguous
+    g = np.asarray(numpy.arange(5, dtype=numpy.int8))
+    np.clip(g, 0, 3)
+    want = numpy.clip(numpy.arange(5, dtype=numpy.int8), 0, 300)
+    _close(np.clip(g, 0, 300), want)
+
+
+def test_clip_python_int_bounds_past_the_dtype_bound_nothing():
+    h = numpy.arange(-3, 6, dtype=numpy.int8)
+    g = np.asarray(h)
+    for lo, hi in ((0, 300), (-300, 2), (-128, 127), (-1000, 1000), (None, 500), (-500, None)):
+        _close(np.clip(g, lo, hi), numpy.clip(h, lo, hi))
+    with pytest.raises(OverflowError, match="Python integer 200 out of bounds for int8"):
+        np.clip(g, 200, 300)
+    u = numpy.arange(5, dtype=numpy.uint8)
+    _close(np.clip(np.asarray(u), -1, 3), numpy.clip(u, -1, 3))

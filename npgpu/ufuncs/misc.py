@@ -35,6 +35,14 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue, 
         a_max = max
     a_min = None if a_min is np._NoValue else a_min
     a_max = None if a_max is np._NoValue else a_max
+    kind = getattr(getattr(a, "dtype", None), "kind", "")
+    if kind in ("i", "u"):
+        # NumPy: a Python int bound at or past the integer dtype's range bounds nothing
+        info = np.iinfo(a.dtype)
+        if type(a_min) is int and a_min <= info.min:
+            a_min = None
+        if type(a_max) is int and a_max >= info.max:
+            a_max = None
     from .registry import UFUNCS, build_ufunc
     if a_min is None and a_max is None:
         return UFUNCS["positive"](a, out=out, **kwargs)

@@ -93,6 +93,7 @@ class ufunc:
         self._bplans = {}
         self._nin1 = np_ufunc.nin == 1 and np_ufunc.nout == 1
         self._nin2 = np_ufunc.nin == 2 and np_ufunc.nout == 1
+        self._nin3 = np_ufunc.nin == 3 and np_ufunc.nout == 1
         self._compare = _COMPARISONS.get(name)
         # checks of operand values NumPy's loop makes (raising); True: a cached plan would skip it
         self._value_check = _negative_power_check if name == "power" else None
@@ -199,6 +200,14 @@ class ufunc:
                         elif n:
                             _launch1(kern, n, out, a)
                         return out
+            elif self._nin3 and len(args) == 3:
+                # clip(x, 0, 1): one array first, two scalars (their types' resolution)
+                a, lo, hi = args
+                if (a.__class__ is ndarray and lo.__class__ in _FAST_SCALAR
+                        and hi.__class__ in _FAST_SCALAR):
+                    plan = self._splans.get((a.dtype, lo.__class__, hi.__class__))
+                    if plan is not None:
+                        return self._scalars_call(plan, args, a)
         elif len(kwargs) == 1 and not _multi_device[0] and len(args) == self.nin:
             # out= alone, the in-place form (x += y, np.add(x, y, out=x)): as above when the
             # output is a writeable C-contiguous array of the loop's dtype and shape that each
@@ -285,6 +294,18 @@ class ufunc:
                           name=self.__name__)
         if kern is not None and direct[0] is None and a._c_contig:
             direct[0] = kern
+        return out
+
+    def _scalars_call(self, plan, args, a):
+        """The remembered resolution of (array, scalar, scalar) applied (``clip``), the scalars
+        converted to their loop dtypes (an out-of-range int: the full path)."""
+        loop_in, loop_out, op = plan
+        try:
+            ins = [a, _scalar(args[1], loop_in[1]), _scalar(args[2], loop_in[2])]
+        except OverflowError:
+            return self._call(*args)
+        out = empty_array(a.shape, loop_out[0], "F" if a._f_contig and not a._c_contig else "C")
+        _ew.launch(op, ins, loop_in, [out], loop_out, name=self.__name__)
         return out
 
     def _make_plan(self, inputs, loop_in, loop_out, op):
@@ -378,6 +399,12 @@ class ufunc:
                 self._splans[(arrays[0].dtype, args[pos].__class__, pos)] = \
                     (loop_in, loop_out, op, [None, _ew.words_dtypes((arrays[0].dtype,
                                                                      *loop_out))])
+        if (fresh and dtype is None and casting == "same_kind" and self._nin3
+                and len(arrays) == 1 and args[0] is arrays[0] and op is op0
+                and self._value_check is None and order == "K" and signature is None
+                and args[1].__class__ in _FAST_SCALAR and args[2].__class__ in _FAST_SCALAR):
+            self._splans[(arrays[0].dtype, args[1].__class__, args[2].__class__)] = \
+                (loop_in, loop_out, op)
         # (not from an empty call: the plan compiles its kernel, which an empty call never runs)
         if (dtype is None and casting == "same_kind" and self.nout == 1
                 and len(arrays) == nin and self.nin <= 2 and not checked and signature is None
