@@ -111,3 +111,16 @@ def test_errors_and_host_only_contents(tmp_path):
         np.load(tmp_path / "o.npy")
     with pytest.raises(TypeError):        # object arrays cannot live on the device
         np.load(tmp_path / "o.npy", allow_pickle=True)
+
+
+def test_pickle_dump_and_dumps(tmp_path):
+    import pickle
+    h = _data("c8")
+    g = np.asarray(h)
+    _same(pickle.loads(g[::-1].dumps()), h[::-1])
+    g.dump(tmp_path / "x.pkl")
+    _same(numpy.load(tmp_path / "x.pkl", allow_pickle=True), h)
+    with open(tmp_path / "y.pkl", "wb") as f:
+        g.T.dump(f)
+    with open(tmp_path / "y.pkl", "rb") as f:
+        _same(pickle.load(f), h.T)

@@ -688,7 +688,23 @@ class ndarray:
         return self.copy()
 
     def __reduce__(self):
+        # pickles the values (a host copy); unpickling puts them on the current device
         return (_ops["asarray"], (self.get(),))
+
+    def dumps(self):
+        """``numpy.ndarray.dumps``: the pickle of the array (its values read to the host)."""
+        import pickle
+        return pickle.dumps(self, protocol=2)
+
+    def dump(self, file):
+        """``numpy.ndarray.dump``: the pickle written to ``file`` (a path or a binary file)."""
+        import os
+        import pickle
+        if isinstance(file, (str, bytes, os.PathLike)):
+            with open(file, "wb") as f:
+                pickle.dump(self, f, protocol=2)
+        else:
+            pickle.dump(self, file, protocol=2)
 
     __hash__ = None
 
