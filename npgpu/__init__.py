@@ -136,6 +136,7 @@ from . import random
 
 # --- ndarray.flat, getfield/setfield, resize (issue 13) ---
 from .indexing import flatiter as _flatiter
+flatiter = _flatiter.flatiter           # the type of ``x.flat`` (isinstance checks)
 from ._core import fields as _fields
 _ops.update(flatiter=_flatiter.flatiter, set_flat=_flatiter.set_flat, getfield=_fields.getfield,
             setfield=_fields.setfield, resize_inplace=_fields.resize)
