@@ -164,7 +164,7 @@ from .packing import *  # noqa: F401,F403
 from .host_objects import *  # noqa: F401,F403
 from .printing import *  # noqa: F401,F403
 from .file_io import *  # noqa: F401,F403
-from . import lib, testing
+from . import lib
 from .host_iteration import *  # noqa: F401,F403
 
 import sys as _sys
@@ -173,8 +173,22 @@ _dispatch.register(_ops, _sys.modules[__name__])   # numpy.f(npgpu array) runs n
 
 from . import emath
 
-# --- numpy.polynomial: the convenience classes and the six bases' module functions ---
-from . import polynomial
+# --- numpy.polynomial (the six bases, their classes) and npgpu.testing: loaded on first use
+# (~50 ms each at import: numpy.testing pulls in unittest; issue 20's start-up budget) ---
+_LAZY = ("polynomial", "testing")
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        import importlib
+        mod = importlib.import_module(f"{__name__}.{name}")
+        globals()[name] = mod
+        return mod
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
 
 # --- scipy (issue 25) ---
 from . import scipy

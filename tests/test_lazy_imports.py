@@ -1,5 +1,6 @@
-"""``import npgpu`` leaves SciPy's sparse package and npgpu's sparse / ndimage modules unloaded
-until first use (issue 20: the warm start-up budget), and the lazy names still resolve."""
+"""``import npgpu`` leaves SciPy's sparse package and npgpu's sparse / ndimage / polynomial /
+testing modules unloaded until first use (issue 20: the warm start-up budget), and the lazy
+names still resolve."""
 import subprocess
 import sys
 
@@ -10,6 +11,16 @@ assert "scipy.sparse" not in sys.modules, "import npgpu loaded scipy.sparse"
 assert "npgpu.scipy.sparse" not in sys.modules
 assert "npgpu.scipy.ndimage" not in sys.modules
 assert "sparse" in dir(npgpu.scipy) and "ndimage" in dir(npgpu.scipy)
+assert "npgpu.polynomial" not in sys.modules and "npgpu.testing" not in sys.modules
+assert "polynomial" in dir(npgpu) and "testing" in dir(npgpu)
+assert npgpu.polynomial.Polynomial is sys.modules["npgpu.polynomial"].Polynomial
+assert npgpu.testing.assert_allclose is sys.modules["npgpu.testing"].assert_allclose
+try:
+    npgpu.nothing
+except AttributeError as e:
+    assert "nothing" in str(e)
+else:
+    raise AssertionError("no AttributeError")
 m = npgpu.scipy.sparse
 assert m is sys.modules["npgpu.scipy.sparse"] and hasattr(m, "csr_matrix")
 assert npgpu.scipy.ndimage.gaussian_filter is sys.modules["npgpu.scipy.ndimage"].gaussian_filter
