@@ -175,20 +175,8 @@ from . import emath
 
 # --- numpy.polynomial (the six bases, their classes) and npgpu.testing: loaded on first use
 # (~50 ms each at import: numpy.testing pulls in unittest; issue 20's start-up budget) ---
-_LAZY = ("polynomial", "testing")
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        import importlib
-        mod = importlib.import_module(f"{__name__}.{name}")
-        globals()[name] = mod
-        return mod
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+from ._lazy_modules import lazy_submodules as _lazy_submodules
+__getattr__, __dir__ = _lazy_submodules(__name__, ("polynomial", "testing"), globals())
 
 # --- scipy (issue 25) ---
 from . import scipy

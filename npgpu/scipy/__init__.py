@@ -5,21 +5,8 @@ load on first use (``npgpu.scipy.sparse`` or ``import npgpu.scipy.sparse``): ``s
 SciPy's sparse package for its warnings and exceptions, ~0.1-0.2 s that a process using neither
 should not pay at ``import npgpu`` (issue 20's warm start-up target).
 """
-import importlib
-
+from .._lazy_modules import lazy_submodules
 from . import special
 
 __all__ = ["special", "ndimage", "sparse"]
-_LAZY = ("ndimage", "sparse")
-
-
-def __getattr__(name):
-    if name in _LAZY:
-        mod = importlib.import_module(f"{__name__}.{name}")
-        globals()[name] = mod
-        return mod
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_submodules(__name__, ("ndimage", "sparse"), globals())
