@@ -14,13 +14,8 @@ npgpu cannot hold (object, string, structured dtypes; ``genfromtxt``'s masked ar
 provided.  ``memmap`` neither: device memory is not a file mapping."""
 import numpy as _np
 
-from ._core.ndarray import ndarray as _ndarray
+from ._core.ndarray import host_values as _host
 from .creation import asarray
-
-
-def _host(a):
-    """``a``'s values for NumPy: an npgpu array read to the host, anything else as given."""
-    return a.get() if isinstance(a, _ndarray) else a
 
 
 def _device(a):

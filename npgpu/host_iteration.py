@@ -5,19 +5,15 @@ device memory would cost a transfer per element), and yield NumPy scalars as Num
 stand-ins of the operands' shapes, its errors included)."""
 import numpy as _np
 
+from ._core.ndarray import host_values as _host
 from ._core.ndarray import ndarray as _ndarray
 from .creation import asarray
-
-
-def _host(a):
-    return a.get() if isinstance(a, _ndarray) else a
+from .manipulation import _host_dummy
 
 
 def _stand_in(a):
-    """A host array of ``a``'s shape (and dtype) owning one element, for shape questions."""
-    shape = a.shape if isinstance(a, _ndarray) else _np.shape(a)
-    return _np.lib.stride_tricks.as_strided(_np.zeros(1, getattr(a, "dtype", None) or float),
-                                            shape, (0,) * len(shape))
+    """A host array of ``a``'s shape owning no memory, for shape questions."""
+    return _host_dummy(a.shape if isinstance(a, _ndarray) else _np.shape(a))
 
 
 def ndenumerate(arr):

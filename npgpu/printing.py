@@ -6,7 +6,7 @@ host), with NumPy's options, which are NumPy's own (``set_printoptions``, ``get_
 host scalars and are NumPy's."""
 import numpy as _np
 
-from ._core.ndarray import ndarray as _ndarray
+from ._core.ndarray import host_values as _host
 
 set_printoptions = _np.set_printoptions
 get_printoptions = _np.get_printoptions
@@ -15,11 +15,6 @@ format_float_positional = _np.format_float_positional
 format_float_scientific = _np.format_float_scientific
 base_repr = _np.base_repr
 binary_repr = _np.binary_repr
-
-
-def _host(a):
-    """``a``'s values on the host: an npgpu array is read, anything else NumPy takes as is."""
-    return a.get() if isinstance(a, _ndarray) else a
 
 
 def array2string(a, *args, **kwargs):

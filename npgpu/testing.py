@@ -8,7 +8,7 @@ import functools
 
 import numpy.testing as _npt
 
-from ._core.ndarray import ndarray as _ndarray
+from ._core.ndarray import host_values
 
 # NumPy's assertions on values: their npgpu array arguments are read to the host
 _COMPARE = ("assert_allclose", "assert_almost_equal", "assert_approx_equal",
@@ -24,13 +24,11 @@ _AS_IS = ("assert_raises", "assert_raises_regex", "assert_warns", "assert_no_war
 
 def _host(v):
     """``v`` with every npgpu array in it (at any depth of lists, tuples and dicts) read."""
-    if isinstance(v, _ndarray):
-        return v.get()
     if v.__class__ in (list, tuple):
         return v.__class__(_host(x) for x in v)
     if v.__class__ is dict:
         return {k: _host(x) for k, x in v.items()}
-    return v
+    return host_values(v)
 
 
 def _reading(func):

@@ -154,6 +154,13 @@ def _new(mem, ptr, shape, strides, dtype, base=None, contig=None, ro=WRITEABLE):
     return a
 
 
+def host_values(a):
+    """``a``'s values for a NumPy function: an npgpu array read to the host (a deliberate
+    transfer, made by the caller's host-side function: printing, files, assertions, Python
+    iteration), anything else as given."""
+    return a.get() if isinstance(a, ndarray) else a
+
+
 def empty_array(shape, dtype, order="C"):
     """Allocate an uninitialised array (shape normalised, dtype checked by the caller)."""
     isz = dtype.itemsize
