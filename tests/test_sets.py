@@ -90,6 +90,7 @@ def test_unique_integers_by_bitmap(monkeypatch, dt, spread, kw):
         if spread in ("full", "wide"):
             h[:2] = info.min, info.max
     monkeypatch.setattr(sets, "UNIQUE_BITMAP", True)
+    monkeypatch.setattr(presence, "WIDE", False)
     bitmap = []
     real_bitmap = presence.present_values
     monkeypatch.setattr(presence, "present_values",
@@ -106,6 +107,33 @@ def test_unique_integers_by_bitmap(monkeypatch, dt, spread, kw):
     assert bool(bitmap) == (not kw and rhi - rlo < presence.MAX_SPAN)
     if bitmap:
         assert bitmap == [(rlo, rhi - rlo + 1)]
+
+
+@pytest.mark.parametrize("dt", ["i4", "u4", "i8", "u8"])
+@pytest.mark.parametrize("per_element", [1, 3])
+def test_unique_wide_bitmap(monkeypatch, dt, per_element):
+    """A span past the shared-memory bitmap's marks the global bitmap directly (switched on):
+    the same sorted values, a span of up to WIDE_PER_ELEMENT bits an element, and a wider one
+    goes back to the sort."""
+    from npgpu.sorting import presence
+    monkeypatch.setattr(sets, "UNIQUE_BITMAP", True)
+    monkeypatch.setattr(presence, "WIDE", True)
+    monkeypatch.setattr(presence, "MAX_SPAN", 32)
+    marks = []
+    real_kernel = presence._kernel
+    monkeypatch.setattr(presence, "_kernel", lambda w, d: marks.append(w) or real_kernel(w, d))
+    n = 3 * sets.RANGE_MIN + 7
+    lo = -70 if numpy.dtype(dt).kind == "i" else 2 ** 31 + 5
+    span = per_element * n
+    h = (lo + RNG.integers(0, span, size=n)).astype(dt)
+    h[:2] = lo, lo + span - 1
+    a = np.asarray(h)[::-1]
+    check(np.unique(a), numpy.unique(h[::-1]))
+    assert marks == ["mark_wide", "expand"]
+    marks.clear()
+    h[2] = lo - presence.WIDE_PER_ELEMENT * n         # now too wide for n elements
+    check(np.unique(np.asarray(h)), numpy.unique(h))
+    assert marks == []
 
 
 @pytest.mark.parametrize("dt", ["f4", "f8", "f2", "c8", "c16"])

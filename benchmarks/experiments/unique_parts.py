@@ -11,7 +11,9 @@ about 63% distinct; small N: long runs).  Rows, medians of 3 interleaved rounds 
   sort            npgpu.sort alone
   minmax          the keys' range (one read, one 16-byte read back: the bitmap's test)
   runs            the encoding alone, of already sorted keys (count, scan, one read, scatter)
-  unique          npgpu.unique (sort + runs)
+  unique          npgpu.unique (sort + runs; a bitmap for a span of at most 2^18 values)
+  unique_wide     npgpu.unique with the wide bitmap on (presence.WIDE, NPGPU_UNIQUE_BITMAP_WIDE):
+                  spans of up to 8 values an element marked by global atomics, no sort
   unique_all      with return_index, return_inverse, return_counts (argsort + gather + runs)
   torch / cupy    torch.unique(sorted=True) / cupy.unique of the same keys
   *_all           the peers with every return (torch: return_inverse, return_counts)
@@ -25,6 +27,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from _common import SHIFT, cl, copy_bandwidth, fresh, gl, gp, pct, rounds, timer, tl  # noqa: E402
 
+from npgpu.sorting import presence as P  # noqa: E402
 from npgpu.sorting import sets as S  # noqa: E402
 from npgpu.sorting.counting import minmax  # noqa: E402
 
@@ -39,6 +42,15 @@ def setv(v):
         k, val = kv.split("=")
         setattr(S, KNOBS[k], int(val))
     fresh()
+
+
+def wide(f):
+    """``f()`` with the wide bitmap switched on."""
+    P.WIDE = True
+    try:
+        return f()
+    finally:
+        P.WIDE = False
 
 
 def main():
@@ -61,11 +73,13 @@ def main():
         for a, b in zip(got, want):
             assert np.array_equal(a.get(), b), "npgpu.unique differs from NumPy"
         assert np.array_equal(gp.unique(g).get(), want[0])
+        assert np.array_equal(wide(lambda: gp.unique(g)).get(), want[0])
         calls = {
             "sort": (gl, lambda: gp.sort(g)),
             "minmax": (gl, lambda: minmax(g)),
             "runs": (gl, lambda: S.runs(gs)),
             "unique": (gl, lambda: gp.unique(g)),
+            "unique_wide": (gl, lambda: wide(lambda: gp.unique(g))),
             "unique_all": (gl, lambda: gp.unique(g, return_index=True, return_inverse=True,
                                                  return_counts=True)),
         }

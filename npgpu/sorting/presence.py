@@ -10,11 +10,20 @@ value of ``[lo, lo + span)``.
    word's first output position; the total is the result's length (one 8-byte read);
 3. ``expand``: each word writes ``lo + 32 w + b`` for its set bits ``b`` in order.
 
+A wider span (up to ``WIDE_PER_ELEMENT`` bits an element, so the bitmap takes no more bytes
+than the input has elements, and at most ``MAX_WIDE_SPAN``) marks the global bitmap directly
+(``mark_wide``: one global atomic an element, into a bitmap that stays in L2 up to tens of MiB)
+when ``NPGPU_UNIQUE_BITMAP_WIDE=1``: off until measured on the GPU against the sort (``unique``
+of 2^24 int32 in [0, 2^24) took 660-720 us by the sort, PyTorch 478 us;
+``benchmarks/experiments/unique_parts.py`` runs both).
+
 The values come out sorted with no comparison at all.  Used when ``NPGPU_UNIQUE_BITMAP=1``
 (``sets.UNIQUE_BITMAP``): not yet measured on the GPU.  (A table of bytes written by a scatter
 instead, measured: 2^24 stores into a 64 KiB table serialise in L2 -- 1.16 ms on the H200
 against the sort path's 0.70-0.84 ms.)
 """
+import os
+
 import numpy as np
 
 from .. import _backend
@@ -30,6 +39,16 @@ MAX_SPAN = 1 << 18                     # 8192 words: 32 KiB of shared memory a b
 _WORDS = MAX_SPAN // 32
 BLOCK = 8 if _backend.IS_SIM else 256
 _BLOCKS_PER_SM = 4                     # mark: blocks loop over the input (each flushes once)
+WIDE = os.environ.get("NPGPU_UNIQUE_BITMAP_WIDE", "0") == "1"
+WIDE_PER_ELEMENT = 8
+MAX_WIDE_SPAN = 1 << 30                # a 128 MiB bitmap
+
+
+def takes(span, n):
+    """Whether ``n`` values spanning ``span`` go through the bitmap (module docstring)."""
+    if span <= MAX_SPAN:
+        return True
+    return WIDE and span <= min(MAX_WIDE_SPAN, WIDE_PER_ELEMENT * n)
 
 
 def _render(which, dt):
@@ -58,6 +77,15 @@ def _render(which, dt):
              "            cuda.atomic.or_(G, w, v)",
              f"        w += {BLOCK}"]
         params = [n, n, n, A(dt), A(_U32)]
+    elif which == "mark_wide":
+        L = ["def KERNEL(n, lo, X, G):",
+             "    i = int64(cuda.grid(1))",
+             f"    step = int64(cuda.gridDim.x) * {BLOCK}",
+             "    while i < n:",
+             "        r = int64(X[uint64(i)]) - lo",
+             "        cuda.atomic.or_(G, r >> 5, uint32(1) << uint32(r & 31))",
+             "        i += step"]
+        params = [n, n, A(dt), A(_U32)]
     else:
         t = _ew.type_name(dt)
         L = ["def KERNEL(W, lo, G, E, OUT):",
@@ -92,17 +120,20 @@ def _v(a):
 
 def present_values(x, lo, span):
     """The distinct values of 1-d integer ``x`` (C-contiguous, every value in ``[lo, lo +
-    span)``, ``span <= MAX_SPAN``), sorted, in ``x``'s dtype."""
+    span)``, ``takes(span, x.size)``), sorted, in ``x``'s dtype."""
     from ..creation import zeros
     from ..cuda import runtime as _rt
     from ..reductions.functions import cumsum
     from ..ufuncs import UFUNCS
-    assert 0 < span <= MAX_SPAN
     n = x.shape[0]
+    assert 0 < span and takes(span, n)
     W = -(-span // 32)
     G = zeros((W,), _U32)
     grid = max(1, min(-(-n // BLOCK), _BLOCKS_PER_SM * _rt.sm_count()))
-    _kernel("mark", x.dtype)(grid, BLOCK, [n, lo, W] + _v(x) + _v(G))
+    if span <= MAX_SPAN:
+        _kernel("mark", x.dtype)(grid, BLOCK, [n, lo, W] + _v(x) + _v(G))
+    else:
+        _kernel("mark_wide", x.dtype)(grid, BLOCK, [n, lo] + _v(x) + _v(G))
     E = cumsum(UFUNCS["bitwise_count"](G), dtype=_I64)
     host = np.empty(1, _I64)
     _transfer._d2h(host, E._ptr + (W - 1) * 8, 8)

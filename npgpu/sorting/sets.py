@@ -435,7 +435,8 @@ class UniqueInverseResult(NamedTuple):
 
 # Integer (and bool) keys of at least RANGE_MIN elements, values alone: their range first, from
 # the dtype (8 and 16 bits) or one min/max pass; a range of at most presence.MAX_SPAN values
-# takes a bitmap of it instead of a sort (NPGPU_UNIQUE_BITMAP=0: never).  Measured on the H200
+# (or, with NPGPU_UNIQUE_BITMAP_WIDE=1, up to 8 values an element: presence.takes) takes a
+# bitmap of it instead of a sort (NPGPU_UNIQUE_BITMAP=0: never).  Measured on the H200
 # (2^24 int32): 2^16 distinct values 255-324 us by the bitmap against 645 us by the sort; a wider
 # range pays the min/max pass (58 us with its read back) before the sort.  A radix sort of only
 # the key bits the range spans was measured too and not kept: three 8-bit CUB passes for keys in
@@ -466,7 +467,7 @@ def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
     rng = None
     if UNIQUE_BITMAP and not (return_index or return_inverse or return_counts):
         rng = _int_range(x)
-    if rng is not None and rng[1] - rng[0] < presence.MAX_SPAN:
+    if rng is not None and presence.takes(rng[1] - rng[0] + 1, x.shape[0]):
         values = presence.present_values(x, rng[0], rng[1] - rng[0] + 1)
         return Runs(values.view(dt), None, None, None)
     if return_index or return_inverse:
