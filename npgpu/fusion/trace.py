@@ -36,10 +36,11 @@ class NotFusable(TypeError):
 class _Var:
     """A value inside a traced function: an input, a constant or a ufunc's result."""
 
-    __slots__ = ("_fuse_trace", "expr", "dtype", "weak", "const", "shape")
+    __slots__ = ("_fuse_trace", "expr", "dtype", "weak", "const", "shape", "array")
 
-    def __init__(self, trace, expr, dtype, weak=None, const=None, shape=()):
+    def __init__(self, trace, expr, dtype, weak=None, const=None, shape=(), array=False):
         self._fuse_trace = trace
+        self.array = array         # an npgpu array argument (0-d ones too): updated in place
         self.expr = expr           # source naming the value (in its compute dtype)
         self.dtype = dtype         # NumPy dtype of the value (None for a weak Python scalar)
         self.weak = weak           # Python type (int/float/complex) of a weak scalar
@@ -110,16 +111,18 @@ class _Var:
     def __pow__(self, other):
         # NumPy's ndarray shortcut: x ** 2 is square, float x ** 0.5 is sqrt
         if type(other) is int and other == 2:
-            return self._fuse_trace.apply(UFUNCS["square"], (self,))
+            return self._fuse_trace.apply(UFUNCS["square"], (self,), python_op=True)
         if type(other) is float and other == 0.5 and self.dtype is not None and \
                 self.dtype.kind in "fc":
             return self._fuse_trace.apply(UFUNCS["sqrt"], (self,))
-        return self._fuse_trace.apply(UFUNCS["power"], (self, other))
+        return self._fuse_trace.apply(UFUNCS["power"], (self, other), python_op=True)
 
     def __rpow__(self, other):
-        return self._fuse_trace.apply(UFUNCS["power"], (other, self))
+        return self._fuse_trace.apply(UFUNCS["power"], (other, self), python_op=True)
 
     def __ipow__(self, other):
+        if self.shape == () and not self.array:          # an immutable scalar: rebinds
+            return self.__pow__(other)
         return self._fuse_trace.apply(UFUNCS["power"], (self, other), {"out": self})
 
     # reductions and the other ndarray methods inside a fused function
@@ -141,12 +144,16 @@ class _Var:
 def _binop(name, reverse=False):
     def f(self, other):
         args = (other, self) if reverse else (self, other)
-        return self._fuse_trace.apply(UFUNCS[name], args)
+        return self._fuse_trace.apply(UFUNCS[name], args, python_op=True)
     return f
 
 
 def _inplace(name):
     def f(self, other):
+        if self.shape == () and not self.array:
+            # a Python or NumPy scalar (or a 0-d result, a scalar in NumPy) is immutable:
+            # `s += 1` binds s to a new value, as outside a fused function
+            return self._fuse_trace.apply(UFUNCS[name], (self, other), python_op=True)
         return self._fuse_trace.apply(UFUNCS[name], (self, other), {"out": self})
     return f
 
@@ -162,7 +169,8 @@ for _py, _uf in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge",
                  ("eq", "equal"), ("ne", "not_equal")):
     setattr(_Var, f"__{_py}__", _binop(_uf))
 for _py, _uf in (("neg", "negative"), ("pos", "positive"), ("abs", "absolute"), ("invert", "invert")):
-    setattr(_Var, f"__{_py}__", (lambda n: lambda self: self._fuse_trace.apply(UFUNCS[n], (self,)))(_uf))
+    setattr(_Var, f"__{_py}__",
+            (lambda n: lambda self: self._fuse_trace.apply(UFUNCS[n], (self,), python_op=True))(_uf))
 _Var.__hash__ = None
 
 
@@ -219,7 +227,8 @@ class _Trace:
         self.slots.append(value)
         self.slot_dtypes.append(dtype if dtype is not None else np.dtype(weak))
         self.slot_src.append(self.produced.get(id(value)) if isinstance(value, ndarray) else None)
-        return _Var(self, f"x{k}", dtype, weak=weak, shape=shape)
+        return _Var(self, f"x{k}", dtype, weak=weak, shape=shape,
+                    array=isinstance(value, ndarray))
 
     def argument(self, a):
         """The proxy of one argument of the call."""
@@ -284,7 +293,9 @@ class _Trace:
         return v.dtype if v.dtype is not None else v.weak
 
     # ---- elementwise steps ------------------------------------------------------------------
-    def apply(self, uf, args, kwargs=None):
+    def apply(self, uf, args, kwargs=None, python_op=False):
+        """One ufunc step.  ``python_op``: an operator (``+``, ``-x``, ...), which on Python
+        scalars alone is Python's arithmetic: its result stays a weak scalar (NEP 50)."""
         kwargs = dict(kwargs or {})
         out = kwargs.pop("out", None)
         dtype = kwargs.pop("dtype", None)
@@ -316,6 +327,11 @@ class _Trace:
         self.lines.append(f"{t} = {fname}({', '.join(srcs)})")
         if any(n in self.negative_lines for n in self._names(srcs)):
             self.negative_lines.add(t)
+        if python_op and len(loop_out) == 1 and loop_out[0].kind in "ifc" and \
+                all(v.dtype is None for v in vs):
+            # computed in the Python type's default dtype, as a weak argument is passed
+            return _Var(self, t, None, weak={"i": int, "f": float, "c": complex}[
+                loop_out[0].kind])
         if len(loop_out) == 1:
             res = (_Var(self, t, loop_out[0], shape=shape),)
         else:
