@@ -319,6 +319,10 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     """``numpy.arange``: values ``first + i*delta`` computed in the result dtype on the device,
     where ``first`` and the second value are ``start`` and ``start + step`` cast to it and
     ``delta`` is their difference in it (NumPy's fill rule)."""
+    # 0-d device values (np.arange(labels.max() + 1)): the length needs them on the host, read
+    # as NumPy scalars (one small read each)
+    start, stop, step = (v.get()[()] if isinstance(v, ndarray) and v.ndim == 0 else v
+                         for v in (start, stop, step))
     if stop is None:
         start, stop = 0, start
     if step is None:

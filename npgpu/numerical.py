@@ -329,7 +329,10 @@ _MODES = {"valid": 0, "same": 1, "full": 2}
 def _mode(mode):
     if isinstance(mode, str):
         if mode not in _MODES:
-            raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate mode")
+            if mode[:1] in ("v", "V", "s", "S", "f", "F"):   # NumPy's expired inexact match
+                raise ValueError("Use one of 'valid', 'same', or 'full' for convolve/correlate "
+                                 "mode")
+            raise ValueError(f"mode must be one of 'valid', 'same', or 'full' (got {mode!r})")
         return _MODES[mode]
     try:
         m = operator.index(mode)

@@ -233,8 +233,8 @@ def meshgrid(*xi, copy=True, sparse=False, indexing="xy"):
     if not sparse:
         output = broadcast_arrays(*output)
     if copy:
-        output = [x.copy() for x in output]
-    return tuple(output)
+        return tuple(x.copy() for x in output)
+    return output               # NumPy returns its list of views as it is
 
 
 def indices(dimensions, dtype=int, sparse=False):

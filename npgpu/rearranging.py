@@ -129,6 +129,11 @@ def repeat(a, repeats, axis=None):
 
 def roll(a, shift, axis=None):
     a = asarray(a)
+    # device shifts (np.roll(x, -np.argmax(x))): NumPy reads them as host ints, one small read
+    if isinstance(shift, ndarray):
+        shift = shift.get()
+    elif isinstance(shift, (tuple, list)) and any(isinstance(s, ndarray) for s in shift):
+        shift = [s.get() if isinstance(s, ndarray) else s for s in shift]
     if type(shift) is int and (axis is None or type(axis) is int) and a._c_contig and a.size:
         out = _roll_by_copies(a, shift, axis)
         if out is not None:

@@ -217,8 +217,12 @@ def setitem(a, index, value):
         host = np.asarray(value)
         if host.dtype == object:
             raise TypeError(f"could not assign {type(value).__name__} to a device array")
-        _array_value_checks(dst, index, a.ndim, host.ndim, host.dtype,
-                            not isinstance(value, np.ndarray))
+        seq = not isinstance(value, np.ndarray)
+        _array_value_checks(dst, index, a.ndim, host.ndim, dst.dtype if seq else host.dtype, seq)
+        if seq:
+            # NumPy converts a sequence's elements to the destination dtype: its OverflowError
+            # for out-of-range Python ints, TypeError for complex into real (no ComplexWarning)
+            host = np.asarray(value, dtype=dst.dtype)
         copy_into(dst, _transfer.from_host(host))
         return
     # a scalar: NumPy's own assignment into a 0-d host array gives NumPy's conversion and errors

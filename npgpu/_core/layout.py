@@ -47,12 +47,15 @@ def is_f_contig(shape, strides, itemsize):
 
 
 def normalize_shape(shape):
-    if isinstance(shape, (int, np.integer)):
-        shape = (shape,)
+    given = shape
+    if isinstance(shape, (int, np.integer)) or getattr(shape, "ndim", None) == 0:
+        shape = (shape,)    # a 0-d array (NumPy's or a device count, read by __index__)
     try:
         shape = tuple(operator.index(n) for n in shape)
     except TypeError:
-        raise TypeError(f"expected a sequence of integers or a single integer, got {shape!r}") from None
+        # NumPy's message: the repr quoted
+        raise TypeError("expected a sequence of integers or a single integer, "
+                        f"got '{given!r}'") from None
     for n in shape:
         if n < 0:
             raise ValueError("negative dimensions are not allowed")
@@ -66,13 +69,13 @@ def prod(shape):
     return p
 
 
-def normalize_axis(axis, ndim):
+def normalize_axis(axis, ndim, prefix=None):
     try:
         axis = operator.index(axis)
     except TypeError:
         raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an integer") from None
     if not -ndim <= axis < ndim:
-        raise np.exceptions.AxisError(axis, ndim)
+        raise np.exceptions.AxisError(axis, ndim, prefix)
     return axis % ndim
 
 
@@ -129,9 +132,7 @@ def resolve_newshape(newshape, size):
     unknown = [i for i, n in enumerate(newshape) if n < 0]
     if len(unknown) > 1:
         raise ValueError("can only specify one unknown dimension")
-    if unknown:
-        if newshape[unknown[0]] != -1:
-            raise ValueError("negative dimensions not allowed")
+    if unknown:                 # NumPy takes any negative entry as the unknown one
         known = prod(n for i, n in enumerate(newshape) if i != unknown[0])
         if known == 0 or size % known:
             raise ValueError(f"cannot reshape array of size {size} into shape "
@@ -159,8 +160,16 @@ def c_shape_text(shape):
 
 
 def _shape_text(shape):
+    """A requested shape as NumPy's reshape message prints it (convert_shape_to_string): no
+    spaces, a negative entry as ``newaxis``, leading ones dropped: ``(4,newaxis)``, ``(4)``."""
     shape = tuple(shape)
-    return str(shape).replace(",)", ",)") if len(shape) != 1 else f"({shape[0]},)"
+    i = 0
+    while i < len(shape) and shape[i] < 0:
+        i += 1
+    if i == len(shape):
+        return "()"
+    body = ",".join("newaxis" if d < 0 else str(d) for d in shape[i:])
+    return f"({body},)" if len(shape) == 1 else f"({body})"
 
 
 def basic_index(shape, strides, index):

@@ -342,7 +342,12 @@ class ndarray:
             if hit is not None:
                 return self._view(0, *hit)
         if order not in ("C", "F", "A"):
-            raise ValueError(f"order must be one of 'C', 'F', 'A' (got {order!r})")
+            # NumPy's order converter: None is C, case-insensitive, K refused for reshape
+            order = "C" if order is None else order.upper() if isinstance(order, str) else order
+            if order == "K":
+                raise ValueError("order 'K' is not permitted for reshaping")
+            if order not in ("C", "F", "A"):
+                raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
         if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
         newshape = _layout.resolve_newshape(shape, self.size)
@@ -410,8 +415,8 @@ class ndarray:
         return self._view(0, tuple(self.shape[a] for a in axes), tuple(self._strides[a] for a in axes))
 
     def swapaxes(self, axis1, axis2):
-        a1 = _layout.normalize_axis(axis1, self.ndim)
-        a2 = _layout.normalize_axis(axis2, self.ndim)
+        a1 = _layout.normalize_axis(axis1, self.ndim, "axis1")
+        a2 = _layout.normalize_axis(axis2, self.ndim, "axis2")
         axes = list(range(self.ndim))
         axes[a1], axes[a2] = axes[a2], axes[a1]
         return self.transpose(axes)
@@ -419,6 +424,8 @@ class ndarray:
     def squeeze(self, axis=None):
         if axis is None:
             keep = [i for i, n in enumerate(self.shape) if n != 1]
+        elif self.ndim == 0 and isinstance(axis, (int, np.integer)) and axis in (0, -1):
+            keep = []           # NumPy lets an int axis 0 / -1 through for 0-d arrays
         else:
             axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
             axes = {_layout.normalize_axis(a, self.ndim) for a in axes}
@@ -534,10 +541,14 @@ class ndarray:
             # one integer: a flat (C-order) index, as NumPy
             i = operator.index(args[0])
             if not -self.size <= i < self.size:
-                raise IndexError("index out of bounds")
+                if self.ndim == 1:       # NumPy's messages: 1-d names the axis
+                    raise IndexError(f"index {i} is out of bounds for axis 0 with size {self.size}")
+                raise IndexError(f"index {i} is out of bounds for size {self.size}")
             args = tuple(int(x) for x in np.unravel_index(i % self.size, self.shape))
         elif len(args) == 1:
             args = args[0]
+        if args and len(args) != self.ndim:
+            raise ValueError("incorrect number of indices for array")
         if args:
             return self[tuple(args)].item()
         if self.size != 1:
@@ -570,11 +581,13 @@ class ndarray:
             yield self[i]
 
     def _scalar(self, what):
-        if self.size != 1:
-            if what is bool:
+        if what is bool:
+            if self.size != 1:
                 raise ValueError("The truth value of an array with more than one element is "
                                  "ambiguous. Use a.any() or a.all()")
-            raise TypeError("only length-1 arrays can be converted to Python scalars")
+        elif self.ndim != 0:
+            # NumPy 2.4 ended the deprecation of int()/float() of 1-element arrays
+            raise TypeError("only 0-dimensional arrays can be converted to Python scalars")
         return self.get().reshape(()).item()
 
     def __bool__(self):

@@ -570,6 +570,10 @@ def value_for(dst_dtype, value):
         host = np.asarray(value)
         if host.dtype == object:
             raise TypeError(f"could not assign {type(value).__name__} to a device array")
+        if isinstance(value, (list, tuple)):
+            # NumPy converts a sequence's elements to the destination dtype: its OverflowError
+            # for out-of-range Python ints, TypeError for complex into real
+            host = np.asarray(value, dtype=dst_dtype)
         if host.ndim == 0:
             value = host[()]
         else:
@@ -651,6 +655,12 @@ def _single_mask(a, index):
     """The mask of ``a[mask]`` (host or device, any rank >= 1), else None: the masks module
     selects or assigns it with one compaction (and checks its shape)."""
     m = index[0] if isinstance(index, tuple) and len(index) == 1 else index
+    if type(m) is list and m and isinstance(m[0], (bool, np.bool_, list)):
+        # NumPy makes a list index an array: a list of bools is a mask (its assignment rules)
+        try:
+            m = np.asarray(m)
+        except (TypeError, ValueError):
+            return None
     if isinstance(m, (ndarray, np.ndarray)) and m.dtype.kind == "b" and m.ndim >= 1:
         return m
     return None

@@ -121,7 +121,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
         kw["initial"] = initial
     res = _r.dry_run(np_func, a, kw, where=mask, out=out)
     dt = check_dtype(dtype) if dtype is not None else \
-        check_dtype(out.dtype if out is not None else res.dtype)
+        check_dtype(_um._out_loop_dtype(uf, a.dtype, out.dtype) if out is not None else res.dtype)
     spec, _ = _um.reduce_spec(uf, dt)
     if pre != "x":
         spec = copy.copy(spec)
@@ -129,7 +129,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
         spec.key = spec.key + (spec.pre,)
     axes = _r.reduce_axes(axis, a.ndim)
     init = None if initial is NoValue or initial is None else \
-        np.asarray(initial).astype(compute_dtype(dt))[()]
+        _um.initial_value(initial, out, dt)
     shape = _r.result_shape(a.shape, axes, keepdims)
     r = _r.prepare_out(out, shape, dt)
     target = r if out is None or not _copy.may_overlap(r, a) else _r.empty_array(shape, dt)

@@ -29,10 +29,11 @@ def ufunc_by_name(name):
     return UFUNCS[name]
 
 
-def combine_op(name, dt):
-    """The ScalarOp ``op(x0, x1)`` of ufunc ``name`` for loop dtype ``dt`` (its table row)."""
+def combine_op(name, dt, uf=None):
+    """The ScalarOp ``op(x0, x1)`` of ufunc ``name`` (or ``uf``: scipy.special's ufuncs are in
+    no by-name table) for loop dtype ``dt`` (its table row)."""
     from ..ufuncs import UFUNCS
-    uf = UFUNCS.get(name)
+    uf = uf if uf is not None else UFUNCS.get(name)
     if uf is None:
         raise TypeError(f"ufunc '{name}' is not available on the GPU")
     try:
@@ -103,7 +104,7 @@ _WIDE_SUM = {np.dtype(np.float32): np.dtype(np.float64), np.dtype(np.complex64):
 
 
 def _reduce_spec(uf, dt, wide=True):
-    op = combine_op(uf.__name__, dt)
+    op = combine_op(uf.__name__, dt, uf)
     cdt = compute_dtype(dt)
     if uf.__name__ == "add" and wide:
         cdt = _WIDE_SUM.get(cdt, cdt)
@@ -168,8 +169,27 @@ def _loop_dtype(uf, a, axis, dtype, out, keepdims, initial, where):
         return check_dtype(dtype)
     if out is not None:
         o = out[0] if isinstance(out, tuple) else out
-        return check_dtype(o.dtype)
+        return check_dtype(_out_loop_dtype(uf, a.dtype, o.dtype))
     return check_dtype(res.dtype)
+
+
+def initial_value(initial, out, dt):
+    """``initial=`` as NumPy uses it: stored into ``out`` first (so cast to its dtype: 1.7
+    into an int64 ``out`` starts the sum at 1), then in the loop's dtype."""
+    v = np.asarray(initial)
+    if out is not None:
+        with np.errstate(all="ignore"):
+            v = v.astype(out.dtype)
+    return v.astype(compute_dtype(dt))[()]
+
+
+def _out_loop_dtype(uf, adt, odt):
+    """NumPy's loop for a reduction into ``out=`` without ``dtype=``: the ufunc's loop for the
+    operands (out, array), so float64 summed into an int32 ``out`` adds in float64, then casts."""
+    try:
+        return uf._np.resolve_dtypes((odt, adt, None))[0]
+    except (TypeError, ValueError):     # no such loop: NumPy's dry run has raised before this
+        return odt
 
 
 def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initial=_r.NoValue,
@@ -183,7 +203,7 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
     axes = _r.reduce_axes(axis, a.ndim)
     spec, _ = reduce_spec(uf, dt)
     init = None if initial is _r.NoValue or initial is None else \
-        np.asarray(initial).astype(compute_dtype(dt))[()]
+        initial_value(initial, out, dt)
     seed_first = not spec.reorderable and init is None and uf._np.identity is None
     if len(axes) == 1:
         check_power_exponents(uf, a, dt, axes[0], first=int(init is None), mask=mask)

@@ -79,13 +79,43 @@ def _extent(a):
     return lo, (hi - lo) // a.itemsize
 
 
+def _masks_as_indices(a, indices):
+    """Boolean arrays (host, device, lists of bools) as their ``nonzero()`` index arrays, as
+    NumPy's at takes them: a k-d mask spans k axes, its shape checked against them."""
+    from ..indexing import masks
+    items = []
+    for it in indices:
+        if type(it) is list and it and isinstance(it[0], (bool, np.bool_, list)):
+            try:
+                it = np.asarray(it)
+            except (TypeError, ValueError):
+                pass
+        items.append(it)
+    is_mask = [isinstance(it, (ndarray, np.ndarray)) and it.dtype == np.bool_ and it.ndim >= 1
+               for it in items]
+    if not any(is_mask):
+        return indices
+    width = [it.ndim if m else 0 if it is Ellipsis else 1 for it, m in zip(items, is_mask)]
+    out = []
+    for k, (it, m) in enumerate(zip(items, is_mask)):
+        if not m:
+            out.append(it)
+            continue
+        after_ellipsis = any(i is Ellipsis for i in items[:k])
+        axis = a.ndim - sum(width[k:]) if after_ellipsis else sum(width[:k])
+        masks.check_mask(a.shape, it.shape, max(axis, 0))
+        out += list(np.nonzero(it) if isinstance(it, np.ndarray) else masks.nonzero(it))
+    return tuple(out)
+
+
 def element_offsets(a, indices):
     """Device int64 array: offsets (in elements, from a's lowest address) of a[indices]."""
     from .registry import UFUNCS
     if not isinstance(indices, tuple):
         indices = (indices,)
+    indices = _masks_as_indices(a, indices)
     if any(i is Ellipsis for i in indices):
-        k = indices.index(Ellipsis)
+        k = next(j for j, i in enumerate(indices) if i is Ellipsis)   # no == on arrays
         indices = indices[:k] + (slice(None),) * (a.ndim - len(indices) + 1) + indices[k + 1:]
     if len(indices) > a.ndim:
         raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, "
@@ -239,8 +269,12 @@ def ufunc_at(uf, a, indices, b=None):
         if k is None:
             b = asarray(b)
             k = b.dtype
+        elif isinstance(k, type) and np.asarray(b).dtype != object:
+            k = np.asarray(b).dtype     # NumPy's at makes a Python scalar an array: not weak
         keys += (k,)
     loop_in, loop_out, op = uf.resolve(keys, casting="unsafe")     # NumPy's at casts back unsafely
+    if loop_out[0].kind == "c":
+        _copy.warn_complex(a.dtype)
     n = off.size
     if n == 0:
         return None

@@ -1,4 +1,6 @@
 """NumPy's rounding functions that are not ufuncs: around/round (with decimals) and fix."""
+import operator
+
 import numpy as np
 
 from .._codegen import elementwise as _ew
@@ -31,9 +33,13 @@ def around(a, decimals=0, out=None):
     a = a if isinstance(a, ndarray) else asarray(a)
     if isinstance(out, ndarray) and out._ro:      # some paths below launch into out directly
         fail_unless_writeable(out, "output array")
-    decimals = int(decimals)
+    decimals = operator.index(decimals)    # NumPy's TypeError for a float
     dt = a.dtype
-    if dt.kind in "biu" and decimals >= 0:
+    if dt.kind == "b" and decimals and out is None:
+        # NumPy scales into a bool result: its multiply/divide same_kind error
+        UFUNCS["multiply" if decimals > 0 else "divide"](a, 10.0,
+                                                         out=empty_array(a.shape, dt))
+    if dt.kind in "iu" and decimals >= 0:      # bool is not NumPy's integer here: rint, float16
         if out is None:
             return a.copy()
         UFUNCS["positive"](a, out=out, casting="unsafe")
@@ -44,7 +50,8 @@ def around(a, decimals=0, out=None):
         out = empty_array(a.shape, dt, "F" if (a._f_contig and not a._c_contig) else "C")
     # the scale is a scalar of the computing dtype (float64 for integers, as NumPy)
     comp = _F64 if dt.kind in "biu" else (np.dtype(f"f{dt.itemsize // 2}") if dt.kind == "c" else dt)
-    f = comp.type(10.0 ** abs(decimals))
+    with np.errstate(over="ignore"):          # 10 ** 310 is inf, as NumPy's pow gives
+        f = comp.type(np.float64(10.0) ** abs(decimals))
     loop = dt if dt.kind in "fc" else _F64
     op = _op(dt.kind if dt.kind == "c" else "f", decimals >= 0, dt == np.float16)
     _ew.launch(op, [a, f], [loop, comp], [out], [loop], name="around")

@@ -245,6 +245,8 @@ class ufunc:
             elif n:
                 _launch1(kern, n, o, a)
             return o
+        if len(args) != 2:      # clip(x, lo, hi, out=x): the ternary plans are keyed otherwise
+            return None
         a, b = args
         if a.__class__ is ndarray and b.__class__ is ndarray:
             plan = self._plans.get((a.dtype, b.dtype))

@@ -646,7 +646,7 @@ def _zoom(input, output, order, mode, cval, prefilter, zoom, grid_mode, rec):
         suggest = {"constant": "grid-constant", "wrap": "grid-wrap"}.get(mode)
         if suggest is not None:
             warnings.warn(f"It is recommended to use mode = {suggest} instead of {mode} when "
-                          f"grid_mode is True.", stacklevel=3)
+                          f"grid_mode is True.", stacklevel=4)    # zoom's caller
             rec = None              # the warning is part of every call: never replayed
     # SciPy's zoom per axis: (in - 1) / (out - 1), or in / out in grid mode; 1 for a 0 divisor
     # (Python's int / int is the correctly rounded float64 quotient, as NumPy's)

@@ -629,11 +629,13 @@ def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate,
             sz = (fp.shape[d] if fp is not None else np.shape(host_array(structure))[d]
                   if structure is not None else size if np.ndim(size) == 0 else size[d])
             origin[d] = -origin[d] - (1 - sz % 2)
+    if size is not None and footprint is not None:
+        # warned here, not by the filters, so that it names grey_erosion's caller (as SciPy)
+        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
+        size = None
     if structure is None:
         f = _filters.maximum_filter if dilate else _filters.minimum_filter
         return f(x, size, fp, output, mode, cval, origin, axes=axes)
-    if size is not None and footprint is not None:      # the filters warn on the other path
-        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=4)
     s = np.asarray(host_array(structure), dtype=np.float64)
     if fp is None:
         fp = np.ones(s.shape, bool)
@@ -693,9 +695,10 @@ def grey_dilation(input, size=None, footprint=None, structure=None, output=None,
     return _grey(input, size, footprint, structure, output, mode, cval, origin, True, axes)
 
 
-def _warn_size(size, footprint):
+def _warn_size(size, footprint, stacklevel=3):
     if size is not None and footprint is not None:
-        warnings.warn("ignoring size because footprint is set", UserWarning, stacklevel=3)
+        warnings.warn("ignoring size because footprint is set", UserWarning,
+                      stacklevel=stacklevel)
 
 
 def grey_opening(input, size=None, footprint=None, structure=None, output=None,
@@ -731,7 +734,7 @@ def _tophat(input, size, footprint, structure, output, mode, cval, origin, axes,
     from ...ufuncs import bitwise_xor, subtract
     _device_output(output)
     x = device(input)
-    _warn_size(size, footprint)
+    _warn_size(size, footprint, 4)      # white_tophat's caller
     first, second = (grey_erosion, grey_dilation) if white else (grey_dilation, grey_erosion)
     tmp = first(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
     tmp = second(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)

@@ -76,7 +76,8 @@ class _compressed_base(spbase):
 
     @property
     def has_sorted_indices(self):
-        return self.has_canonical_format
+        # sort_indices keeps duplicates (not canonical): it records the indices it sorted
+        return self.has_canonical_format or getattr(self, "_sorted", None) is self.indices
 
     def check_format(self, full_check=True):
         """SciPy's structure checks (sizes always; index ranges with ``full_check``)."""
@@ -168,6 +169,7 @@ class _compressed_base(spbase):
         major = self._major_index()
         self.indptr, self.indices, self.data = compress(
             major, self.indices, self.data, *self._swap(self.shape), sum_duplicates=False)
+        self._sorted = self.indices
 
     def sorted_indices(self):
         c = self.copy()

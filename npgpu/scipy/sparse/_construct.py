@@ -47,20 +47,43 @@ def _diags(diagonals, offsets, shape, format, dtype, is_array):
     if shape is None:
         m = len(diagonals[0]) + abs(int(offsets[0]))
         shape = (m, m)
-    if dtype is None:
-        dtype = np.result_type(*[asdevice(d).dtype for d in diagonals])
+    if dtype is None or dtype is _NoValue:
+        dts = [asdevice(d).dtype for d in diagonals]
+        future = np.result_type(*dts)
+        if dtype is None:
+            dtype = future
+        else:
+            # SciPy 1.17's default (deprecated): np.common_type, so ints give float64
+            dtype = np.dtype(np.common_type(*[np.empty(0, d) for d in dts]))
+            if dtype != future:
+                import warnings
+                warnings.warn(f"Input has data type {future}, but the output has been cast to "
+                              f"{dtype}.  In the future, the output data type will match the "
+                              "input. To avoid this warning, set the `dtype` parameter to "
+                              "`None` to have the output dtype match the input, or set it to "
+                              "the desired output data type.", FutureWarning, stacklevel=3)
     dtype = check_dtype(dtype)
     entries = _diag_entries(diagonals, offsets, shape, dtype)
     c = _coo_cls(is_array)(entries, shape=shape)
     return c.asformat(format or "dia")
 
 
-def diags(diagonals, offsets=0, shape=None, format=None, dtype=None):
+class _NoValueType:
+    """SciPy's ``_NoValue``: ``dtype`` not given (its deprecated common_type default)."""
+
+    def __repr__(self):
+        return "<no value>"
+
+
+_NoValue = _NoValueType()
+
+
+def diags(diagonals, offsets=0, shape=None, format=None, dtype=_NoValue):
     """Sparse matrix from diagonals (``scipy.sparse.diags``)."""
     return _diags(diagonals, offsets, shape, format, dtype, False)
 
 
-def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=None):
+def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=_NoValue):
     return _diags(diagonals, offsets, shape, format, dtype, True)
 
 
@@ -177,8 +200,8 @@ def _stack(blocks, format, dtype, axis):
                              shape=shape)
     if format is None:
         fmts = {b.format for b in blocks}
-        same = {"csr"} if axis == 0 else {"csc"}
-        format = fmts.pop() if fmts == same else "coo"
+        # SciPy's bmat: all-CSR blocks give CSR and all-CSC give CSC, along either axis
+        format = fmts.pop() if fmts in ({"csr"}, {"csc"}) else "coo"
     return out.asformat(format)
 
 

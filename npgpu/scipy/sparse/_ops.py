@@ -42,6 +42,9 @@ def union(a, b, op, negate_b=False):
     X = xp()
     if a.shape != b.shape:
         raise ValueError(f"inconsistent shapes {a.shape} and {b.shape}")
+    if a.format == "csc":
+        # SciPy's result has a CSC operand's format: the union of the transposes (CSR views)
+        return union(a.T, b.T, op, negate_b).T
     dt = np.result_type(a.dtype, b.dtype)
     A, B = _csr(a), _csr(b)
     bd = B.data.astype(dt, copy=False)
@@ -110,7 +113,7 @@ def multiply(a, other):
     c = a.tocoo()
     vals = X.broadcast_to(other, a.shape)[c.row, c.col]
     out = type(c)._from_parts(c.data * vals, c.row, c.col, a.shape)
-    return out.tocsr()
+    return out.todia() if a.format == "dia" else out      # SciPy's formats: COO (DIA's own)
 
 
 def extremum(a, other, name):
@@ -121,7 +124,7 @@ def extremum(a, other, name):
     if _is_scalar(other):
         s = other.get()[()] if is_dense(other) else other
         if op(np.zeros((), a.dtype), s) == 0:
-            c = _csr(a)
+            c = _csr(a.T).T if a.format == "csc" else _csr(a)     # SciPy keeps CSC's format
             out = c._with_data(op(c.data, s))
             out.eliminate_zeros()
             return out

@@ -77,6 +77,11 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
     """log(sum(b * exp(a))) along ``axis`` (scipy.special.logsumexp); with ``return_sign`` the
     log of the absolute value and the sign of the sum."""
     xp = _np()
+    a = xp.asarray(a)
+    if b is not None:
+        # SciPy promotes a with b (Python scalars weak: float32 a, b=2.0 stays float32)
+        b = b if isinstance(b, (bool, int, float, complex)) else xp.asarray(b)
+        a = a.astype(xp.result_type(a, b), copy=False)
     a = _float(xp, a)
     axis = _axis_key(axis)
     if b is None and not return_sign and a.size and a.ndim:
@@ -84,21 +89,27 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         out = xp.log(_fused("sum_exp", axis)(a, shift)) + shift
         return out if keepdims else _squeeze(xp, out, axis, a.ndim)
     if b is not None:
-        b = xp.asarray(b)
+        b = xp.asarray(b, dtype=a.dtype)
         a, b = xp.broadcast_arrays(a, b)
         # elements with weight 0 add nothing, even where a is inf or NaN (as SciPy)
         a = xp.where(b == 0, xp.asarray(-xp.inf, dtype=a.dtype), a)
-    if a.size == 0 and axis is None:
-        raise ValueError("zero-size array to reduction operation maximum which has no identity")
-    a_max = _shift(xp, xp.max(a, axis=axis, keepdims=True))
-    e = xp.exp(a - a_max)
-    if b is not None:
-        e = b * e
-    s = xp.sum(e, axis=axis, keepdims=True)
-    if return_sign:
-        sgn = xp.sign(s)
-        s = xp.abs(s)
-    out = xp.log(s) + a_max
+    if a.size == 0:
+        # SciPy: an empty sum is 0, so -inf (sign -1) in the reduced shape
+        shape = list(a.shape)
+        for ax in range(a.ndim) if axis is None else axis if isinstance(axis, tuple) else [axis]:
+            shape[ax] = 1
+        out = xp.full(tuple(shape), -xp.inf, dtype=a.dtype)
+        sgn = xp.sign(out)
+    else:
+        a_max = _shift(xp, xp.max(a, axis=axis, keepdims=True))
+        e = xp.exp(a - a_max)
+        if b is not None:
+            e = b * e
+        s = xp.sum(e, axis=axis, keepdims=True)
+        if return_sign:
+            sgn = xp.sign(s)
+            s = xp.abs(s)
+        out = xp.log(s) + a_max
     if not keepdims:
         out = _squeeze(xp, out, axis, a.ndim)
         if return_sign:

@@ -82,6 +82,13 @@ class LoopSpec:
         # host mode (@npgpu.fuse on NumPy inputs): SciPy's own ufunc
         return self.scipy(*args, **kwargs)
 
+    # npgpu's ufunc methods (betaln.outer, xlogy.reduce) dry-run or take errors from these
+    outer = property(lambda self: self.scipy.outer)
+    reduce = property(lambda self: self.scipy.reduce)
+    accumulate = property(lambda self: self.scipy.accumulate)
+    reduceat = property(lambda self: self.scipy.reduceat)
+    at = property(lambda self: self.scipy.at)
+
 
 class SpecialUfunc(ufunc):
     """An npgpu ufunc whose calls off the fast path are checked by SciPy's ufunc (the ufunc
