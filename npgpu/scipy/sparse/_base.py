@@ -163,9 +163,31 @@ class spbase:
         return self.H
 
     def count_nonzero(self, axis=None):
+        """Nonzero values after duplicates are summed; with ``axis``, per column (0) or row (1)
+        as an int64 device array (SciPy's bincount of the other coordinate)."""
         c = self.tocsr()
         c.sum_duplicates()
-        return int(xp().count_nonzero(c.data))
+        if axis is None:
+            return int(xp().count_nonzero(c.data))
+        return self._axis_counts(c.tocoo(), axis, nonzero=True)
+
+    def _axis_counts(self, coo, axis, nonzero):
+        if self.format == "dia":                  # SciPy's DIA has neither
+            what = "count_nonzero" if nonzero else "_getnnz"
+            raise NotImplementedError(f"{what} over an axis is not implemented for DIA format")
+        try:
+            axis = operator_index(axis)
+        except TypeError:
+            raise TypeError(f"'{type(axis).__name__}' object cannot be interpreted as an "
+                            "integer") from None
+        if not -2 <= axis < 2:
+            raise ValueError("axis out of bounds")
+        axis %= 2
+        X = xp()
+        coord = coo.col if axis == 0 else coo.row
+        if nonzero:
+            coord = coord[coo.data != 0]
+        return X.bincount(coord.astype(np.int64, copy=False), minlength=self.shape[1 - axis])
 
     @property
     def size(self):
@@ -175,9 +197,11 @@ class spbase:
         raise TypeError("sparse array length is ambiguous; use getnnz() or shape[0]")
 
     def getnnz(self, axis=None):
+        """Stored values (explicit zeros and duplicates included); per column or row with
+        ``axis``."""
         if axis is None:
             return self.nnz
-        raise NotImplementedError("getnnz with an axis is not implemented in npgpu")
+        return self._axis_counts(self.tocoo(), axis, nonzero=False)
 
     def __bool__(self):
         if self.shape == (1, 1):

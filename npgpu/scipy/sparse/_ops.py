@@ -92,9 +92,24 @@ def scale(a, s):
 
 
 def divide(a, other):
-    if _is_scalar(other):
-        return a._with_data(a._data / other)
-    raise NotImplementedError("npgpu.scipy.sparse: division by an array is not supported")
+    """``a / other`` as SciPy: by a scalar, the data times ``1 / other`` in float64 (complex
+    types keep theirs); by a dense array, ``multiply`` by its reciprocal (sparse COO); by a
+    sparse array, dense (0 / 0 is NaN where neither stores a value)."""
+    X = xp()
+    if isinstance(other, spbase):
+        if other.shape != a.shape:
+            raise ValueError("inconsistent shapes")
+        dt = np.float64 if np.can_cast(a.dtype, np.float64) else a.dtype
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return (a.toarray().astype(dt) / other.toarray()).astype(dt, copy=False)
+    if not _is_scalar(other):
+        return multiply(a, X.divide(1, asdevice(other)))
+    if is_dense(other):                       # a 0-d device array: SciPy takes it as a scalar
+        other = other.get()[()]
+    r = 1 / other
+    if np.can_cast(a.dtype, np.float64):
+        return a._with_data(a._data.astype(np.float64) * r)
+    return a._with_data(a._data * r)
 
 
 def multiply(a, other):
