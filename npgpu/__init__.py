@@ -181,6 +181,9 @@ __getattr__, __dir__ = _lazy_submodules(__name__, ("polynomial", "testing"), glo
 # --- scipy (issue 25) ---
 from . import scipy
 from .scipy.special.numpy_i0 import i0
+# the Array API's anticipated "special" extension (data-apis/array-api#725): SciPy's
+# SCIPY_ARRAY_API mode calls xp.special's functions for namespaces it does not know
+special = scipy.special
 
 # --- Dask (issue 22): lazy registration with Dask, which npgpu does not import ---
 from .dask import _lazy as _dask_lazy

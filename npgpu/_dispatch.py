@@ -167,3 +167,14 @@ def register(ops, namespace):
     _built = False
     ops["array_function"] = array_function
     ops["ufunc_function"] = lambda name: ufunc_functions().get(name)
+    ops["scipy_ufunc"] = scipy_ufunc
+
+
+def scipy_ufunc(f):
+    """npgpu's ufunc for SciPy's ufunc ``f`` (``scipy.special.erf(x)`` on an npgpu array
+    reaches ``__array_ufunc__`` with SciPy's erf), else None.  Only a loaded scipy.special can
+    have made ``f``: npgpu.scipy.special loads (it is lazy) only then."""
+    import sys
+    if "scipy.special" not in sys.modules:
+        return None
+    return _namespace.scipy.special.ufunc_for(f)

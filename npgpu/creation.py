@@ -13,11 +13,11 @@ _F64 = np.dtype(np.float64)
 
 
 def _order(order):
-    if order in ("C", None, "K", "A"):
+    if order == "C" or order is None:
         return "C"
     if order == "F":
         return "F"
-    raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    return _order(_layout.check_order(order, "CF"))     # lower case, or NumPy's error
 
 
 def empty(shape, dtype=float, order="C", *, device=None, like=None):
@@ -32,6 +32,8 @@ def empty(shape, dtype=float, order="C", *, device=None, like=None):
 
 def _like_args(a, dtype, order, shape):
     dt = a.dtype if dtype is None else check_dtype(dtype)
+    if order not in ("C", "F", "A", "K", None):
+        order = _layout.check_order(order)
     if order in ("K", "A", None):
         order = "F" if isinstance(a, ndarray) and a._f_contig and not a._c_contig else "C"
     return (a.shape if shape is None else shape), dt, order
@@ -90,6 +92,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
     without copying (CUDA Array Interface, DLPack); host data is copied to the device.
     ``device``: host data is copied there; a device array elsewhere is copied over
     (``to_device``) unless ``copy=False``."""
+    if order is not None and order not in ("C", "F", "A", "K"):
+        order = _layout.check_order(order)
     if device is not None:
         return _asarray_on(a, dtype, order, device, copy)
     if isinstance(a, ndarray):
@@ -162,6 +166,8 @@ def _flat_items(seq):
 
 
 def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False):
+    if ndmin > 64:
+        raise ValueError("ndmin must be <= ndmax (64)")     # NumPy 2.4's message (checked first)
     out = asarray(obj, dtype=dtype, order=None if order == "K" else order, copy=copy)
     if copy and isinstance(obj, ndarray) and out is obj:
         out = obj.copy(order=order)

@@ -95,7 +95,10 @@ def _broadcast_view(a, shape):
 
 def broadcast_to(array, shape, subok=False):
     a = asarray(array)
-    shape = (operator.index(shape),) if isinstance(shape, (int, np.integer)) else tuple(shape)
+    # Python ints: NumPy integers given (scipy.stats computes shapes with NumPy) must not leak
+    # into .shape, whose entries later reach ctypes and kernel signatures
+    shape = ((operator.index(shape),) if isinstance(shape, (int, np.integer))
+             else tuple(operator.index(n) for n in shape))
     np.broadcast_to(_host_dummy(a.shape), shape)        # NumPy's checks and messages
     v = _broadcast_view(a, shape)
     v._ro = READONLY             # elements may repeat in memory: NumPy's view is read-only
@@ -204,7 +207,8 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     arrs = [asarray(a) for a in arrays]
     if not arrs:
         raise ValueError("need at least one array to concatenate")
-    if axis is None:
+    flat = axis is None
+    if flat:
         arrs = [a.ravel() for a in arrs]
         axis = 0
     nd = arrs[0].ndim
@@ -228,8 +232,12 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     if out is not None:
         if not isinstance(out, ndarray):
             raise TypeError("'out' must be an npgpu array")
+        # NumPy's messages (axis=None: its flattened concatenate's)
+        if out.ndim != len(shape):
+            raise ValueError("Output array must be 1D" if flat
+                             else "Output array has wrong dimensionality")
         if out.shape != shape:
-            raise ValueError("Output array is the wrong shape")
+            raise ValueError(f"Output array is the wrong {'size' if flat else 'shape'}")
         if out._ro:
             fail_unless_writeable(out, "assignment destination")
         dt = out.dtype
@@ -349,7 +357,7 @@ def split(ary, indices_or_sections, axis=0):
     except TypeError:
         sections = indices_or_sections
         n = ary.shape[_layout.normalize_axis(axis, ary.ndim)]
-        if sections == 0 or n % sections:
+        if n % sections:        # (sections 0: NumPy's ZeroDivisionError, from this modulo)
             raise ValueError("array split does not result in an equal division") from None
     return array_split(ary, indices_or_sections, axis)
 
@@ -382,6 +390,7 @@ def copyto(dst, src, casting="same_kind", where=True):
         raise TypeError(f"copyto() argument 1 must be npgpu.ndarray, not {type(dst).__name__}")
     if dst._ro:
         fail_unless_writeable(dst, "assignment destination")
+    _casting_arg(casting)
     if isinstance(src, (int, float, complex, np.generic)) or (isinstance(src, np.ndarray) and src.ndim == 0):
         # a scalar: NumPy's own assignment into a 0-d host array checks the cast (NEP 50)
         tmp = np.empty((), dst.dtype)
@@ -390,14 +399,19 @@ def copyto(dst, src, casting="same_kind", where=True):
     else:
         src = asarray(src)
         _check_cast(src.dtype, dst.dtype, casting)
-        if src.shape != dst.shape:
-            np.broadcast_to(_host_dummy(src.shape), dst.shape)     # NumPy's broadcast error
+        if src.shape != dst.shape and not _layout.broadcasts_to(src.shape, dst.shape):
+            raise ValueError("could not broadcast input array from shape "     # NumPy's message
+                             f"{_layout.c_shape_text(src.shape)} into shape "
+                             f"{_layout.c_shape_text(dst.shape)}")
     if where is True:
         _copy.copy_into(dst, src) if isinstance(src, ndarray) else _copy.fill(dst, src)
         return
     where = asarray(where)
     _check_cast(where.dtype, _BOOL, "safe")
-    np.broadcast_to(_host_dummy(where.shape), dst.shape)
+    if not _layout.broadcasts_to(where.shape, dst.shape):
+        raise ValueError("could not broadcast where mask from shape "         # NumPy's message
+                         f"{_layout.c_shape_text(where.shape)} into shape "
+                         f"{_layout.c_shape_text(dst.shape)}")
     if dst.size == 0:
         return
     if isinstance(src, ndarray) and _copy.may_overlap(dst, src) and not _copy.same_elements(dst, src, dst.shape):

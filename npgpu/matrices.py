@@ -53,8 +53,9 @@ def _tri_numpy(N, M, k, dt):
 def _tri_mask(m, k, lower):
     a = asarray(m)
     if a.ndim < 2:
+        # a 0-d input: NumPy's class (its tri() is called with no N)
         raise ValueError(f"input array must be at least 2-d (got {a.ndim}-d)") if a.ndim else \
-            ValueError("input array must be at least 1-d")
+            TypeError("input array must be at least 1-d")
     n, mm = a.shape[-2], a.shape[-1]
     out = empty_array(a.shape, a.dtype)
     if out.size:

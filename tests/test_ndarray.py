@@ -467,3 +467,53 @@ def test_results_come_from_kernels():
     g[::-1].copy()                       # strided: the copy kernel (contiguous copies use memcpy)
     g[::-1].astype(numpy.float64)
     assert compiler.stats["launches"] >= before + 2
+
+
+@pytest.mark.parametrize("view,new", [("c", (2, 3)), ("c", -1), ("c", (3, -1)), ("c", 6),
+                                      ("c", (4,)), ("c", (-1, -1)), ("c", None), ("c", (2.0, 3)),
+                                      ("strided", (6,)), ("T", (12,)), ("T", (4, 3)),
+                                      ("cols", (3, 2, 1))])
+def test_setting_shape_reshapes_in_place(view, new):
+    """``a.shape = s`` is NumPy's in-place reshape: a view of the same memory, or NumPy's
+    error (never a copy, never stale strides)."""
+    base = numpy.arange(12.0).reshape(3, 4)
+    pick = {"c": lambda x: x.reshape(-1)[:6], "strided": lambda x: x[:, ::2],
+            "T": lambda x: x.T, "cols": lambda x: x[:, :2]}[view]
+    h, g = pick(base.copy()), pick(np.asarray(base))
+    ptr = g.__cuda_array_interface__["data"][0]
+    try:
+        h.shape = new
+    except Exception as e:
+        with pytest.raises(type(e)) as info:
+            g.shape = new
+        assert str(info.value) == str(e)
+        return
+    g.shape = new
+    assert g.shape == h.shape and g.flags.c_contiguous == h.flags.c_contiguous
+    assert g.__cuda_array_interface__["data"][0] == ptr
+    numpy.testing.assert_array_equal(g.get(), h)
+
+
+@pytest.mark.parametrize("view,new", [("c", "int32"), ("c", "int8"), ("c", "complex128"),
+                                      ("c", "float64"), ("rows", "int16"), ("T", "int32"),
+                                      ("zero_d", "int64"), ("zero_d", "int32"),
+                                      ("c", "float16x")])
+def test_setting_dtype_views_in_place(view, new):
+    """``a.dtype = t`` is NumPy's in-place ``view(t)``: the same memory read as ``t``, or
+    NumPy's error."""
+    base = numpy.arange(12.0).reshape(3, 4)
+    pick = {"c": lambda x: x.reshape(-1)[:8], "rows": lambda x: x[::2],
+            "T": lambda x: x.T, "zero_d": lambda x: x[1, 1]}[view]
+    h, g = pick(base.copy()), pick(np.asarray(base))
+    if view == "zero_d":
+        h, g = numpy.array(h), np.asarray(base)[1, 1]
+    try:
+        h.dtype = new
+    except Exception as e:
+        with pytest.raises(type(e)) as info:
+            g.dtype = new
+        assert str(info.value) == str(e)
+        return
+    g.dtype = new
+    assert g.dtype == h.dtype and g.shape == h.shape
+    numpy.testing.assert_array_equal(g.get(), h)

@@ -80,6 +80,8 @@ def _same_block(dst, src):
 
 def copy(a, order="C", dtype=None):
     dt = a.dtype if dtype is None else check_dtype(dtype)
+    if order not in ("C", "F", "A", "K"):
+        order = "C" if order is None else _layout.check_order(order)   # NumPy's converter
     if order == "K" or order == "A":
         order = "F" if (a._f_contig and not a._c_contig) else "C"
     if order not in ("C", "F"):

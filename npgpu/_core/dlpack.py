@@ -520,7 +520,7 @@ def from_dlpack(x, /, *, device=None, copy=None):
         want = _device_ordinal(device)
         if want is not None and want != here:
             with _runtime.Device(want):
-                return from_dlpack(x, copy=copy)
+                return from_dlpack(x, device=want, copy=copy)
     if tls.ctx_dev != here:
         _runtime.ensure_context()
     cls = x.__class__
@@ -537,7 +537,10 @@ def from_dlpack(x, /, *, device=None, copy=None):
                             f"not {type(x).__name__}")
         dev = x.__dlpack_device__() if hasattr(x, "__dlpack_device__") else None
         if dev is not None and not (dev[0] == _HOME and (dev[1] == here or _backend.IS_SIM)):
-            moved = _from_elsewhere(x, dev, here, copy)
+            # device= asks for the move: copy=None then copies where needed (the standard;
+            # scikit-learn's move_to sends NumPy arrays so); without device=, only copy=True
+            moved = _from_elsewhere(x, dev, here,
+                                    True if copy is None and device is not None else copy)
             if moved is not None:
                 return moved
         # the producer orders its pending work before our current stream (1: legacy default)

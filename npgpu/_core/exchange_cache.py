@@ -3,15 +3,16 @@
 Peers ask an array the same questions on every exchange or kernel launch: PyTorch and CuPy
 read ``__cuda_array_interface__``, every DLPack export writes the same struct.  npgpu keeps
 those answers in one object per array (``ndarray._xc``), valid while the array's pointer,
-shape, strides, dtype and writeable state are the ones it was made for (``resize`` and
-``flags.writeable`` change them in place: the next call then makes a fresh one).
+shape, strides, dtype and writeable state are the ones it was made for (``resize``,
+setting ``shape`` and ``flags.writeable`` change them in place: the next call then makes a
+fresh one).
 
 Numba's launcher asks more often (``_numba_type_`` twice and ``_strided_memory_view_shim``
 once per argument and launch) and from C: those two are slots of the array, unset until the
 first read, which the class's ``__getattr__`` (:func:`memo`) fills, as Numba caches its own
 arrays' (``functools.cached_property``); after it each read is a slot read in C, with no Python
-call and no check.  ``resize`` and ``flags.writeable`` unset them (:func:`forget`); nothing
-else changes an array in place.
+call and no check.  ``resize``, setting ``shape`` and ``flags.writeable`` unset them
+(:func:`forget`); nothing else changes an array in place.
 Nothing here imports the layers above ``_core``.
 """
 

@@ -81,7 +81,7 @@ def resize(a, args, refcheck=True):
                 _copy.copy_into(new[:keep], a.reshape(-1, order=order)[:keep])
             a._mem, a._ptr = new._mem, new._ptr
     strides = (_layout.f_strides if order == "F" else _layout.c_strides)(shape, isz)
-    a.shape = shape
+    a._shape = shape
     a._strides = strides
     a._c_contig = _layout.is_c_contig(shape, strides, isz)
     a._f_contig = _layout.is_f_contig(shape, strides, isz)

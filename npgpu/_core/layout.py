@@ -50,16 +50,45 @@ def normalize_shape(shape):
     given = shape
     if isinstance(shape, (int, np.integer)) or getattr(shape, "ndim", None) == 0:
         shape = (shape,)    # a 0-d array (NumPy's or a device count, read by __index__)
+    if shape is None:
+        raise TypeError("Use () not None as shape arguments")     # NumPy's message
     try:
-        shape = tuple(operator.index(n) for n in shape)
+        items = tuple(shape)
     except TypeError:
         # NumPy's message: the repr quoted
         raise TypeError("expected a sequence of integers or a single integer, "
                         f"got '{given!r}'") from None
+    # a sequence: NumPy names the first element that is not an integer (a 0-d array given
+    # alone: the "expected a sequence" message, as for any non-sequence)
+    try:
+        shape = tuple(operator.index(n) for n in items)
+    except TypeError:
+        if shape is not given and getattr(given, "ndim", None) == 0:
+            raise TypeError("expected a sequence of integers or a single integer, "
+                            f"got '{given!r}'") from None
+        raise
     for n in shape:
         if n < 0:
             raise ValueError("negative dimensions are not allowed")
     return shape
+
+
+def check_order(order, allowed="CFAK"):
+    """NumPy's ``order=`` converter: one of C, F, A, K in either case (str or bytes), upper-cased;
+    None as given.  NumPy's TypeError / ValueError otherwise, and its "only 'C' or 'F'" where
+    ``allowed`` is "CF" (creation functions)."""
+    if order is None:
+        return None
+    if isinstance(order, bytes):
+        order = order.decode("latin-1")
+    if not isinstance(order, str):
+        raise TypeError(f"order must be str, not {type(order).__name__}")
+    o = order.upper() if len(order) == 1 else order
+    if o not in ("C", "F", "A", "K"):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    if o not in allowed:
+        raise ValueError("only 'C' or 'F' order is permitted")
+    return o
 
 
 def prod(shape):

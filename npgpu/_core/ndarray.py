@@ -140,9 +140,9 @@ def _new(mem, ptr, shape, strides, dtype, base=None, contig=None, ro=WRITEABLE):
     a = ndarray.__new__(ndarray)
     a._mem = mem
     a._ptr = ptr
-    a.shape = shape
+    a._shape = shape
     a._strides = strides
-    a.dtype = dtype
+    a._dtype = dtype
     a._base = base
     a._ro = ro
     if contig is None:
@@ -184,8 +184,8 @@ def empty_array(shape, dtype, order="C"):
             a._c_contig = _layout.is_c_contig(shape, strides, isz)
     a._mem = mem
     a._ptr = mem.ptr
-    a.shape = shape
-    a.dtype = dtype
+    a._shape = shape
+    a._dtype = dtype
     a._base = None
     a._ro = WRITEABLE
     return a
@@ -196,7 +196,7 @@ class ndarray:
 
     # _xc: exchange_cache.py (unset until used); _numba_type_, _strided_memory_view_shim:
     # Numba's launcher's reads, made on the first (``__getattr__`` below)
-    __slots__ = ("_mem", "_ptr", "shape", "_strides", "dtype", "_base", "_c_contig", "_f_contig",
+    __slots__ = ("_mem", "_ptr", "_shape", "_strides", "_dtype", "_base", "_c_contig", "_f_contig",
                  "_ro", "_xc", "__weakref__", "_numba_type_", "_strided_memory_view_shim")
     __array_priority__ = 100
     __module__ = "npgpu"           # the public name, as NumPy's TypeErrors print it: npgpu.ndarray
@@ -213,15 +213,52 @@ class ndarray:
             strides = (_layout.c_strides if order != "F" else _layout.f_strides)(shape, dtype.itemsize)
         self._mem = mem
         self._ptr = ptr
-        self.shape = shape
+        self._shape = shape
         self._strides = tuple(strides)
-        self.dtype = dtype
+        self._dtype = dtype
         self._base = None
         self._ro = WRITEABLE
         self._c_contig = _layout.is_c_contig(shape, self._strides, dtype.itemsize)
         self._f_contig = _layout.is_f_contig(shape, self._strides, dtype.itemsize)
 
     # ---- attributes --------------------------------------------------------------------------
+    def _set_shape(self, shape):
+        """``a.shape = s``: NumPy's in-place reshape, a view of the same memory or an error."""
+        if shape is None:
+            raise TypeError("Use () not None as shape arguments")
+        try:
+            shape = tuple(operator.index(n) for n in (
+                shape if isinstance(shape, (tuple, list)) else (shape,)))
+        except TypeError as e:
+            raise TypeError(str(e)) from None
+        newshape = _layout.resolve_newshape(shape, self.size)
+        strides = _layout.reshape_strides(self._shape, self._strides, self.itemsize, newshape,
+                                          "C")
+        if strides is None:
+            raise AttributeError("Incompatible shape for in-place modification. Use "
+                                 "`.reshape()` to make a copy with the desired shape.")
+        self._shape, self._strides = newshape, strides
+        isz = self.itemsize
+        self._c_contig = _layout.is_c_contig(newshape, strides, isz)
+        self._f_contig = _layout.is_f_contig(newshape, strides, isz)
+        _forget_memos(self)                     # Numba's view of the old layout
+
+    def _set_dtype(self, dtype):
+        """``a.dtype = t``: NumPy's in-place ``view(t)`` (its checks and errors)."""
+        try:
+            dtype = np.dtype(dtype)
+        except TypeError:
+            raise TypeError("invalid data-type for array") from None
+        v = self.view(dtype)
+        self._shape, self._strides, self._dtype = v._shape, v._strides, v._dtype
+        self._c_contig, self._f_contig = v._c_contig, v._f_contig
+        _forget_memos(self)
+
+    # the slots read by C getters (a Python property would cost every read ~30 ns more; the
+    # hot paths read _shape and _dtype)
+    shape = property(operator.attrgetter("_shape"), _set_shape)
+    dtype = property(operator.attrgetter("_dtype"), _set_dtype)
+
     @property
     def strides(self):
         return self._strides
@@ -239,7 +276,7 @@ class ndarray:
 
     @property
     def itemsize(self):
-        return self.dtype.itemsize
+        return self._dtype.itemsize
 
     @property
     def nbytes(self):
@@ -286,6 +323,11 @@ class ndarray:
         ft = np.dtype(f"f{self.itemsize // 2}")
         return _new(self._mem, self._ptr, self.shape, self._strides, ft, self._root(), None, self._ro)
 
+    @real.setter
+    def real(self, value):
+        # NumPy: ``a.real = v`` assigns through the view (``a[...] = v`` for a real array)
+        self.real[...] = value
+
     @property
     def imag(self):
         if self.dtype.kind != "c":
@@ -296,12 +338,18 @@ class ndarray:
         return _new(self._mem, self._ptr + ft.itemsize, self.shape, self._strides, ft, self._root(),
                     None, self._ro)
 
+    @imag.setter
+    def imag(self, value):
+        if self.dtype.kind != "c":
+            raise TypeError("array does not have imaginary part to set")
+        self.imag[...] = value
+
     def _root(self):
         return self._base if self._base is not None else self
 
     def _view(self, offset, shape, strides, dtype=None):
         # a view writes no better than its array (read-only stays, broadcast_arrays' warning too)
-        return _new(self._mem, self._ptr + offset, shape, strides, dtype or self.dtype, self._root(),
+        return _new(self._mem, self._ptr + offset, shape, strides, dtype or self._dtype, self._root(),
                     None, self._ro)
 
     # ---- views -----------------------------------------------------------------------------------
@@ -343,11 +391,9 @@ class ndarray:
                 return self._view(0, *hit)
         if order not in ("C", "F", "A"):
             # NumPy's order converter: None is C, case-insensitive, K refused for reshape
-            order = "C" if order is None else order.upper() if isinstance(order, str) else order
+            order = "C" if order is None else _layout.check_order(order)
             if order == "K":
                 raise ValueError("order 'K' is not permitted for reshaping")
-            if order not in ("C", "F", "A"):
-                raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
         if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
         newshape = _layout.resolve_newshape(shape, self.size)
@@ -371,6 +417,8 @@ class ndarray:
     def ravel(self, order="C"):
         # NumPy's rule: a view only for a contiguous array (in the order asked, or for 'K' in
         # memory order with positive strides); otherwise a copy, even where reshape could view
+        if order not in ("C", "F", "A", "K"):
+            order = "C" if order is None else _layout.check_order(order)   # NumPy's converter
         if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
         elif order == "K":
@@ -392,6 +440,8 @@ class ndarray:
 
     def flatten(self, order="C"):
         # a new array that owns its memory (NumPy: flatten always copies, base None)
+        if order not in ("C", "F", "A", "K"):
+            order = "C" if order is None else _layout.check_order(order)   # NumPy's converter
         if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
         if order == "K":
@@ -428,7 +478,9 @@ class ndarray:
             keep = []           # NumPy lets an int axis 0 / -1 through for 0-d arrays
         else:
             axes = (axis,) if isinstance(axis, (int, np.integer)) else tuple(axis)
-            axes = {_layout.normalize_axis(a, self.ndim) for a in axes}
+            axes = [_layout.normalize_axis(a, self.ndim) for a in axes]
+            if len(set(axes)) < len(axes):
+                raise ValueError("duplicate value in 'axis'")       # NumPy's check
             for a in axes:
                 if self.shape[a] != 1:
                     raise ValueError("cannot select an axis to squeeze out which has size not equal to one")
@@ -575,10 +627,9 @@ class ndarray:
         return self.shape[0]
 
     def __iter__(self):
-        if not self.shape:
+        if not self.shape:      # raised by iter() itself, as NumPy's (not at the first next())
             raise TypeError("iteration over a 0-d array")
-        for i in range(self.shape[0]):
-            yield self[i]
+        return (self[i] for i in range(self.shape[0]))
 
     def _scalar(self, what):
         if what is bool:
@@ -782,11 +833,14 @@ for _py, _uf in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge",
 
 def _fast_power(name):
     """NumPy's ``ndarray.__pow__``/``__ipow__`` shortcut for a Python scalar exponent: 2 is
-    ``square`` (so bool ** 2 is int8) and 0.5 of a float or complex array is ``sqrt``
-    (``-inf ** 0.5`` is NaN there, not inf); anything else is ``power``."""
+    ``square`` (so bool ** 2 is int8), -1 of a float or complex array is ``reciprocal``
+    (``(inf+0j) ** -1`` is 0 there, not NaN) and 0.5 of one is ``sqrt`` (``-inf ** 0.5`` is NaN
+    there, not inf); anything else is ``power``."""
     def pw(self, other, *out):
         if type(other) is int and other == 2:
             return _ops["square"](self, *out)
+        if type(other) is int and other == -1 and self.dtype.kind in "fc":
+            return _ops["reciprocal"](self, *out)
         if type(other) is float and other == 0.5 and self.dtype.kind in "fc":
             return _ops["sqrt"](self, *out)
         return _ops["power"](self, other, *out)

@@ -394,18 +394,7 @@ def _checked(idx, size, error):
 
 def _order_arg(order):
     """NumPy's parse of unravel_index's / ravel_multi_index's ``order``: 'C' or 'F'."""
-    if order is None:
-        return "C"
-    if isinstance(order, bytes):
-        order = order.decode("latin-1")
-    if not isinstance(order, str):
-        raise TypeError(f"order must be str, not {type(order).__name__}")
-    o = order.upper() if len(order) == 1 else order
-    if o not in ("C", "F", "A", "K"):
-        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
-    if o not in ("C", "F"):
-        raise ValueError("only 'C' or 'F' order is permitted")
-    return o
+    return "C" if order is None else _layout.check_order(order, "CF")
 
 
 def _dims_arg(dims):

@@ -383,7 +383,8 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
     offset = operator.index(offset)      # a NumPy integer too (Dask's chunk offsets)
     if a.ndim < 2:
         raise ValueError("diag requires an array of at least two dimensions")
-    ax1, ax2 = _axes_list([axis1, axis2], a.ndim)
+    ax1 = normalize_axis_index(operator.index(axis1), a.ndim, "axis1")   # NumPy's message
+    ax2 = normalize_axis_index(operator.index(axis2), a.ndim, "axis2")
     if ax1 == ax2:
         raise ValueError("axis1 and axis2 cannot be the same")
     n1, n2 = a.shape[ax1], a.shape[ax2]

@@ -674,19 +674,9 @@ def _slice_axis(a, ax, start, stop):
 
 
 def _concat(seq, ax):
-    dt = np.result_type(*[s.dtype for s in seq])
-    shape = list(seq[1 if len(seq) > 1 else 0].shape)
-    for s in seq:
-        if s.ndim != len(shape):
-            raise ValueError("all the input array dimensions except for the concatenation axis "
-                             "must match exactly")
-    shape[ax] = builtins.sum(s.shape[ax] for s in seq)
-    out = _r.empty_array(tuple(shape), check_dtype(dt))
-    pos = 0
-    for s in seq:
-        _copy.copy_into(_slice_axis(out, ax, pos, pos + s.shape[ax]), s)
-        pos += s.shape[ax]
-    return out
+    # concatenate's shape checks and messages, NumPy's (diff's own concatenate call)
+    from ..manipulation import concatenate
+    return concatenate(seq, axis=ax)
 
 
 # ---- scans (implemented in .scan) ----------------------------------------------------------------

@@ -406,7 +406,7 @@ def fast_lookup(tag, a, axis, keepdims, extra):
         for x in axis:
             if x.__class__ is not int:
                 return None, None
-    key = (tag, a.dtype, a.shape, a._strides, a._ptr & 7, axis, keepdims, extra)
+    key = (tag, a._dtype, a._shape, a._strides, a._ptr & 7, axis, keepdims, extra)
     _CALL.warned = False
     try:
         return key, FAST.get(key)

@@ -5,6 +5,9 @@ from .._core.ndarray import _ops
 def array_ufunc(np_ufunc, method, inputs, kwargs):
     from .registry import UFUNCS
     uf = UFUNCS.get(np_ufunc.__name__)
+    if uf is None or uf._np is not np_ufunc:
+        # another library's ufunc (SciPy's special functions): npgpu's own for it, if any
+        uf = _ops["scipy_ufunc"](np_ufunc) or (uf if uf is None else None)
     if "out" in kwargs:
         out = kwargs["out"]
         if isinstance(out, tuple) and len(out) == 1:

@@ -156,12 +156,12 @@ class ufunc:
             if self._nin2 and len(args) == 2:
                 a, b = args
                 if (a.__class__ is ndarray and b.__class__ is ndarray and a._c_contig
-                        and b._c_contig and a.shape == b.shape):
-                    plan = self._plans.get((a.dtype, b.dtype))
+                        and b._c_contig and a._shape == b._shape):
+                    plan = self._plans.get((a._dtype, b._dtype))
                     if plan is not None:
                         kern, odt, words = plan
-                        out = empty_array(a.shape, odt)
-                        n = _prod(a.shape)
+                        out = empty_array(a._shape, odt)
+                        n = _prod(a._shape)
                         if words is not None and n >= _ew.WORDS_MIN:
                             _ew.launch_words(words, kern, n, (out, a, b))
                         elif n:
@@ -170,7 +170,7 @@ class ufunc:
                 if a.__class__ is ndarray and b.__class__ is ndarray:
                     # broadcasting and views (x - x.mean(axis=0)): the remembered resolution and
                     # result layout, no dry run (CPU, launch stubbed: 17 -> 8 us)
-                    bp = self._bplans.get((a.dtype, b.dtype, a.shape, b.shape, a._strides,
+                    bp = self._bplans.get((a._dtype, b._dtype, a._shape, b._shape, a._strides,
                                            b._strides))
                     if bp is not None:
                         loop_in, loop_out, op, shape, order = bp
@@ -180,21 +180,21 @@ class ufunc:
                 # one array and a scalar (x * 2, 1.0 - x, x + np.float32(1)): the resolution
                 # is the scalar's type's (NEP 50), remembered per (array dtype, type, position)
                 if a.__class__ is ndarray and b.__class__ in _FAST_SCALAR:
-                    plan = self._splans.get((a.dtype, b.__class__, 1))
+                    plan = self._splans.get((a._dtype, b.__class__, 1))
                     if plan is not None:
                         return self._scalar_call(plan, args, a, 1)
                 elif b.__class__ is ndarray and a.__class__ in _FAST_SCALAR:
-                    plan = self._splans.get((b.dtype, a.__class__, 0))
+                    plan = self._splans.get((b._dtype, a.__class__, 0))
                     if plan is not None:
                         return self._scalar_call(plan, args, b, 0)
             elif self._nin1 and len(args) == 1:
                 a = args[0]
                 if a.__class__ is ndarray and a._c_contig:
-                    plan = self._plans.get(a.dtype)
+                    plan = self._plans.get(a._dtype)
                     if plan is not None:
                         kern, odt, words = plan
-                        out = empty_array(a.shape, odt)
-                        n = _prod(a.shape)
+                        out = empty_array(a._shape, odt)
+                        n = _prod(a._shape)
                         if words is not None and n >= _ew.WORDS_MIN:
                             _ew.launch_words(words, kern, n, (out, a))
                         elif n:
@@ -205,7 +205,7 @@ class ufunc:
                 a, lo, hi = args
                 if (a.__class__ is ndarray and lo.__class__ in _FAST_SCALAR
                         and hi.__class__ in _FAST_SCALAR):
-                    plan = self._splans.get((a.dtype, lo.__class__, hi.__class__))
+                    plan = self._splans.get((a._dtype, lo.__class__, hi.__class__))
                     if plan is not None:
                         return self._scalars_call(plan, args, a)
         elif len(kwargs) == 1 and not _multi_device[0] and len(args) == self.nin:
@@ -226,17 +226,17 @@ class ufunc:
     def _out_call(self, args, o):
         """The fast path's launch into ``o`` (see :meth:`__call__`); None where it does not
         apply (the full path then answers)."""
-        shape = o.shape
+        shape = o._shape
         for x in args:
             if x.__class__ is ndarray:
-                if not (x._c_contig and x.shape == shape and _apart_or_same(x, o)):
+                if not (x._c_contig and x._shape == shape and _apart_or_same(x, o)):
                     return None
             elif x.__class__ not in _FAST_SCALAR or len(args) == 1:
                 return None
         n = _prod(shape)
         if len(args) == 1:
-            plan = self._plans.get(args[0].dtype)
-            if plan is None or plan[1] != o.dtype:
+            plan = self._plans.get(args[0]._dtype)
+            if plan is None or plan[1] != o._dtype:
                 return None
             kern, odt, words = plan
             a = args[0]
@@ -249,8 +249,8 @@ class ufunc:
             return None
         a, b = args
         if a.__class__ is ndarray and b.__class__ is ndarray:
-            plan = self._plans.get((a.dtype, b.dtype))
-            if plan is None or plan[1] != o.dtype:
+            plan = self._plans.get((a._dtype, b._dtype))
+            if plan is None or plan[1] != o._dtype:
                 return None
             kern, odt, words = plan
             if words is not None and n >= _ew.WORDS_MIN:
@@ -261,8 +261,8 @@ class ufunc:
         pos = 0 if a.__class__ is not ndarray else 1
         if args[1 - pos].__class__ is not ndarray:
             return None
-        plan = self._splans.get((args[1 - pos].dtype, args[pos].__class__, pos))
-        if plan is None or plan[1][0] != o.dtype:
+        plan = self._splans.get((args[1 - pos]._dtype, args[pos].__class__, pos))
+        if plan is None or plan[1][0] != o._dtype:
             return None
         return self._scalar_call(plan, args, args[1 - pos], pos, o)
 
@@ -279,11 +279,11 @@ class ufunc:
             return self._call(*args) if out is None else self._call(*args, out=out)
         if a._c_contig:
             if out is None:
-                out = empty_array(a.shape, loop_out[0])
-            n = _prod(a.shape)
+                out = empty_array(a._shape, loop_out[0])
+            n = _prod(a._shape)
             kern = direct[0]
             if kern is not None and n and not (direct[1] and _ew.words_size(n)):
-                iso, isa = out.dtype.itemsize, a.dtype.itemsize
+                iso, isa = out._dtype.itemsize, a._dtype.itemsize
                 s = (sc.real, sc.imag) if loop_in[pos].kind == "c" else (sc,)
                 arr = (0, 0, n, isa, a._ptr, n, isa)
                 g, blk = _grids.get((n, kern)) or _ew._grid(n, kern)
@@ -291,7 +291,7 @@ class ufunc:
                      + ((*arr, *s) if pos else (*s, *arr)))
                 return out
         else:
-            out = empty_array(a.shape, loop_out[0], "F" if a._f_contig else "C")
+            out = empty_array(a._shape, loop_out[0], "F" if a._f_contig else "C")
         kern = _ew.launch(op, [a, sc] if pos else [sc, a], loop_in, [out], loop_out,
                           name=self.__name__)
         if kern is not None and direct[0] is None and a._c_contig:
@@ -306,7 +306,7 @@ class ufunc:
             ins = [a, _scalar(args[1], loop_in[1]), _scalar(args[2], loop_in[2])]
         except OverflowError:
             return self._call(*args)
-        out = empty_array(a.shape, loop_out[0], "F" if a._f_contig and not a._c_contig else "C")
+        out = empty_array(a._shape, loop_out[0], "F" if a._f_contig and not a._c_contig else "C")
         _ew.launch(op, ins, loop_in, [out], loop_out, name=self.__name__)
         return out
 
@@ -700,7 +700,7 @@ def dry_run(func, args, kwargs):
 def _launch1(kern, n, out, a):
     """The contiguous element kernel of a unary loop over ``n`` elements of C-contiguous ``out``
     and ``a``."""
-    iso, isa = out.dtype.itemsize, a.dtype.itemsize
+    iso, isa = out._dtype.itemsize, a._dtype.itemsize
     g, blk = _grids.get((n, kern)) or _ew._grid(n, kern)
     kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr, n, isa))
 
@@ -708,7 +708,7 @@ def _launch1(kern, n, out, a):
 def _launch2(kern, n, out, a, b):
     """The contiguous element kernel of a binary loop over ``n`` elements of C-contiguous
     ``out``, ``a``, ``b``."""
-    iso, isa, isb = out.dtype.itemsize, a.dtype.itemsize, b.dtype.itemsize
+    iso, isa, isb = out._dtype.itemsize, a._dtype.itemsize, b._dtype.itemsize
     g, blk = _grids.get((n, kern)) or _ew._grid(n, kern)
     kern(g, blk, (n, 0, 0, n, iso, out._ptr, n, iso, 0, 0, n, isa, a._ptr, n, isa, 0, 0, n, isb,
                   b._ptr, n, isb))
@@ -718,9 +718,9 @@ def _apart_or_same(x, o):
     """Are C-contiguous ``x`` and ``o`` (one shape) elementwise-safe as input and output: the
     same elements (same address and itemsize), or no byte in common?"""
     if x._ptr == o._ptr:
-        return x.dtype.itemsize == o.dtype.itemsize
-    n = _prod(o.shape)
-    return x._ptr + n * x.dtype.itemsize <= o._ptr or o._ptr + n * o.dtype.itemsize <= x._ptr
+        return x._dtype.itemsize == o._dtype.itemsize
+    n = _prod(o._shape)
+    return x._ptr + n * x._dtype.itemsize <= o._ptr or o._ptr + n * o._dtype.itemsize <= x._ptr
 
 
 def _scalar(x, dt):

@@ -7,6 +7,7 @@ Matrix vs array semantics as SciPy's: for ``*_matrix`` classes ``*`` is the matr
 of a ``*_matrix`` keep two dimensions (npgpu has no ``np.matrix``: a 2-d ndarray stands in).
 """
 import numbers
+import operator
 
 import numpy as np
 
@@ -85,7 +86,6 @@ def shape_only(arg1, dtype):
 
 
 def operator_index(s):
-    import operator
     return operator.index(s)
 
 
@@ -223,11 +223,17 @@ class spbase:
     def __pos__(self):
         return self.copy()
 
+    def _deduped_data(self):
+        """The stored values, duplicates summed first (in place, as SciPy; DIA has none)."""
+        if hasattr(self, "sum_duplicates"):
+            self.sum_duplicates()
+        return self._data
+
     def __abs__(self):
-        return self._with_data(xp().abs(self._data))
+        return self._with_data(xp().abs(self._deduped_data()))
 
     def __round__(self, ndigits=0):
-        return self._with_data(xp().round(self._data, ndigits))
+        return self._with_data(xp().round(self._deduped_data(), ndigits))
 
     def __add__(self, other):
         from . import _ops
@@ -307,8 +313,36 @@ class spbase:
             raise NotImplementedError("zero power is not supported as it would densify the "
                                       "matrix.\nUse `np.ones(A.shape, dtype=A.dtype)` for this "
                                       "case.")
-        data = self._data if dtype is None else self._data.astype(dtype)
+        data = self._deduped_data()
+        data = data if dtype is None else data.astype(dtype)
         return self._with_data(xp().power(data, n))
+
+    # ---- comparisons (``_compare.py``): sparse bool results, as SciPy --------------------
+    def __eq__(self, other):
+        from . import _compare
+        return _compare.compare(self, other, operator.eq)
+
+    def __ne__(self, other):
+        from . import _compare
+        return _compare.compare(self, other, operator.ne)
+
+    def __lt__(self, other):
+        from . import _compare
+        return _compare.compare(self, other, operator.lt)
+
+    def __gt__(self, other):
+        from . import _compare
+        return _compare.compare(self, other, operator.gt)
+
+    def __le__(self, other):
+        from . import _compare
+        return _compare.compare(self, other, operator.le)
+
+    def __ge__(self, other):
+        from . import _compare
+        return _compare.compare(self, other, operator.ge)
+
+    __hash__ = None     # as SciPy's: comparisons are elementwise
 
     # ---- reductions -----------------------------------------------------------------
     def sum(self, axis=None, dtype=None, out=None):
@@ -320,12 +354,28 @@ class spbase:
         return _ops.mean(self, axis, dtype, out)
 
     def max(self, axis=None, out=None, *, explicit=False):
-        from . import _ops
-        return _ops.reduce_extremum(self, axis, "maximum", explicit)
+        from . import _minmax
+        return _minmax.extremum(self, axis, out, "maximum", explicit)
 
     def min(self, axis=None, out=None, *, explicit=False):
-        from . import _ops
-        return _ops.reduce_extremum(self, axis, "minimum", explicit)
+        from . import _minmax
+        return _minmax.extremum(self, axis, out, "minimum", explicit)
+
+    def nanmax(self, axis=None, out=None, *, explicit=False):
+        from . import _minmax
+        return _minmax.extremum(self, axis, out, "fmax", explicit)
+
+    def nanmin(self, axis=None, out=None, *, explicit=False):
+        from . import _minmax
+        return _minmax.extremum(self, axis, out, "fmin", explicit)
+
+    def argmax(self, axis=None, out=None, *, explicit=False):
+        from . import _minmax
+        return _minmax.argextremum(self, axis, out, "maximum", explicit)
+
+    def argmin(self, axis=None, out=None, *, explicit=False):
+        from . import _minmax
+        return _minmax.argextremum(self, axis, out, "minimum", explicit)
 
     def diagonal(self, k=0):
         from . import _ops
@@ -337,6 +387,21 @@ class spbase:
 
     def trace(self, offset=0):
         return self.diagonal(offset).sum()
+
+    def reshape(self, *args, **kwargs):
+        """A COO of the new shape (this object when the shape is unchanged and not ``copy``);
+        ``order`` 'C' or 'F', as SciPy's."""
+        from . import _shape
+        order, copy = kwargs.pop("order", "C"), kwargs.pop("copy", False)
+        if kwargs:
+            raise TypeError("reshape() got unexpected keywords arguments: "
+                            f"{', '.join(kwargs.keys())}")
+        return _shape.reshape(self, args, order, copy)
+
+    def resize(self, *shape):
+        """In place, as SciPy: entries outside the new shape are dropped."""
+        from . import _shape
+        _shape.resize(self, shape)
 
     def __getitem__(self, key):
         from . import _index
@@ -351,6 +416,24 @@ class spbase:
         c.sum_duplicates()
         keep = c.data != 0
         return c.row[keep], c.col[keep]
+
+
+# SciPy's ufuncs with f(0) == 0: methods applied to the summed stored values
+_UFUNCS_ZERO_AT_ZERO = ("sin", "tan", "arcsin", "arctan", "sinh", "tanh", "arcsinh", "arctanh",
+                        "rint", "sign", "expm1", "log1p", "deg2rad", "rad2deg", "floor", "ceil",
+                        "trunc", "sqrt")
+
+
+def _ufunc_method(name):
+    def method(self):
+        return self._with_data(getattr(xp(), name)(self._deduped_data()))
+    method.__name__ = method.__qualname__ = name
+    method.__doc__ = f"Element-wise {name}.\n\nSee `numpy.{name}` for more information."
+    return method
+
+
+for _name in _UFUNCS_ZERO_AT_ZERO:
+    setattr(spbase, _name, _ufunc_method(_name))
 
 
 def issparse(x):

@@ -39,6 +39,8 @@ def from_sorted(rows, cols, data, shape, like):
 
 
 def union(a, b, op, negate_b=False):
+    """``op(a_value, b_value)`` over the union of the patterns (0 where one operand lacks the
+    entry), nonzero results kept: ``op`` need not be symmetric (comparisons)."""
     X = xp()
     if a.shape != b.shape:
         raise ValueError(f"inconsistent shapes {a.shape} and {b.shape}")
@@ -53,22 +55,26 @@ def union(a, b, op, negate_b=False):
     r = X.concatenate([A._major_index().astype(np.int64), B._major_index().astype(np.int64)])
     c = X.concatenate([A.indices.astype(np.int64), B.indices.astype(np.int64)])
     d = X.concatenate([A.data.astype(dt, copy=False), bd])
+    from_a = X.concatenate([X.ones(A.nnz, dtype=bool), X.zeros(B.nnz, dtype=bool)])
     n = d.shape[0]
     if n == 0:
-        return from_sorted(r, c, d, a.shape, a)
+        return from_sorted(r, c, op(d, d), a.shape, a)
     from ._coo import sort_order
+    # the radix sort is stable: in a run of two, a's entry comes first
     perm = sort_order(r, c, *a.shape)
-    r, c, d = r[perm], c[perm], d[perm]
+    r, c, d, from_a = r[perm], c[perm], d[perm], from_a[perm]
     same = X.zeros(n, dtype=bool)
     same[:-1] = (r[1:] == r[:-1]) & (c[1:] == c[:-1])
     start = X.ones(n, dtype=bool)
     start[1:] = ~same[:-1]
-    second = X.zeros(n, dtype=dt)
-    second[:-1] = X.where(same[:-1], d[1:], X.zeros((), dt))
-    val = op(d, second)
+    zero = X.zeros((), dt)
+    following = X.zeros(n, dtype=dt)
+    following[:-1] = d[1:]
+    av = X.where(from_a, d, zero)
+    bv = X.where(same, following, X.where(from_a, zero, d))
+    val = op(av, bv)
     keep = start & (val != 0)
-    out = from_sorted(r[keep], c[keep], val[keep], a.shape, a)
-    return out
+    return from_sorted(r[keep], c[keep], val[keep], a.shape, a)
 
 
 def add(a, other, sign):
@@ -247,43 +253,6 @@ def mean(a, axis=None, dtype=None, out=None):
         out[...] = res
         return out
     return res
-
-
-def reduce_extremum(a, axis, name, explicit=False):
-    X = xp()
-    axis = _axis(axis)
-    op = getattr(X, name)
-    m, n = a.shape
-    if m * n == 0:
-        raise ValueError(f"zero-size array to reduction operation {name} which has no "
-                         "identity")
-    c = _csr(a).tocoo()
-    if axis is None:
-        if c.nnz == 0:
-            return X.zeros((), a.dtype)
-        v = X.max(c.data) if name == "maximum" else X.min(c.data)
-        if c.nnz < m * n and not explicit:
-            v = op(v, X.zeros((), a.dtype))
-        return v
-    idx = c.col if axis == 0 else c.row
-    length = a.shape[1 - axis]
-    other = a.shape[axis]
-    if a.dtype.kind == "f":
-        far = -np.inf if name == "maximum" else np.inf
-    elif a.dtype.kind == "b":
-        far = name != "maximum"
-    else:
-        info = np.iinfo(a.dtype)
-        far = info.min if name == "maximum" else info.max
-    if c.nnz:
-        counts = X.bincount(idx, minlength=length)
-        full = counts == other if not explicit else counts > 0
-        res = X.where(full, X.full((), far, a.dtype), X.zeros((), a.dtype))
-        res = res.astype(a.dtype, copy=False)
-        getattr(X, name).at(res, idx, c.data)
-    else:
-        res = X.zeros(length, a.dtype)
-    return _shape_result(a, res, axis)
 
 
 def diagonal(a, k=0):

@@ -16,6 +16,8 @@ Complex input: SciPy's complex loops exist in npgpu only for the rows with a ``"
 has no loop (zeta) npgpu raises a ``TypeError`` saying so; where SciPy raises, so does npgpu,
 with SciPy's message.
 """
+import inspect
+
 import numpy as np
 
 from ...ufuncs.registry import build_ufunc
@@ -32,7 +34,10 @@ def _scipy_ufunc(name):
     if name.startswith("_"):
         import scipy.special._ufuncs
         return getattr(scipy.special._ufuncs, name)
-    return getattr(scipy.special, name)
+    f = getattr(scipy.special, name)
+    # SCIPY_ARRAY_API=1 (which scikit-learn's array API mode requires) makes these names
+    # Python wrappers (functools.wraps) around the ufuncs whose loops and errors npgpu reads
+    return f if isinstance(f, np.ufunc) else inspect.unwrap(f)
 
 
 class LoopSpec:
@@ -117,3 +122,13 @@ def _special_ufunc(name, row):
 
 
 UFUNCS = {name: _special_ufunc(name, row) for name, row in TABLE.items()}
+_BY_SCIPY = {}          # id(SciPy's ufunc) -> npgpu's, made on the first foreign call
+
+
+def ufunc_for(f):
+    """npgpu's ufunc for SciPy's ufunc ``f`` (``scipy.special.erf`` called on an npgpu array),
+    else None."""
+    if not _BY_SCIPY:
+        _BY_SCIPY.update({id(u._np.scipy): u for u in UFUNCS.values()})
+    u = _BY_SCIPY.get(id(f))
+    return u if u is not None and u._np.scipy is f else None

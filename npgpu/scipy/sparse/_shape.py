@@ -1,0 +1,78 @@
+"""``reshape`` and ``resize`` as SciPy's, on the device coordinates (2-d shapes only: npgpu's
+sparse arrays have no other)."""
+import operator
+
+import numpy as np
+
+from ._base import index_dtype
+
+
+def _parse(args):
+    """SciPy's ``check_shape`` argument forms: ``(m, n)``, ``m, n`` or one integer."""
+    if len(args) == 0:
+        raise TypeError("function missing 1 required positional argument: 'shape'")
+    if len(args) == 1:
+        try:
+            it = iter(args[0])
+        except TypeError:
+            return (operator.index(args[0]),)
+        return tuple(operator.index(s) for s in it)
+    return tuple(operator.index(s) for s in args)
+
+
+def _two(shape):
+    if len(shape) != 2:
+        raise ValueError(f"shape must have length in (2,). Got new_shape={shape}")
+    return shape
+
+
+def reshape(a, args, order="C", copy=False):
+    shape, size = _parse(args), a.shape[0] * a.shape[1]
+    neg = [i for i, s in enumerate(shape) if s < 0]
+    if not neg:
+        if int(np.prod(shape)) != size:
+            raise ValueError(f"cannot reshape array of size {size} into shape {shape}")
+    elif len(neg) == 1:
+        rest = int(np.prod(shape[:neg[0]] + shape[neg[0] + 1:]))
+        known, rem = divmod(size, rest) if rest else (0, size)
+        if rem:
+            err = tuple("newshape" if s < 0 else s for s in shape)
+            raise ValueError(f"cannot reshape array of size {size} into shape {err}")
+        shape = shape[:neg[0]] + (known,) + shape[neg[0] + 1:]
+    else:
+        raise ValueError("can only specify one unknown dimension")
+    if shape == a.shape:
+        return a.copy() if copy else a
+    m, n = _two(shape)
+    c = a.tocoo()
+    r, k = c.row.astype(np.int64), c.col.astype(np.int64)
+    if order == "C":
+        row, col = divmod(r * a.shape[1] + k, n)
+    else:
+        col, row = divmod(k * a.shape[0] + r, m)
+    idt = index_dtype(max(shape))
+    data = c.data.copy() if copy else c.data
+    return type(c)._from_parts(data, row.astype(idt), col.astype(idt), shape)
+
+
+def resize(a, args):
+    """In place: entries inside the new shape stay where they are, the others go."""
+    shape = _two(_parse(args))
+    if any(s < 0 for s in shape):
+        raise ValueError("'shape' elements cannot be negative")
+    if a.format in ("csr", "csc"):
+        from ._coo import sorted_indptr
+        nm, nn = a._swap(shape)
+        major = a._major_index()
+        keep = (major < nm) & (a.indices < nn)
+        a.data, a.indices = a.data[keep], a.indices[keep]
+        a.indptr = sorted_indptr(major[keep], nm, a.indptr.dtype)
+    else:
+        c = a.tocoo()
+        keep = (c.row < shape[0]) & (c.col < shape[1])
+        new = type(c)._from_parts(c.data[keep], c.row[keep], c.col[keep], shape)
+        if a.format == "coo":
+            a.data, a.row, a.col = new.data, new.row, new.col
+        else:
+            a._assign(new)
+    a._shape = shape
