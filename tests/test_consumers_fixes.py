@@ -57,20 +57,20 @@ def test_scipy_special_ufuncs_run_npgpus_on_npgpu_arrays():
     npgpu's own runs (methods too); a SciPy ufunc npgpu lacks gives NumPy's TypeError."""
     ss = pytest.importorskip("scipy.special")
     import inspect
-    h = numpy.linspace(0.1, 3.0, 9, dtype=numpy.float32)
+    h = np.linspace(0.1, 3.0, 9, dtype=np.float32)
     x = npgpu.asarray(h)
     for name in ("erf", "gammaln", "expit", "i0e", "digamma", "erfcx"):
         f = getattr(ss, name)
-        f = f if isinstance(f, numpy.ufunc) else inspect.unwrap(f)   # SCIPY_ARRAY_API=1
+        f = f if isinstance(f, np.ufunc) else inspect.unwrap(f)   # SCIPY_ARRAY_API=1
         r = f(x)
         assert isinstance(r, npgpu.ndarray) and r.dtype == f(h).dtype
-        numpy.testing.assert_allclose(r.get(), f(h), rtol=2e-6)
-    xlogy = ss.xlogy if isinstance(ss.xlogy, numpy.ufunc) else inspect.unwrap(ss.xlogy)
+        np.testing.assert_allclose(r.get(), f(h), rtol=2e-6)
+    xlogy = ss.xlogy if isinstance(ss.xlogy, np.ufunc) else inspect.unwrap(ss.xlogy)
     o = npgpu.empty_like(x)
     xlogy(x, x, out=o)
-    numpy.testing.assert_allclose(o.get(), xlogy(h, h), rtol=2e-6)
-    numpy.testing.assert_allclose(float(xlogy.reduce(x)), xlogy.reduce(h), rtol=1e-5)
-    ellipk = ss.ellipk if isinstance(ss.ellipk, numpy.ufunc) else inspect.unwrap(ss.ellipk)
+    np.testing.assert_allclose(o.get(), xlogy(h, h), rtol=2e-6)
+    np.testing.assert_allclose(float(xlogy.reduce(x)), xlogy.reduce(h), rtol=1e-5)
+    ellipk = ss.ellipk if isinstance(ss.ellipk, np.ufunc) else inspect.unwrap(ss.ellipk)
     with pytest.raises(TypeError, match="__array_ufunc__"):
         ellipk(x)
     assert npgpu.special is npgpu.scipy.special
