@@ -610,6 +610,86 @@ def h_cexpm1(z):
     return type(z)(complex(h_expm1(x) * h_cos(y) - type(x)(2) * a * a, h_exp(x) * h_sin(y)))
 """)
 
+# NumPy's complex division loop (Smith's method, scaled by one reciprocal): Numba's complex
+# quotient raises ZeroDivisionError for a zero divisor, which a GPU kernel cannot raise (the
+# element was left unwritten); NumPy divides the parts by |0| there (inf/nan by part)
+_h("""
+def h_cdiv(a, b):
+    ar = a.real
+    ai = a.imag
+    br = b.real
+    bi = b.imag
+    abr = abs(br)
+    abi = abs(bi)
+    if abr >= abi:
+        if abr == type(abr)(0) and abi == type(abi)(0):
+            return type(a)(complex(ar / abr, ai / abr))
+        rat = bi / br
+        scl = type(br)(1) / (br + bi * rat)
+        return type(a)(complex((ar + ai * rat) * scl, (ai - ar * rat) * scl))
+    rat = br / bi
+    scl = type(bi)(1) / (bi + br * rat)
+    return type(a)(complex((ar * rat + ai) * scl, (ai * rat - ar) * scl))
+""")
+
+# NumPy's complex power (npy_cpow): b == 0 gives 1, a zero base 0 (Re b > 0) or nan+nanj,
+# integral b with |b| < 100 multiplies by squaring (exact for 1j ** 3; Numba's polar pow is not,
+# and raises for a zero base, which a GPU kernel cannot); other b take the library's pow
+_h("""
+def h_cpow(a, b):
+    ar = a.real
+    ai = a.imag
+    br = b.real
+    bi = b.imag
+    zero = type(br)(0)
+    if br == zero and bi == zero:
+        return type(a)(1)
+    if ar == zero and ai == zero:
+        if br > zero:
+            return type(a)(0)
+        return type(a)(complex(math.nan, math.nan))
+    if bi == zero and abs(br) < type(br)(100) and br == type(br)(int(br)):
+        n = int(br)
+        if n == 1:
+            return a
+        if n == 2:
+            return a * a
+        if n == 3:
+            return a * (a * a)
+        if n < 0:
+            n = -n
+        r = type(a)(1)
+        p = a
+        mask = 1
+        while True:
+            if n & mask:
+                r = r * p
+            mask = mask << 1
+            if n < mask:
+                break
+            p = p * p
+        if br < zero:
+            return h_cdiv(type(a)(1), r)
+        return r
+    return a ** b
+""")
+
+# NumPy's complex reciprocal (Smith's division of 1 by z, not the complex quotient 1 / z): its
+# zero and infinity results differ from the quotient's (1/0 is nan+nanj, 1/(inf+0j) is 0-0j)
+_h("""
+def h_crecip(z):
+    x = z.real
+    y = z.imag
+    one = type(x)(1)
+    if abs(y) <= abs(x):
+        r = y / x
+        d = x + y * r
+        return type(z)(complex(one / d, -r / d))
+    r = x / y
+    d = x * r + y
+    return type(z)(complex(r / d, -one / d))
+""")
+
 _h("""
 def h_csqrt(z):
     return type(z)(cmath.sqrt(z))
