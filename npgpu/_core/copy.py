@@ -51,8 +51,10 @@ def copy_into(dst, src):
     if not isinstance(src, ndarray):
         fill(dst, src)
         return
-    k = src.ndim - dst.ndim
-    if k > 0 and all(n == 1 for n in src.shape[:k]):       # NumPy drops leading unit dims
+    k = 0
+    while src.ndim - k > dst.ndim and src.shape[k] == 1:    # NumPy drops leading unit dims
+        k += 1                                               # (as many as it can: its message)
+    if k:
         src = src._view(0, src.shape[k:], src._strides[k:])
     if not _layout.broadcasts_to(src.shape, dst.shape):
         raise ValueError(f"could not broadcast input array from shape "
@@ -216,6 +218,13 @@ def setitem(a, index, value):
         copy_into(dst, value)
         return
     if isinstance(value, np.ndarray) or isinstance(value, (list, tuple)):
+        if getattr(value, "ndim", 1) and dst.ndim == 0 and _element_index(index, a.ndim):
+            # NumPy converts the object with the dtype's own element setitem: its result
+            # (bool([1, 0]) is True) or its error (int([1]): TypeError)
+            tmp = np.empty(1, dst.dtype)
+            tmp[0] = value
+            fill(dst, tmp[0])
+            return
         host = np.asarray(value)
         if host.dtype == object:
             raise TypeError(f"could not assign {type(value).__name__} to a device array")

@@ -219,6 +219,8 @@ def basic_index(shape, strides, index):
             has_ellipsis = True
             continue
         if isinstance(it, slice) or _is_int(it):
+            if not isinstance(it, slice):
+                index_int(it)           # NumPy converts each integer as it parses the index
             n_real += 1
             continue
         return None
@@ -277,6 +279,14 @@ def index_error(i, axis, n):
     if not -(1 << 63) <= i < 1 << 64:
         return IndexError(VALID_INDEX_MSG)
     return IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
+
+
+def index_int(it):
+    """``operator.index(it)``, with NumPy's error where it does not fit an intp."""
+    i = operator.index(it)
+    if not -(1 << 63) <= i < 1 << 63:
+        raise index_error(i, 0, 0)
+    return i
 
 
 def too_many_dims(nd):

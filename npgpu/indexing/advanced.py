@@ -108,7 +108,7 @@ def _classify(item):
             return "arr", item
         raise IndexError(INT_MSG)
     if _layout._is_int(item):
-        return "int", operator.index(item)
+        return "int", _layout.index_int(item)
     if isinstance(item, (list, tuple)) and _holds_device(item):
         d = _device_sequence(item)           # NumPy's np.asarray(item), made on the device
         k = d.dtype.kind
@@ -227,7 +227,19 @@ def parse(a, index):
     while d < nd:
         entries.append(("slice", slice(None), d))
         d += 1
-    return _plan(a, entries)
+    p = _plan(a, entries)
+    if not _layout.prod(p.bshape):
+        # NumPy checks a 0-d index array as an integer, even where the broadcast is empty
+        for k, ax in enumerate(p.axes):
+            if _entries_0d(entries, k):
+                check(p.replace(bshape=(), adv=(0, 0), arrays=[p.arrays[k]],
+                                sizes=[p.sizes[k]], steps=[p.steps[k]], axes=[ax]))
+    return p
+
+
+def _entries_0d(entries, k):
+    """Is the k-th index array of ``entries`` 0-d (a device array: host ones are integers)?"""
+    return [v for kind, v, _ in entries if kind == "arr"][k].ndim == 0
 
 
 def _plan(a, entries):
@@ -239,6 +251,12 @@ def _plan(a, entries):
     lo, m = _extent(a)
     base = (a._ptr - lo) // isz
     arrays = [v for k, v, _ in entries if k == "arr"]
+    for kind, v, ax in entries:
+        # NumPy checks slice steps and integers, in order, before broadcasting the arrays
+        if kind == "slice":
+            v.indices(a.shape[ax])
+        elif kind == "int" and not -a.shape[ax] <= v < a.shape[ax]:
+            raise _layout.index_error(v, ax, a.shape[ax])
     try:
         bshape = np.broadcast_shapes(*(x.shape for x in arrays))
     except ValueError:
@@ -666,6 +684,18 @@ def _single_mask(a, index):
     return None
 
 
+def _scalar_mask(a, index):
+    """The boolean of ``a[b]`` / ``a[(b,)]`` for a 0-d ``a`` (Python, NumPy or 0-d array), else
+    None."""
+    if a.ndim:
+        return None
+    m = index[0] if isinstance(index, tuple) and len(index) == 1 else index
+    if isinstance(m, (bool, np.bool_)) or (isinstance(m, (ndarray, np.ndarray))
+                                           and m.dtype.kind == "b" and m.ndim == 0):
+        return m
+    return None
+
+
 _fast = {}      # (a's and the index's shape, strides, dtype) -> replay of a one-array gather
 
 
@@ -719,7 +749,26 @@ def setitem(a, index, value):
         from . import masks
         masks.mask_setitem(a, m, value)
         return
-    p = parse(a, index)
+    m0 = _scalar_mask(a, index)
+    if m0 is not None:
+        # a 0-d array's boolean index is a mask of its full shape: NumPy's boolean-assignment
+        # rules for the value (at most 1-d, one value or one per True)
+        value = value_for(a.dtype, value)
+        if isinstance(value, ndarray):
+            count = int(bool(m0.get() if isinstance(m0, ndarray) else m0))
+            if value.ndim > 1:
+                raise TypeError("NumPy boolean array indexing assignment requires a 0 or "
+                                f"1-dimensional input, input has {value.ndim} dimensions")
+            if value.size not in (1, count):
+                raise ValueError(f"NumPy boolean array indexing assignment cannot assign "
+                                 f"{value.size} input values to the {count} output values "
+                                 "where the mask is true")
+    try:
+        p = parse(a, index)
+    except IndexError as e:
+        if str(e).startswith("shape mismatch"):
+            value_for(a.dtype, value)   # NumPy converts the value before broadcasting indices
+        raise
     if isinstance(p, tuple):
         _copy.setitem(a, p[1], value)
         return

@@ -11,7 +11,7 @@ import numpy as np
 
 from .._core import copy as _copy
 from .._core import layout as _layout
-from .._core.ndarray import fail_unless_writeable, ndarray
+from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from . import advanced as _adv
 from . import compaction as _cp
 
@@ -199,6 +199,17 @@ def compress(condition, a, axis=None, out=None):
         n = a.shape[ax]
     if cond.size > n:
         extra = _cp.select_indices(cond[n:])
+        if extra.size and axis is not None and not _layout.prod(a.shape[:ax]):
+            # NumPy's take checks nothing for an empty result: its shape counts every true
+            shape = list(a.shape)
+            shape[ax] = int(_cp.select_indices(cond).size)
+            res = empty_array(tuple(shape), a.dtype)
+            if out is None:
+                return res
+            _check_out(out, res)
+            return out
+        if extra.size and n == 0 and (axis is None or _layout.prod(a.shape[ax + 1:])):
+            raise IndexError("cannot do a non-empty take from an empty axes.")
         if extra.size:
             raise IndexError(f"index {n + int(extra[0])} is out of bounds for axis {ax} "
                              f"with size {n}")

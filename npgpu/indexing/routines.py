@@ -78,8 +78,9 @@ def _put_out(res, out, shape_error=None):
     return out
 
 
-def _empty_axis(n, idx):
-    if n == 0 and idx.size:
+def _empty_axis(a, axis, idx):
+    # NumPy's error only where the result is not empty (else the index's bounds error)
+    if a.shape[axis] == 0 and idx.size and _layout.prod(a.shape[:axis] + a.shape[axis + 1:]):
         raise IndexError("cannot do a non-empty take from an empty axes.")
 
 
@@ -111,7 +112,7 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             a = a.reshape(1)
         axis = _layout.normalize_axis(axis, a.ndim)
     idx = _int_index(indices, "same_kind", convert=True)
-    _empty_axis(a.shape[axis], idx)
+    _empty_axis(a, axis, idx)
     if axis == a.ndim - 1 and _staged_take(a, idx):
         return _put_out(_take_rows(a, idx, axis, mode, key), out)
     entries = [("slice", slice(None), d) for d in range(axis)] + [("arr", idx, axis)]
