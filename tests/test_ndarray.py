@@ -517,3 +517,26 @@ def test_setting_dtype_views_in_place(view, new):
     g.dtype = new
     assert g.dtype == h.dtype and g.shape == h.shape
     numpy.testing.assert_array_equal(g.get(), h)
+
+
+def test_float16_copies_keep_nan_payloads():
+    """Copies of float16 move bits: the copy loop computes in float32, and the GPU's conversion
+    back would give every NaN one pattern (0x7fff) instead of its own (found by the GPU suite:
+    a sort of a transposed float16 array returned 0x7fff for NumPy's 0x7e00)."""
+    bits = numpy.array([0x7E00, 0x7C01, 0xFE00, 0x7FFF, 0x3C00, 0x8000], numpy.uint16)
+    h = numpy.tile(bits, (3, 1)).view(numpy.float16)
+    g = np.asarray(h)
+    for gv, hv in [(g.T, h.T), (g[:, ::-1], h[:, ::-1]), (g[::2], h[::2])]:
+        for got in (gv.copy(), np.ascontiguousarray(gv)):
+            numpy.testing.assert_array_equal(got.get().view(numpy.uint16),
+                                             numpy.ascontiguousarray(hv).view(numpy.uint16))
+    from npgpu._core import copy as _copy
+    launched = []
+    real = _copy._ew.launch
+    try:
+        _copy._ew.launch = lambda op, ins, *a, **k: launched.append(ins[0].dtype) or \
+            real(op, ins, *a, **k)
+        g.T.copy()
+    finally:
+        _copy._ew.launch = real
+    assert launched == [numpy.dtype(numpy.uint16)]

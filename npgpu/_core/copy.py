@@ -10,6 +10,7 @@ from .ndarray import _ops, empty_array, fail_unless_writeable, ndarray
 from . import transfer as _transfer
 
 IDENTITY = _ew.ScalarOp.from_expr("identity", 1, "x0")
+_F16, _U16 = np.dtype(np.float16), np.dtype(np.uint16)
 
 
 def extent(a):
@@ -70,7 +71,16 @@ def copy_into(dst, src):
     if _same_block(dst, src):
         _transfer.d2d(dst._ptr, src._ptr, dst.nbytes)
         return
-    # the cast happens on load (cast_expr handles complex->real); the identity loop runs in dst's dtype
+    _copy_launch(src, dst)
+
+
+def _copy_launch(src, dst):
+    """The copy kernel ``dst[...] = src``: the cast happens on load (cast_expr handles
+    complex->real), the identity loop runs in dst's dtype.  float16 into float16 moves bits: its
+    loop computes in float32, and the GPU's conversion back gives every NaN one pattern (0x7fff),
+    not the element's own (NumPy's copies keep it)."""
+    if src.dtype == dst.dtype == _F16:
+        src, dst = src.view(_U16), dst.view(_U16)
     _ew.launch(IDENTITY, [src], [dst.dtype], [dst], [dst.dtype], name="copy")
 
 
@@ -95,7 +105,7 @@ def copy(a, order="C", dtype=None):
         if _same_block(out, a):
             _transfer.d2d(out._ptr, a._ptr, out.nbytes)
         else:
-            _ew.launch(IDENTITY, [a], [dt], [out], [dt], name="copy")
+            _copy_launch(a, out)
     return out
 
 

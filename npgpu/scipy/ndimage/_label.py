@@ -12,8 +12,9 @@ per rank (the coordinates are unrolled, 32-bit when the image allows) and launch
    roots are linked larger -> smaller by ``atomic.min`` on the root's parent, retried from
    the value found when another thread linked that root first; ``find`` halves paths with
    plain stores (each store writes an ancestor, so a race only loses a shortcut);
-2. ``L[i] = find(i)`` and the root flags ``F[i] = (L[i] == i)``;
-3. ``cumsum(F)`` (npgpu's look-back scan) ranks the roots; ``Y[i] = R[L[i]]``.
+2. ``Y[i] = find(i)`` (not into ``L``: another thread's path halving through ``i`` may still
+   store an ancestor there, after this thread's root) and the root flags ``F[i] = (Y[i] == i)``;
+3. ``cumsum(F)`` (npgpu's look-back scan) ranks the roots; ``Y[i] = R[Y[i]]``.
 
 A root is its component's smallest linear index, so ranking roots in C order numbers the
 components in order of first appearance, as SciPy does.  The count is the scan's last
@@ -102,15 +103,19 @@ def _render_label(nd, it):
           "                        j = i + lin[k]",
           "                        if X[j]:",
           f"                            unite(L, {t}(i), {t}(j))",
+          # the root goes to Y, not L: another thread's find may still halve a path through
+          # i, and its plain store into L[i] (an ancestor, not always the root) would land
+          # after this one
           "        elif phase == 2:",
           "            if X[i]:",
           f"                rt = find(L, {t}(i))",
-          "                L[i] = rt",
+          "                Y[i] = rt",
           "                F[i] = rt == i",
           "            else:",
+          f"                Y[i] = {t}(-1)",
           "                F[i] = False",
           "        else:",
-          "            lb = L[i]",
+          "            lb = Y[i]",
           "            Y[i] = R[lb] if lb >= 0 else 0",
           "        i += step"]
     text = _DEVICE + "\n\n" + "\n".join(L) + "\n"
