@@ -13,9 +13,10 @@ value of ``[lo, lo + span)``.
 A wider span (up to ``WIDE_PER_ELEMENT`` bits an element, so the bitmap takes no more bytes
 than the input has elements, and at most ``MAX_WIDE_SPAN``) marks the global bitmap directly
 (``mark_wide``: one global atomic an element, into a bitmap that stays in L2 up to tens of MiB)
-when ``NPGPU_UNIQUE_BITMAP_WIDE=1``: off until measured on the GPU against the sort (``unique``
-of 2^24 int32 in [0, 2^24) took 660-720 us by the sort, PyTorch 478 us;
-``benchmarks/experiments/unique_parts.py`` runs both).
+when ``NPGPU_UNIQUE_BITMAP_WIDE=1``.  Measured on the H200 (2026-12-05, 2^24 int32 in
+[0, 2^24), ``benchmarks/experiments/unique_parts.py``): 590 us against the sort path's 647
+(PyTorch 526): faster than the sort, not than PyTorch, and unmeasured for denser spans (more
+atomics on each bitmap word), so it stays off by default.
 
 The values come out sorted with no comparison at all.  Used when ``NPGPU_UNIQUE_BITMAP=1``
 (``sets.UNIQUE_BITMAP``): not yet measured on the GPU.  (A table of bytes written by a scatter
