@@ -8,19 +8,7 @@ import pytest
 
 import npgpu
 from conftest import tolerance
-
-
-def to_host(x):
-    """npgpu results (nested in tuples, lists, namedtuples, dicts) as host values."""
-    if isinstance(x, npgpu.ndarray):
-        return x.get()
-    if isinstance(x, dict):
-        return {k: to_host(v) for k, v in x.items()}
-    if isinstance(x, tuple) and hasattr(x, "_fields"):
-        return type(x)(*(to_host(v) for v in x))
-    if isinstance(x, (tuple, list)):
-        return type(x)(to_host(v) for v in x)
-    return x
+from workload_harness import to_host
 
 
 def compare(got, want, path="result"):
