@@ -115,6 +115,19 @@ def test_sort_and_argsort(cub_everywhere, dt, n):
 
 
 @needs_gpu
+@pytest.mark.parametrize("dt", ["int32", "float32", "float64", "uint8"])
+def test_look_back_zeroed_each_pass(cub_everywhere, monkeypatch, dt):
+    """Sorts whose look-back statuses exceed ``LOOK_AHEAD_BYTES`` zero one region before each
+    pass instead of every pass's at the start: both give NumPy's order."""
+    monkeypatch.setattr(_cub, "LOOK_AHEAD_BYTES", 0)
+    monkeypatch.setattr(_cub, "_layouts", {})
+    h = data(70001, dt, seed=5)
+    a = np.asarray(h)
+    same_bits(np.sort(a), numpy.sort(h, kind="stable"))
+    same_bits(np.argsort(a), numpy.argsort(h, kind="stable"))
+
+
+@needs_gpu
 @pytest.mark.parametrize("dt", ["int32", "float32", "float64"])
 def test_default_size_threshold(dt):
     """At the default threshold and one portion's tiles: 2^17 + 3 elements, non-contiguous."""

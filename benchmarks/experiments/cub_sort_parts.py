@@ -3,9 +3,10 @@ repair of :mod:`npgpu.sorting.nan_tail` alone (no NaN: its kernels return at onc
 whole ``argsort``, and both with NaNs.
 
 ``--tune T,I ...``: instead, the keys-only sorts of float32 and float64 with each onesweep tile
-shape (T threads, I items a thread; ``cub_sort.TUNE``), CUB's own first, int32 beside them.
+shape (T threads, I items a thread, optionally B bits a digit; ``cub_sort.TUNE``), CUB's own
+first, int32 (full range) beside them.
 
-Run: ``python3 benchmarks/experiments/cub_sort_parts.py [--log2 24 26] [--tune 384,20 512,20]``
+Run: ``python3 benchmarks/experiments/cub_sort_parts.py [--log2 24 26] [--tune 384,20 512,20,7]``
 """
 import argparse
 
@@ -69,7 +70,8 @@ def tune(args, rng):
     xs = {}
     for lg in args.log2:
         for dt in ("float32", "float64", "int32"):
-            h = (rng.standard_normal(1 << lg) * 1000).astype(dt)
+            h = ((rng.standard_normal(1 << lg) * 1000).astype(dt) if dt != "int32"
+                 else rng.integers(-2**31, 2**31 - 1, 1 << lg, dtype=dt))
             xs[lg, dt] = npgpu.asarray(h)
     for t in [None] + [tuple(int(v) for v in s.split(",")) for s in args.tune]:
         for key, dt in (("float", "float32"), ("double", "float64"), ("int", "int32")):
@@ -81,7 +83,7 @@ def tune(args, rng):
             if p is None:
                 print(f"{key} {t}: did not build")
                 continue
-            line = f"{key:6s} tile {p.threads}x{p.items}:"
+            line = f"{key:6s} tile {p.threads}x{p.items}, {p.bits} bits:"
             for lg in args.log2:
                 x = xs[lg, dt]
                 got = npgpu.sort(x)

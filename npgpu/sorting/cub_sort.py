@@ -30,6 +30,8 @@ import threading
 import numpy as np
 
 from .. import _backend
+from .._core.ndarray import empty_array
+from ..creation import arange
 
 _I32 = np.dtype(np.int32)
 _U32 = np.dtype(np.uint32)
@@ -129,8 +131,11 @@ def source(key, value, cc, tune=None):
     """CUDA C++ of the sort kernels for C++ key type ``key`` and value type ``value`` (None:
     keys only) on compute capability ``cc`` (an int such as 90); ``tune``: (threads, items)
     of the onesweep tile instead of CUB's."""
-    t = ("p.onesweep.threads_per_block = %d; p.onesweep.items_per_thread = %d;" % tune
+    t = ("p.onesweep.threads_per_block = %d; p.onesweep.items_per_thread = %d;" % tune[:2]
          if tune else "")
+    if tune and len(tune) > 2:      # an experiment's digit width (every kernel shares it)
+        t += ("p.onesweep.radix_bits = p.histogram.radix_bits = p.exclusive_sum.radix_bits"
+              " = %d;" % tune[2])
     return _HEAD + _BODY.format(key=key, value=value or "cub::NullType",
                                 major=cc // 10, minor=cc % 10, tune=t)
 
@@ -217,22 +222,67 @@ def applies(parts, n, payload, mod):
     return key_type(parts[0]) is not None
 
 
+# Every pass's look-back statuses are zeroed by the sort's first launch while they take at
+# most this many bytes (one launch instead of one a pass); larger sorts zero one pass's
+# statuses before each pass in a single region
+LOOK_AHEAD_BYTES = 64 << 20
+_layouts = {}           # (plan, n, key bits) -> _Layout
+
+
+class _Layout:
+    """One sort's launch shapes and workspace offsets (words of 4 bytes): the digit starts of
+    every pass, the passes' tile counters and the NaN repair's two counters, the look-back's
+    statuses (every pass's, or one region reused)."""
+
+    def __init__(self, p, n, bits):
+        R = 1 << p.bits
+        self.npass = npass = -(-bits // p.bits)
+        self.R = R
+        self.nblocks = nblocks = -(-n // p.tile)
+        self.nlook = nlook = nblocks * R
+        self.nz = npass + 2
+        self.ahead = npass * nlook * 4 <= LOOK_AHEAD_BYTES
+        self.ctrs = npass * R                       # offsets in words
+        self.look = self.ctrs + self.nz
+        self.words = self.look + (npass * nlook if self.ahead else nlook)
+        nzero = self.words if self.ahead else self.look
+        self.zero = (nzero, (min(-(-nzero // 256), 4096),))
+        self.look_grid = (min(-(-nlook // 256), 4096),)
+
+
+def _layout(p, n, bits):
+    k = (p, n, bits)
+    lay = _layouts.get(k)
+    if lay is None:
+        if len(_layouts) > 64:
+            _layouts.clear()
+        lay = _layouts[k] = _Layout(p, n, bits)
+    return lay
+
+
 def sort(part, n, payload, out):
     """Sort ``n`` values of ``part`` (its ``src``: the values' unsigned bits); ``payload``:
     "index" -- ``out`` receives the permutation (any integer dtype), else the sorted values'
-    bits.  Returns ``out``, or None when CUB's kernels are not available (the caller sorts)."""
-    from .._core.ndarray import empty_array
-    from ..creation import arange
-    key = key_type(part)
+    bits.  Returns ``out``, or None when CUB's kernels are not available (the caller sorts).
+
+    The device waits for the host until the first launch (a timed call includes that wait),
+    so the workspace is allocated and the keys' histogram launched first, and the workspace is
+    addressed by pointers, not array views."""
     index = payload == "index"
-    p = plan(key, "int" if index else None)
+    p = plan(key_type(part), "int" if index else None)
     if p is None:
         return None
     X = part.src
+    lay = _layout(p, n, part.bits)
+    npass, R = lay.npass, lay.R
+    ws = empty_array((lay.words,), _U32)
+    w = ws._ptr
+    ctrs = w + 4 * lay.ctrs
+    nzero, grid = lay.zero
+    p.k["init"](grid, (256,), (w, nzero, w, 0))
+    p.k["hist"]((p.hist_blocks,), (p.hist_threads,), (w, X, n, 0, part.bits, _NO_DECOMPOSER))
+    p.k["exsum"]((npass,), (p.exsum_threads,), (w,))
     kdt = X.dtype
-    R = 1 << p.bits
-    begin, end = 0, part.bits
-    npass = -(-(end - begin) // p.bits)
     # two buffers a pass writes alternately; the last pass writes the caller's array
     keys_out = out if not index else empty_array((n,), kdt)
     ktmp = empty_array((n,), kdt)
@@ -240,36 +290,29 @@ def sort(part, n, payload, out):
         vin = arange(n, dtype=_I32)
         vres = out if out.dtype == _I32 else empty_array((n,), _I32)
         vtmp = empty_array((n,), _I32)
-    nblocks = -(-n // p.tile)
-    # workspace: the digit starts of every pass, then the passes' tile counters and the NaN
-    # repair's two counters (all zeroed by one init launch), then the look-back's statuses
-    nz = npass + 2
-    ws = empty_array((npass * R + nz + nblocks * R,), _U32)
-    bins = ws[:npass * R]
-    ctrs = ws[npass * R:npass * R + nz]
-    look = ws[npass * R + nz:]
-    p.k["init"]((-(-(npass * R) // 256),), (256,), (ctrs, nz, bins, npass * R))
-    p.k["hist"]((p.hist_blocks,), (p.hist_threads,), (bins, X, n, begin, end, _NO_DECOMPOSER))
-    p.k["exsum"]((npass,), (p.exsum_threads,), (bins,))
-    kin = X
-    vcur = vin if index else 0
-    nlook = nblocks * R
+        vcur = vin._ptr
+    else:
+        vcur = 0
+    kin = X._ptr
+    look = w + 4 * lay.look
+    step = 4 * lay.nlook if lay.ahead else 0
     for q in range(npass):
         last_parity = (npass - 1 - q) % 2 == 0
-        kdst = keys_out if last_parity else ktmp
-        vdst = (vres if last_parity else vtmp) if index else 0
-        p.k["init"]((-(-nlook // 256),), (256,), (look, nlook, look, 0))
-        bit = begin + q * p.bits
-        p.k["sweep"]((nblocks,), (p.threads,), (
-            look, ctrs[q:q + 1], 0, bins[q * R:(q + 1) * R], kdst, kin, vdst, vcur, n, bit,
-            min(p.bits, end - bit), _NO_DECOMPOSER))
+        kdst = (keys_out if last_parity else ktmp)._ptr
+        vdst = (vres if last_parity else vtmp)._ptr if index else 0
+        if not lay.ahead:
+            p.k["init"](lay.look_grid, (256,), (look, lay.nlook, look, 0))
+        bit = q * p.bits
+        p.k["sweep"]((lay.nblocks,), (p.threads,), (
+            look + q * step, ctrs + 4 * q, 0, w + 4 * q * R, kdst, kin, vdst, vcur, n, bit,
+            min(p.bits, part.bits - bit), _NO_DECOMPOSER))
         kin, vcur = kdst, vdst
     if part.kind == "float":
         from . import nan_tail
         fdt = _float_dtype(part.w)
         S = keys_out.view(fdt)
         nan_tail.place(X.view(fdt), S, vres if index else S, vtmp if index else ktmp.view(fdt),
-                       ctrs[npass:].view(_I32))
+                       ws[lay.ctrs + npass:lay.ctrs + npass + 2].view(_I32))
     if index and vres is not out:
         out[...] = vres
     return out

@@ -24,6 +24,8 @@ A row id (``index // m``) is a key part too: the segmented sort of long rows sor
 """
 import numpy as np
 
+from .._core.ndarray import _new
+
 _BOOL = np.dtype(np.bool_)
 
 # unsigned dtype of each width (the views kernels read values through, and the key arrays)
@@ -146,12 +148,17 @@ class KeyPart:
 
 
 def bits_view(a):
-    """``a`` (C-contiguous) as a 1-d unsigned view of its bits (complex: 2 words an element)."""
-    dt = a.dtype
-    flat = a.reshape(-1)
-    if dt.kind == "c":
-        return flat.view(UINT[dt.itemsize // 2])
-    return flat.view(UINT[dt.itemsize])
+    """``a`` (C-contiguous) as a 1-d unsigned view of its bits (complex: 2 words an element),
+    made directly (a whole-array sort's host path: no reshape, no layout passes)."""
+    dt = a._dtype
+    u = UINT[dt.itemsize // 2] if dt.kind == "c" else UINT[dt.itemsize]
+    if not a._c_contig:
+        return a.reshape(-1).view(u)            # (a copy; callers pass contiguous arrays)
+    n = 1
+    for s in a._shape:
+        n *= s
+    n = n * dt.itemsize // u.itemsize
+    return _new(a._mem, a._ptr, (n,), (u.itemsize,), u, a._root(), (True, True), a._ro)
 
 
 def parts_for(a, descending=False):
