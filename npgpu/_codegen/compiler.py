@@ -123,7 +123,8 @@ def numba_signature(params):
 
 def source_namespace():
     """Globals every generated kernel sees: ``cuda``, ``math``, ``cmath``, ``libdevice``,
-    ``ptx`` (:mod:`.ptx`) and numba's scalar types."""
+    ``ptx`` (:mod:`.ptx`), the float-to-integer casts of :mod:`.casts` and numba's scalar
+    types."""
     import cmath
     import math
 
@@ -132,7 +133,11 @@ def source_namespace():
 
     from . import ptx
 
-    ns = {"cuda": cuda, "math": math, "cmath": cmath, "np": np, "ptx": ptx}
+    from . import casts
+
+    ns = {"cuda": cuda, "math": math, "cmath": cmath, "np": np, "ptx": ptx,
+          "f2i32_x86": casts.f2i32_x86, "f2i64_x86": casts.f2i64_x86,
+          "f2u64_x86": casts.f2u64_x86}
     for name in ("int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                  "float16", "float32", "float64", "complex64", "complex128", "boolean"):
         ns[name] = getattr(nt, name)

@@ -42,6 +42,8 @@ from .compiler import KernelSource, Param
 
 _F16 = np.dtype(np.float16)
 _F32 = np.dtype(np.float32)
+_I32 = np.dtype(np.int32)
+_I64 = np.dtype(np.int64)
 _F64 = np.dtype(np.float64)
 _TYPE_NAME = {
     "b1": "boolean", "i1": "int8", "i2": "int16", "i4": "int32", "i8": "int64",
@@ -83,6 +85,11 @@ def cast_expr(expr, src, dst):
         return f"float16({expr})"
     if src == _F16 and dst != _F32:
         expr = f"float32({expr})"
+    if src.kind == "f" and dst.kind in "iu":          # x86's results outside the range
+        conv = {1: "f2i32_x86", 2: "f2i32_x86", 4: "f2i32_x86" if dst.kind == "i" else
+                "f2i64_x86", 8: "f2i64_x86" if dst.kind == "i" else "f2u64_x86"}[dst.itemsize]
+        conv = f"{conv}({expr})"
+        return conv if dst in (_I32, _I64, _U64) else f"{type_name(dst)}({conv})"
     return f"{type_name(dst)}({expr})"
 
 
@@ -591,7 +598,6 @@ def broadcast_strides(arr_shape, arr_strides, shape):
     return out
 
 
-_I64 = np.dtype(np.int64)
 # (tile edge, block rows) of the tiled layout: the GPU's, and the simulator's (a block and a
 # barrier per tile there; small tiles, so that the tests span several)
 _TILE_GPU, _TILE_SIM = (32, 8), (4, 2)
