@@ -132,11 +132,13 @@ def scalar_of(value, dtype):
     arr = np.asarray(value)
     if arr.ndim != 0:
         raise ValueError("expected a scalar")
-    if arr.dtype.kind == "c" and dtype.kind != "c":
+    if arr.dtype.kind == "c" and dtype.kind not in "cb":
+        warn_complex(dtype)     # (into bool a complex value is tested whole: 1j is True)
         arr = arr.real
-    if isinstance(value, int) and not isinstance(value, bool) and dtype.kind in "iu":
-        # NumPy 2 raises OverflowError for out-of-range Python ints
-        return dtype.type(value)
+    if isinstance(value, int) and not isinstance(value, bool) and dtype.kind in "iub":
+        # NumPy 2 raises OverflowError for out-of-range Python ints (into bool: past int64, the
+        # integer NumPy converts them to first)
+        return dtype.type(value) if dtype.kind != "b" else dtype.type(np.int64(value))
     return arr.astype(dtype)[()]
 
 

@@ -633,6 +633,9 @@ class ndarray:
 
     def _scalar(self, what):
         if what is bool:
+            if self.size == 0:
+                raise ValueError("The truth value of an empty array is ambiguous. Use "
+                                 "`array.size > 0` to check that an array is not empty.")
             if self.size != 1:
                 raise ValueError("The truth value of an array with more than one element is "
                                  "ambiguous. Use a.any() or a.all()")
@@ -825,9 +828,52 @@ for _py, _uf in (("add", "add"), ("sub", "subtract"), ("mul", "multiply"), ("tru
     setattr(ndarray, f"__r{_py}__", _r)
     setattr(ndarray, f"__i{_py}__", _i)
 
-for _py, _uf in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal"),
-                 ("eq", "equal"), ("ne", "not_equal")):
+
+def _incomparable(other):
+    """The shape of ``other`` where ``==``/``!=`` with it compare no element (NumPy: None and
+    objects like it meet its object loop, strings and bytes no loop: every element differs);
+    None where the error stands."""
+    if other is None or isinstance(other, (str, bytes)):
+        return ()
+    if isinstance(other, (list, tuple)):
+        try:
+            h = np.asarray(other)
+        except (TypeError, ValueError):
+            return None
+        if h.dtype.kind in "SU" or (h.dtype.kind == "O" and all(
+                v is None or isinstance(v, (str, bytes)) for v in h.ravel().tolist())):
+            return h.shape
+    return None
+
+
+def _equality(name, fill):
+    """``==`` (``fill`` False) / ``!=`` (True): the ufunc, or NumPy's answer for an operand no
+    element can equal (an array of ``fill`` of the broadcast shape)."""
+    fwd = _binop(name)[0]
+
+    def cmp(self, other):
+        try:
+            return fwd(self, other)
+        except TypeError:
+            shape = _incomparable(other)
+            if shape is None:
+                raise
+        try:
+            shape = np.broadcast_shapes(self.shape, shape)
+        except ValueError:
+            raise ValueError("operands could not be broadcast together with shapes "
+                             f"{_layout.c_shape_text(self.shape)} "
+                             f"{_layout.c_shape_text(shape)} ") from None
+        out = empty_array(shape, np.dtype(np.bool_))
+        _ops["fill"](out, fill)
+        return out
+    return cmp
+
+
+for _py, _uf in (("lt", "less"), ("le", "less_equal"), ("gt", "greater"), ("ge", "greater_equal")):
     setattr(ndarray, f"__{_py}__", _binop(_uf)[0])
+ndarray.__eq__ = _equality("equal", False)
+ndarray.__ne__ = _equality("not_equal", True)
 
 
 

@@ -109,12 +109,15 @@ class _Var:
         return self._fuse_trace.apply(UFUNCS["divmod"], (other, self))
 
     def __pow__(self, other):
-        # NumPy's ndarray shortcut: x ** 2 is square, float x ** 0.5 is sqrt
+        # NumPy's ndarray shortcut: x ** 2 is square, float or complex x ** -1 is reciprocal
+        # and x ** 0.5 sqrt
         if type(other) is int and other == 2:
             return self._fuse_trace.apply(UFUNCS["square"], (self,), python_op=True)
-        if type(other) is float and other == 0.5 and self.dtype is not None and \
-                self.dtype.kind in "fc":
-            return self._fuse_trace.apply(UFUNCS["sqrt"], (self,))
+        if self.dtype is not None and self.dtype.kind in "fc":
+            if type(other) is int and other == -1:
+                return self._fuse_trace.apply(UFUNCS["reciprocal"], (self,))
+            if type(other) is float and other == 0.5:
+                return self._fuse_trace.apply(UFUNCS["sqrt"], (self,))
         return self._fuse_trace.apply(UFUNCS["power"], (self, other), python_op=True)
 
     def __rpow__(self, other):
@@ -311,7 +314,9 @@ class _Trace:
             raise TypeError(f"{uf.__name__}() takes from {uf.nin} to {uf.nin + uf.nout} "
                             f"positional arguments but {len(args)} were given")
         vs = [self._lift(a) for a in args]
-        loop_in, loop_out, op = uf.resolve(tuple(self._key(v) for v in vs), dtype, casting)
+        # a 0-d second operand is one value for the whole loop (power's fast paths)
+        loops = uf._single if uf._single is not None and vs[1].shape == () else uf
+        loop_in, loop_out, op = loops.resolve(tuple(self._key(v) for v in vs), dtype, casting)
         shape = broadcast([v.shape for v in vs]) if len(vs) > 1 else vs[0].shape
         fname = self.funcs.get(op.source)
         if fname is None:

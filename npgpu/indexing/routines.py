@@ -87,11 +87,10 @@ def _empty_axis(a, axis, idx):
 # --- take / put ----------------------------------------------------------------------------------
 def take(a, indices, axis=None, out=None, mode="raise"):
     """Elements of ``a`` at ``indices`` along ``axis`` (the flattened array when None)."""
-    if isinstance(out, ndarray) and isinstance(a, ndarray) and \
-            not np.can_cast(out.dtype, a.dtype, "safe"):
-        # NumPy writes through a copy of out in a's dtype: out's dtype must cast to a's safely
-        raise TypeError(f"Cannot cast array data from {out.dtype!r} to {a.dtype!r} according "
-                        "to the rule 'safe'")
+    if out is not None and not isinstance(out, ndarray):
+        # (NumPy's argument parser, before anything else)
+        raise TypeError("out must be an npgpu array" if isinstance(out, np.ndarray)
+                        else "output must be an array")
     key = None
     if (type(a) is ndarray and type(indices) is ndarray and type(axis) is int and a.ndim
             and type(mode) is str and (out is None or (type(out) is ndarray and not out._ro))):
@@ -100,9 +99,8 @@ def take(a, indices, axis=None, out=None, mode="raise"):
                indices._strides, indices.dtype, axis, mode)
         e = _take_calls.get(key)
         if e is not None:
+            _take_out(out, a, e[8])
             return _put_out(_take_replay(e, a, indices, mode), out)
-    if isinstance(out, ndarray) and out._ro:       # NumPy's take writes through a copy of out
-        fail_unless_writeable(out, "WRITEBACKIFCOPY base")
     mode = _mode(mode)
     a = a if isinstance(a, ndarray) else asarray(a)
     if axis is None:
@@ -112,12 +110,32 @@ def take(a, indices, axis=None, out=None, mode="raise"):
             a = a.reshape(1)
         axis = _layout.normalize_axis(axis, a.ndim)
     idx = _int_index(indices, "same_kind", convert=True)
+    shape = a.shape[:axis] + idx.shape + a.shape[axis + 1:]
+    _take_out(out, a, shape)
     _empty_axis(a, axis, idx)
+    if not _layout.prod(a.shape[:axis]):
+        # no row to take from: NumPy reads no index (none is checked)
+        return _put_out(empty_array(shape, a.dtype), out)
     if axis == a.ndim - 1 and _staged_take(a, idx):
         return _put_out(_take_rows(a, idx, axis, mode, key), out)
     entries = [("slice", slice(None), d) for d in range(axis)] + [("arr", idx, axis)]
     entries += [("slice", slice(None), d) for d in range(axis + 1, a.ndim)]
     return _put_out(_adv.gather(_adv._plan(a, entries), mode), out)
+
+
+def _take_out(out, a, shape):
+    """NumPy's checks of take's ``out=``, in its order, before any index is read: the result's
+    shape, a safe cast of out's dtype to a's (NumPy writes through a copy of out in a's dtype),
+    writeable."""
+    if out is None:
+        return
+    if out.shape != shape:
+        raise ValueError("output array does not match result of ndarray.take")
+    if not np.can_cast(out.dtype, a.dtype, "safe"):
+        raise TypeError(f"Cannot cast {'scalar' if out.ndim == 0 else 'array data'} from "
+                        f"{out.dtype!r} to {a.dtype!r} according to the rule 'safe'")
+    if out._ro:
+        fail_unless_writeable(out, "WRITEBACKIFCOPY base")
 
 
 def _staged_take(a, idx):

@@ -2,9 +2,9 @@
 
 Repeated indices accumulate, in index order, like NumPy.  Steps:
 
-1. ``indices`` (ints, slices, int arrays on the host or device, tuples of them) become a
-   device array of element offsets into ``a`` (NumPy's advanced-indexing shape rules),
-   built with ufuncs; ``b`` is broadcast to that shape in the loop's dtype.
+1. ``indices`` (every form NumPy's indexing takes) become a device array of element
+   offsets into ``a`` in the shape of ``a[indices]`` (advanced indexing's parser: NumPy's
+   rules and errors), built with ufuncs; ``b`` is broadcast to that shape in the loop's dtype.
 2. One generic kernel template, parameterised by the ufunc's ScalarOp:
    * atomic path (add/subtract/maximum/minimum/bitwise_and/or/xor where ``cuda.atomic``
      has the dtype): one atomic per update;
@@ -13,9 +13,8 @@ Repeated indices accumulate, in index order, like NumPy.  Steps:
      applies its element's updates one by one in increasing update order.  Cost per
      element is quadratic in its number of repeats (fine for typical repeat counts).
 
-Host index arrays are bounds-checked like NumPy (IndexError); device index arrays are not
-checked on the host (that would need a device->host copy) -- out-of-range offsets are
-skipped by the kernel, never written.
+Index arrays, host or device, are bounds-checked before anything is written (NumPy's
+IndexError): advanced indexing's check kernel, one 8-byte read.
 """
 import numpy as np
 
@@ -23,6 +22,7 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core import copy as _copy
+from .._core import layout as _layout
 from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 
 _I64 = np.dtype(np.int64)
@@ -31,47 +31,12 @@ _ATOMIC = {"add": "add", "subtract": "add", "maximum": "max", "minimum": "min",
 _ATOMIC_DTYPES = {np.dtype(t) for t in ("i4", "i8", "u4", "u8", "f4", "f8")}
 
 _AFFINE = _ew.ScalarOp.from_expr("at_affine", 3, "x1 + x2 * x0")          # start + step * i
-_WRAP = _ew.ScalarOp.from_expr("at_wrap", 3, "(x0 + x1 if x0 < 0 else x0) * x2")
+# start + wrapped index * step
+_WRAP = _ew.ScalarOp.from_expr("at_wrap", 4, "x3 + (x0 + x1 if x0 < 0 else x0) * x2")
 
 
 def _const(v):
     return np.int64(v)
-
-
-def _offsets_of(item, n, stride):
-    """(kind, value) for one index item on an axis of length n and element stride."""
-    from ..creation import asarray
-    if isinstance(item, (int, np.integer)) and not isinstance(item, (bool, np.bool_)):
-        i = int(item)
-        if not -n <= i < n:
-            raise IndexError(f"index {i} is out of bounds for axis with size {n}")
-        return "adv", _const((i + n if i < 0 else i) * stride)
-    if isinstance(item, slice):
-        start, stop, step = item.indices(n)
-        length = len(range(start, stop, step))
-        out = empty_array((length,), _I64)
-        _ew.launch(_AFFINE, [_ew.INDEX, _const(start * stride), _const(step * stride)],
-                   [_I64, _I64, _I64], [out], [_I64], name="at_index")
-        return "slice", out
-    if isinstance(item, ndarray):
-        idx = item
-    else:
-        host = np.asarray(item)
-        if host.dtype == bool:
-            return "adv", _offsets_of(np.nonzero(host)[0], n, stride)[1]
-        if host.dtype.kind not in "iu" and host.size:
-            raise IndexError("arrays used as indices must be of integer (or boolean) type")
-        host = host.astype(np.int64)
-        if host.size and (host.max() >= n or host.min() < -n):
-            bad = host[(host >= n) | (host < -n)][0]
-            raise IndexError(f"index {bad} is out of bounds for axis 0 with size {n}")
-        idx = asarray(host)
-    if idx.dtype.kind not in "iu":
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
-    out = empty_array(idx.shape, _I64)
-    _ew.launch(_WRAP, [idx, _const(n), _const(stride)], [_I64, _I64, _I64], [out], [_I64],
-               name="at_index")
-    return "adv", out
 
 
 def _extent(a):
@@ -79,101 +44,45 @@ def _extent(a):
     return lo, (hi - lo) // a.itemsize
 
 
-def _masks_as_indices(a, indices):
-    """Boolean arrays (host, device, lists of bools) as their ``nonzero()`` index arrays, as
-    NumPy's at takes them: a k-d mask spans k axes, its shape checked against them."""
-    from ..indexing import masks
-    items = []
-    for it in indices:
-        if type(it) is list and it and isinstance(it[0], (bool, np.bool_, list)):
-            try:
-                it = np.asarray(it)
-            except (TypeError, ValueError):
-                pass
-        items.append(it)
-    is_mask = [isinstance(it, (ndarray, np.ndarray)) and it.dtype == np.bool_ and it.ndim >= 1
-               for it in items]
-    if not any(is_mask):
-        return indices
-    width = [it.ndim if m else 0 if it is Ellipsis else 1 for it, m in zip(items, is_mask)]
-    out = []
-    for k, (it, m) in enumerate(zip(items, is_mask)):
-        if not m:
-            out.append(it)
-            continue
-        after_ellipsis = any(i is Ellipsis for i in items[:k])
-        axis = a.ndim - sum(width[k:]) if after_ellipsis else sum(width[:k])
-        masks.check_mask(a.shape, it.shape, max(axis, 0))
-        out += list(np.nonzero(it) if isinstance(it, np.ndarray) else masks.nonzero(it))
-    return tuple(out)
-
-
-def element_offsets(a, indices):
-    """Device int64 array: offsets (in elements, from a's lowest address) of a[indices]."""
+def element_offsets(a, indices, check=True):
+    """(device int64 array of the shape of ``a[indices]``: the offsets, in elements from a's
+    lowest address, of its elements; that shape).  The index is read by advanced indexing's
+    parser, so every form NumPy's ``at`` takes (None, Ellipsis, slices, negative and 0-d
+    integers, boolean masks and scalars, host or device arrays, tuples mixing them) has
+    NumPy's meaning and errors; index arrays are bounds-checked on the device (one read)."""
+    from ..indexing import advanced as _adv     # (at runs after the namespace is built)
     from .registry import UFUNCS
-    if not isinstance(indices, tuple):
-        indices = (indices,)
-    indices = _masks_as_indices(a, indices)
-    if any(i is Ellipsis for i in indices):
-        k = next(j for j, i in enumerate(indices) if i is Ellipsis)   # no == on arrays
-        indices = indices[:k] + (slice(None),) * (a.ndim - len(indices) + 1) + indices[k + 1:]
-    if len(indices) > a.ndim:
-        raise IndexError(f"too many indices for array: array is {a.ndim}-dimensional, "
-                         f"but {len(indices)} were indexed")
-    indices = indices + (slice(None),) * (a.ndim - len(indices))
     lo, _ = _extent(a)
-    parts = [_offsets_of(it, n, s // a.itemsize)
-             for it, n, s in zip(indices, a.shape, a._strides)]
-    adv = [k for k, (kind, _) in enumerate(parts) if kind == "adv"]
-    has_array = any(isinstance(v, ndarray) for kind, v in parts if kind == "adv")
-    if not has_array:          # ints are plain dimension removals
-        adv_shape = ()
+    isz = a.itemsize
+    p = _adv.parse(a, indices)
+    if isinstance(p, tuple):            # basic: the offsets of a view
+        off, shape, strides = _layout.basic_index(a.shape, a._strides, p[1])
+        base, strides, arrays = (a._ptr - lo + off) // isz, [s // isz for s in strides], ()
     else:
-        adv_shape = np.broadcast_shapes(*(np.shape(v) if not isinstance(v, ndarray) else v.shape
-                                          for kind, v in parts if kind == "adv"))
-    contiguous = not adv or adv == list(range(adv[0], adv[-1] + 1))
-    # result dims: slices keep their place; the advanced block goes in place or first (NumPy)
-    layout = []
-    placed = False
-    for k, (kind, v) in enumerate(parts):
-        if kind == "slice":
-            layout.append(("slice", k))
-        elif has_array and not placed and contiguous:
-            layout.append(("adv", None))
-            placed = True
-    if has_array and not contiguous:
-        layout.insert(0, ("adv", None))
-    shape = []
-    for kind, k in layout:
-        shape += list(adv_shape) if kind == "adv" else [parts[k][1].shape[0]]
-    total = _const((a._ptr - lo) // a.itemsize)
-    pos = {}
-    p = 0
-    for kind, k in layout:
-        if kind == "adv":
-            pos["adv"] = p
-            p += len(adv_shape)
-        else:
-            pos[k] = p
-            p += 1
+        if check:
+            _adv.check(p)
+        base, shape, strides = p.base, p.shape, p.strides
+        arrays = zip(p.arrays, p.sizes, p.steps)
     nd = len(shape)
-    for k, (kind, v) in enumerate(parts):
-        if not isinstance(v, ndarray):
-            total = total + v if not isinstance(total, ndarray) else UFUNCS["add"](total, v)
-            continue
-        if kind == "slice":
-            view_shape = [1] * nd
-            view_shape[pos[k]] = v.shape[0]
-        else:
-            start = pos["adv"]
-            vs = (1,) * (len(adv_shape) - v.ndim) + v.shape
-            view_shape = [1] * start + list(vs) + [1] * (nd - start - len(adv_shape))
-        total = UFUNCS["add"](total, v.reshape(tuple(view_shape)))
-    if not isinstance(total, ndarray):
-        out = empty_array((), _I64)
-        _copy.fill(out, total)
+    total = None                        # the first term carries the base offset
+    for d, (n, s) in enumerate(zip(shape, strides)):
+        if n > 1 and s:                 # a basic dim: i * stride along it
+            v = empty_array((n,), _I64)
+            _ew.launch(_AFFINE, [_ew.INDEX, _const(0 if total is not None else base),
+                                 _const(s)], [_I64] * 3, [v], [_I64], name="at_index")
+            v = v.reshape((1,) * d + (n,) + (1,) * (nd - d - 1))
+            total = v if total is None else UFUNCS["add"](total, v)
+    for x, n, t in arrays:              # index arrays, broadcast to the shape: wrapped * step
+        if t:
+            w = empty_array(shape, _I64)
+            _ew.launch(_WRAP, [x, _const(n), _const(t), _const(0 if total is not None else base)],
+                       [_I64] * 4, [w], [_I64], name="at_index")
+            total = w if total is None else UFUNCS["add"](total, w)
+    if total is None or total.shape != shape:
+        out = empty_array(shape, _I64)
+        _copy.copy_into(out, total if total is not None else _const(base))
         total = out
-    return total, tuple(shape)
+    return total, shape
 
 
 # an update whose exponent (x0) is negative gets offset -1, which the kernel skips
@@ -249,7 +158,9 @@ def _arr(ptr, n, itemsize):
     return [0, 0, n, itemsize, ptr, n, itemsize]
 
 
-def ufunc_at(uf, a, indices, b=None):
+def ufunc_at(uf, a, indices, b=None, *, check=True):
+    """``uf.at(a, indices, b)``; ``check=False`` for npgpu's own callers, whose index arrays
+    are in range by construction: no bounds check (a kernel and a synchronising read)."""
     from ..creation import asarray
     from .ufunc import _arg_key
     if not isinstance(a, ndarray):
@@ -260,7 +171,7 @@ def ufunc_at(uf, a, indices, b=None):
         raise ValueError("second operand needed for ufunc")
     if uf.nin == 1 and b is not None:
         raise ValueError("second operand provided when ufunc is unary")
-    off, shape = element_offsets(a, indices)
+    off, shape = element_offsets(a, indices, check)
     if a._ro:
         fail_unless_writeable(a, "operand array with iterator write flag set")
     keys = (a.dtype,)
@@ -272,17 +183,19 @@ def ufunc_at(uf, a, indices, b=None):
         elif isinstance(k, type) and np.asarray(b).dtype != object:
             k = np.asarray(b).dtype     # NumPy's at makes a Python scalar an array: not weak
         keys += (k,)
-    loop_in, loop_out, op = uf.resolve(keys, casting="unsafe")     # NumPy's at casts back unsafely
+    # NumPy's at calls its loop once an element: loops of one-value operands (power's fast
+    # paths); casts back unsafely
+    loop_in, loop_out, op = (uf._single or uf).resolve(keys, casting="unsafe")
     if loop_out[0].kind == "c":
         _copy.warn_complex(a.dtype)
+    if isinstance(b, ndarray) and not _layout.broadcasts_to(b.shape, shape):
+        raise ValueError(f"operands could not be broadcast together with remapped shapes "
+                         f"{b.shape} {shape}")      # (the method raises NumPy's message)
     n = off.size
     if n == 0:
         return None
     bv = None
     if b is not None:
-        if isinstance(b, ndarray) and np.broadcast_shapes(b.shape, shape) != shape:
-            raise ValueError(f"operands could not be broadcast together with remapped shapes "
-                             f"{b.shape} {shape}")
         bv = empty_array(shape, loop_in[1])
         _copy.copy_into(bv, b if isinstance(b, ndarray) else _copy.scalar_of(b, loop_in[1]))
     offc = off if off._c_contig else off.copy()

@@ -86,6 +86,23 @@ def h_sqrt(x):
     return type(x)(math.nan)
 """)
 
+# NumPy's float power loop for an exponent that is one value for the whole loop (table.py's
+# ONE_OPERAND): the same branch for every element, so no divergence
+_h("""
+def h_pow_one(b, e):
+    if e == type(e)(0.5):
+        return h_sqrt(b)
+    if e == type(e)(2):
+        return b * b
+    if e == type(e)(-1):
+        return type(b)(1) / b
+    if e == type(e)(1):
+        return b
+    if e == type(e)(0):
+        return type(b)(1)
+    return b ** e
+""")
+
 # cbrt: no math.cbrt on the GPU; pow on |x| then one Newton step (in float64)
 _h("""
 def h_cbrt(x):

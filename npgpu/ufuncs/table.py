@@ -131,17 +131,22 @@ TABLE = {
     "logical_or": {"": "(x0 != type(x0)(0)) or (x1 != type(x1)(0))"},
     "logical_xor": {"": "(x0 != type(x0)(0)) != (x1 != type(x1)(0))"},
     "logical_not": {"": "x0 == type(x0)(0)"},
-    # maximum/minimum propagate NaN, fmax/fmin ignore it; equal values give x1 (as NumPy's loops)
-    "maximum": {"biu": "x0 if x0 > x1 else x1",
+    # maximum/minimum propagate NaN, fmax/fmin ignore it; equal values give x1 (as NumPy's loops),
+    # but x0 in float16 (NumPy's half loops test >=, <=: maximum(0.0, -0.0) is 0.0 there)
+    "maximum": {"float16": "x0 if (x0 >= x1 or math.isnan(x0)) else x1",
+                "biu": "x0 if x0 > x1 else x1",
                 "f": "x0 if (x0 > x1 or math.isnan(x0)) else x1",
                 "c": "x0 if (h_cisnan(x0) or h_cle(x1, x0)) else x1"},
-    "minimum": {"biu": "x0 if x0 < x1 else x1",
+    "minimum": {"float16": "x0 if (x0 <= x1 or math.isnan(x0)) else x1",
+                "biu": "x0 if x0 < x1 else x1",
                 "f": "x0 if (x0 < x1 or math.isnan(x0)) else x1",
                 "c": "x0 if (h_cisnan(x0) or h_cle(x0, x1)) else x1"},
-    "fmax": {"biu": "x0 if x0 > x1 else x1",
+    "fmax": {"float16": "x0 if (x0 >= x1 or math.isnan(x1)) else x1",
+             "biu": "x0 if x0 > x1 else x1",
              "f": "x0 if (x0 > x1 or math.isnan(x1)) else x1",
              "c": "x0 if (h_cisnan(x1) or h_cle(x1, x0)) else x1"},
-    "fmin": {"biu": "x0 if x0 < x1 else x1",
+    "fmin": {"float16": "x0 if (x0 <= x1 or math.isnan(x1)) else x1",
+             "biu": "x0 if x0 < x1 else x1",
              "f": "x0 if (x0 < x1 or math.isnan(x1)) else x1",
              "c": "x0 if (h_cisnan(x1) or h_cle(x0, x1)) else x1"},
     # ---- bitwise ----
@@ -174,6 +179,15 @@ TABLE = {
     "frexp": {"f": "return h_frexp(x0)"},
     "modf": {"f": "return h_modf(x0)"},
     "heaviside": {"f": "h_heaviside(x0, x1)"},
+}
+
+# Loops that replace a row's where its second operand is one value for the whole inner loop
+# (NumPy's loop sees a zero stride: a scalar, a 0-d array, one element broadcast, every
+# one-element call of ufunc.at): NumPy's float32/float64 power then computes x ** -1 as 1 / x,
+# x ** 0 as 1, x ** 0.5 as sqrt (-0.0 ** 0.5 is -0.0 and -inf ** 0.5 NaN, not pow's +0.0 and
+# inf), x ** 1 as x and x ** 2 as x * x.  Its float16 and complex loops have no such paths.
+ONE_OPERAND = {
+    "power": {"float32": "h_pow_one(x0, x1)", "float64": "h_pow_one(x0, x1)"},
 }
 
 # aliases NumPy exports under other names (the ufunc keeps NumPy's own name)

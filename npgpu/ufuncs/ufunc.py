@@ -99,6 +99,10 @@ class ufunc:
         self._value_check = _negative_power_check if name == "power" else None
         self.__doc__ = doc or np_ufunc.__doc__
 
+    # the same ufunc with the loops NumPy runs when the second operand is one value for the whole
+    # inner loop (OneOperandUfunc; ufunc.at's one-element updates take them too)
+    _single = None
+
     # attributes NumPy users read
     nin = property(lambda self: self._np.nin)
     nout = property(lambda self: self._np.nout)
@@ -362,11 +366,26 @@ class ufunc:
             args = args[:nin]
         outs = self._normalize_out(out)
         inputs, keys = operands(args)
+        const = None
+        if self._compare is not None and keys[0] is int and keys[1] is int:   # (dtype == int)
+            # two Python ints: NumPy compares them exactly (its object loop), whatever their size
+            const = _CONSTANT[bool(self._compare(*inputs))]
+            inputs, keys = [False, False], (_BOOL, _BOOL)      # unread by the constant loop
+        elif nin == 1 and keys[0] is int:
+            # a lone Python int converts by its value, as NumPy's (2**63 is uint64); past uint64
+            # NumPy's object loop: its error, else npgpu's (no object dtype)
+            dt = np.asarray(inputs[0]).dtype
+            err = numpy_error(self._np, inputs, {}) if dt.kind == "O" else None
+            if err is not None:
+                raise err
+            keys = (check_dtype(dt),)
         loop_in, loop_out, op = self.resolve(tuple(keys), dtype, casting, signature)
         if _multi_device[0]:
             _check_devices(inputs, outs)
         # scalars become NumPy scalars of the loop's input dtype (NumPy's overflow errors included)
         op0 = op
+        if const is not None:
+            op = const
         arrays = []
         for i, x in enumerate(inputs):
             if isinstance(x, ndarray):
@@ -375,7 +394,7 @@ class ufunc:
                 try:
                     inputs[i] = _scalar(x, loop_in[i])
                 except OverflowError:
-                    op = self._out_of_range(inputs, i, loop_in)
+                    op = self._out_of_range(inputs, i, loop_in, keys)
                     if op is None:
                         raise
                     inputs[i] = loop_in[i].type(0)    # unread by the constant loop
@@ -429,12 +448,15 @@ class ufunc:
         _ew.launch(op, inputs, loop_in, outs, loop_out, name=self.__name__)
         return outs[0] if nout == 1 else tuple(outs)
 
-    def _out_of_range(self, inputs, i, loop_in):
+    def _out_of_range(self, inputs, i, loop_in, keys):
         """The constant loop of a comparison of an integer array (or NumPy integer) with a Python
-        int outside its dtype's range (NumPy 2's special case); None where NumPy raises."""
-        x, other = inputs[i], inputs[1 - i]
-        if (self._compare is None or type(x) is not int or loop_in[i].kind not in "iu"
-                or not isinstance(other, (ndarray, np.generic)) or other.dtype.kind not in "iu"):
+        int outside its dtype's range (NumPy 2's special case); None where NumPy raises (a bool
+        operand, Python's or NumPy's, is no integer here: its loop is int64's)."""
+        if self._compare is None:
+            return None
+        x, other = inputs[i], keys[1 - i]      # (the other operand may be converted already)
+        if (type(x) is not int or loop_in[i].kind not in "iu"
+                or not isinstance(other, np.dtype) or other.kind not in "iu"):
             return None
         info = np.iinfo(loop_in[i])
         edge = info.max if x > info.max else info.min    # every element compares as the edge does
@@ -534,8 +556,9 @@ class ufunc:
         if self.nin != 2:
             raise ValueError("outer product only supported for binary functions")
         from ..creation import asarray
-        A = A if np.isscalar(A) else asarray(A)
-        B = B if np.isscalar(B) else asarray(B)
+        # NumPy's outer makes every operand an array: a Python scalar is not weak there
+        A = np.asarray(A) if np.isscalar(A) else asarray(A)
+        B = np.asarray(B) if np.isscalar(B) else asarray(B)
         if isinstance(A, ndarray) and isinstance(B, ndarray):
             A = A.reshape(A.shape + (1,) * B.ndim)
         return self(A, B, **kwargs)
@@ -551,6 +574,59 @@ class ufunc:
 
     def at(self, *args, **kwargs):
         return self._method("at", partial(_ops["ufunc_at"], self), args, kwargs)
+
+
+class OneOperandUfunc(ufunc):
+    """A ufunc whose NumPy loops take other paths where the second operand is one value for the
+    whole inner loop (table.py's ``ONE_OPERAND``: power): such calls run ``_single``, the same
+    ufunc with those loops (its own plans, as every call it takes has such an operand)."""
+
+    def __init__(self, name, np_ufunc, loops, single_loops):
+        super().__init__(name, np_ufunc, loops)
+        self._single = ufunc(name, np_ufunc, single_loops)
+
+    def __call__(self, *args, **kwargs):
+        if len(args) >= 2 and _one_value(self, args, kwargs):
+            return self._single(*args, **kwargs)
+        return ufunc.__call__(self, *args, **kwargs)
+
+
+def _one_value(uf, args, kwargs):
+    """Does NumPy's inner loop read ``args[1]`` with a zero stride?  A scalar or 0-d array, or
+    an array of one value (one element, a broadcast view of one) that NumPy's iterator
+    broadcasts, does; one element read by NumPy's trivial loop (every other operand 0-d or of
+    its shape, no where= mask, an output of the loop's dtype) keeps its stride.  An operand
+    broadcast along some axes only (a column) is taken as elementwise: NumPy reads it through
+    its iterator's buffer or not depending on sizes."""
+    e = args[1]
+    if e.__class__ in _FAST_SCALAR or isinstance(e, np.generic):
+        return True
+    if isinstance(e, (ndarray, np.ndarray)):
+        shape, strides = e.shape, (e._strides if isinstance(e, ndarray) else e.strides)
+    else:
+        try:
+            shape = np.shape(e)     # a list: contiguous
+        except (TypeError, ValueError):
+            return False
+        strides = (1,) * len(shape)
+    if not shape:
+        return True
+    if 0 in shape or any(n > 1 and s for n, s in zip(shape, strides)):
+        return False
+    if _prod(shape) > 1 or kwargs.get("where", True) is not True:
+        return True     # a view of one element (no trivial loop), or NumPy's masked loop
+    out = kwargs.get("out", args[2] if len(args) > 2 else None)
+    if isinstance(out, tuple):
+        out = out[0] if len(out) == 1 else None
+    try:
+        if any(np.shape(x) not in ((), shape) for x in (args[0], out) if x is not None):
+            return True
+        if out is not None:
+            kw = {k: v for k, v in kwargs.items() if k in ("dtype", "casting", "signature")}
+            return dry_run(uf._np, args[:2], kw) != out.dtype
+    except (TypeError, ValueError):
+        pass        # the call itself raises NumPy's error
+    return False
 
 
 def _check_devices(inputs, out):

@@ -24,6 +24,7 @@ permutation.
 import numpy as np
 
 from ..._core.ndarray import ndarray
+from ...ufuncs.at import ufunc_at
 from ._morphology import device
 
 __all__ = ["sum_labels", "sum", "mean", "variance", "standard_deviation", "minimum", "maximum",
@@ -217,7 +218,7 @@ def _select(input, labels, index, want_min, want_max, positions):
     for want, init, uf in ((want_min, hi_v, _minimum), (want_max, lo_v, _maximum)):
         if want or positions:
             acc = full((g.k + 1,), init, dt)
-            uf.at(acc, g.gid, xf)
+            ufunc_at(uf, acc, g.gid, xf, check=False)
             acc = where(empty, np.zeros((), dt), acc)
             ext.append(acc)
             if want:
@@ -228,7 +229,7 @@ def _select(input, labels, index, want_min, want_max, positions):
         for acc in ext:
             cand = where(equal(xf, take(acc, g.gid)), ids, n)
             pos = full((g.k + 1,), n, _I64)
-            _minimum.at(pos, g.gid, cand)
+            ufunc_at(_minimum, pos, g.gid, cand, check=False)
             pos = where(equal(pos, n), 0, pos)
             out.append(g.back(pos))
     return out

@@ -50,22 +50,23 @@ def index_dtype(maxval):
     return np.dtype(np.int32) if maxval <= np.iinfo(np.int32).max else np.dtype(np.int64)
 
 
-def check_shape(shape):
+def check_shape(shape, ndims=(2,)):
+    """``shape`` as a tuple of ints of one of the lengths ``ndims`` (1-d: COO arrays only)."""
     try:
         shape = tuple(int(operator_index(s)) for s in shape)
     except TypeError:
         raise TypeError("invalid shape") from None
-    if len(shape) != 2:
+    if len(shape) not in ndims:
         raise ValueError("shape must be a 2-tuple")
-    if shape[0] < 0 or shape[1] < 0:
+    if any(s < 0 for s in shape):
         raise ValueError("'shape' elements cannot be negative")
     return shape
 
 
-def finish(shape, dtype, copy, data, *index):
+def finish(shape, dtype, copy, data, *index, ndims=(2,)):
     """The checked shape, then ``data`` cast to ``dtype`` (if given) and the index arrays,
     C-contiguous, copied when ``copy``: the common tail of every constructor."""
-    shape = check_shape(shape)
+    shape = check_shape(shape, ndims)
     if dtype is not None:
         data = data.astype(check_dtype(dtype), copy=False)
     check_dtype(data.dtype)
@@ -164,12 +165,13 @@ class spbase:
 
     def count_nonzero(self, axis=None):
         """Nonzero values after duplicates are summed; with ``axis``, per column (0) or row (1)
-        as an int64 device array (SciPy's bincount of the other coordinate)."""
-        c = self.tocsr()
-        c.sum_duplicates()
+        as a device array of SciPy's dtype (``_axis_counts``)."""
+        if hasattr(self, "sum_duplicates"):
+            self.sum_duplicates()               # in place, as SciPy (DIA has no duplicates)
+        c = self.tocoo()
         if axis is None:
             return int(xp().count_nonzero(c.data))
-        return self._axis_counts(c.tocoo(), axis, nonzero=True)
+        return self._axis_counts(c, axis, nonzero=True)
 
     def _axis_counts(self, coo, axis, nonzero):
         if self.format == "dia":                  # SciPy's DIA has neither
@@ -185,9 +187,16 @@ class spbase:
         axis %= 2
         X = xp()
         coord = coo.col if axis == 0 else coo.row
+        every = True
         if nonzero:
-            coord = coord[coo.data != 0]
-        return X.bincount(coord.astype(np.int64, copy=False), minlength=self.shape[1 - axis])
+            kept = coord[coo.data != 0]
+            every, coord = kept.shape[0] == coord.shape[0], kept
+        counts = X.bincount(coord.astype(np.int64, copy=False), minlength=self.shape[1 - axis])
+        # SciPy: int64 (bincount), but along the compressed axis of CSR/CSC np.diff(indptr),
+        # in the index dtype, unless a stored zero makes count_nonzero count line by line
+        if every and axis == {"csr": 1, "csc": 0}.get(self.format):
+            counts = counts.astype(self.indptr.dtype, copy=False)
+        return counts
 
     @property
     def size(self):
@@ -233,7 +242,9 @@ class spbase:
         return self._with_data(xp().abs(self._deduped_data()))
 
     def __round__(self, ndigits=0):
-        return self._with_data(xp().round(self._deduped_data(), ndigits))
+        data = xp().round(self._deduped_data(), ndigits)
+        check_dtype(data.dtype)             # SciPy's error for float16 (of bool)
+        return self._with_data(data)
 
     def __add__(self, other):
         from . import _ops
@@ -315,7 +326,7 @@ class spbase:
                                       "case.")
         data = self._deduped_data()
         data = data if dtype is None else data.astype(dtype)
-        return self._with_data(xp().power(data, n))
+        return self._with_data(data ** n)       # SciPy's ``**``: bool ** 2 is int8, as NumPy
 
     # ---- comparisons (``_compare.py``): sparse bool results, as SciPy --------------------
     def __eq__(self, other):
@@ -426,7 +437,9 @@ _UFUNCS_ZERO_AT_ZERO = ("sin", "tan", "arcsin", "arctan", "sinh", "tanh", "arcsi
 
 def _ufunc_method(name):
     def method(self):
-        return self._with_data(getattr(xp(), name)(self._deduped_data()))
+        data = getattr(xp(), name)(self._deduped_data())
+        check_dtype(data.dtype)             # SciPy's error for float16 (of bool and int8)
+        return self._with_data(data)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = f"Element-wise {name}.\n\nSee `numpy.{name}` for more information."
     return method

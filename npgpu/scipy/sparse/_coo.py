@@ -8,7 +8,9 @@ from the sorted major indices.
 """
 import numpy as np
 
+from ...ufuncs.at import ufunc_at
 from ._base import spbase, xp, index_dtype, asdevice, finish, shape_only
+from . import _coo1d
 
 
 def _host_int(x):
@@ -50,7 +52,7 @@ def compress(major, minor, data, nmajor, nminor, sum_duplicates=True):
             rk = compaction.rank(flag)
             if rk.count < nnz:
                 summed = X.zeros(rk.count, dtype=data.dtype)
-                X.add.at(summed, rk.ranks - 1, data)
+                ufunc_at(X.add, summed, rk.ranks - 1, data, check=False)
                 major = compaction.select_values(major, rk.flags)
                 minor = compaction.select_values(minor, rk.flags)
                 data = summed
@@ -68,10 +70,19 @@ def sorted_indptr(major, nmajor, idt):
 
 class _coo_base(spbase):
     format = "coo"
+    # 1-d arrays (``coo_array`` only, ``_coo1d.py``) have one index array, ``col``
+    ndim = property(lambda self: len(self._shape))
+    coords = property(lambda self: (self.col,) if len(self._shape) == 1
+                      else (self.row, self.col))
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
         X = xp()
         self.has_canonical_format = False
+        one_d = _coo1d.parse(arg1, shape) if self._is_array else None
+        if one_d is not None:
+            data, idx, shape, implied = one_d
+            _coo1d.init(self, data, idx, shape, dtype, copy or implied)
+            return
         if isinstance(arg1, spbase):
             c = arg1.tocoo()
             data, row, col = c.data, c.row, c.col
@@ -98,6 +109,13 @@ class _coo_base(spbase):
                 shape = (_host_int(row.max()) + 1, _host_int(col.max()) + 1)
         else:
             dense = asdevice(arg1)
+            if dense.ndim == 1 and self._is_array:
+                if shape is not None and tuple(shape) != dense.shape:
+                    raise ValueError(f"inconsistent shapes: {tuple(shape)} != {dense.shape}")
+                data, idx = _coo1d.from_dense(dense)
+                _coo1d.init(self, data, idx, dense.shape, dtype, copy)
+                self.has_canonical_format = True
+                return
             if dense.ndim != 2:
                 raise TypeError(f"expected 2D array or matrix, not {dense.ndim}D")
             row, col = X.nonzero(dense)
@@ -199,7 +217,7 @@ class _coo_base(spbase):
         else:
             out[...] = 0
         if self.nnz:
-            X.add.at(out, (self.row, self.col), self.data)
+            ufunc_at(X.add, out, (self.row, self.col), self.data, check=False)
         return out
 
     def _get(self, stream=None):
@@ -225,3 +243,4 @@ class coo_array(_coo_base):
     _is_array = True
 
 
+_coo1d.install(coo_array)

@@ -2,6 +2,7 @@
 ``(j - offsets[d], j)``.  Every operation goes through COO/CSR; only the layout lives here."""
 import numpy as np
 
+from ...ufuncs.at import ufunc_at
 from ._base import spbase, xp, check_dtype, check_shape, asdevice, shape_only
 
 
@@ -109,7 +110,7 @@ def from_coo(c):
     offsets = X.unique(diff)
     host = offsets.get()
     data = X.zeros((host.shape[0], n), c.dtype)
-    X.add.at(data, (X.searchsorted(offsets, diff), c.col), c.data)
+    ufunc_at(X.add, data, (X.searchsorted(offsets, diff), c.col), c.data, check=False)
     return cls._from_parts(data, host, c.shape)
 
 

@@ -3,21 +3,23 @@
 Over an axis every reduction runs on the lines (rows for axis 1, columns for axis 0) of a
 canonical CSR (of the transpose for axis 0): ``ufunc.reduceat`` over the nonempty lines, an
 implicit zero joining the extreme of a line with fewer stored values than its length (unless
-``explicit``).  argmax/argmin take the first position holding the line's extreme and the first
-missing index of the line (where ``indices`` differs from the position within the line), and
-choose between them as SciPy does.
+``explicit``).  max/min give SciPy's sparse result: the nonzero extremes (NaN included) as a
+1-d ``coo_array`` of the kept axis, or a ``(1, n)``/``(m, 1)`` ``coo_matrix``.
+argmax/argmin take the first position holding the line's extreme and the first missing index of
+the line (where ``indices`` differs from the position within the line), and choose between them
+as SciPy does.  A 1-d COO array has one axis: it reduces as its ``(1, n)`` matrix over all.
 """
 import operator
 
 import numpy as np
 
-from ._base import xp
+from ._base import xp, index_dtype
 
 _ARG = {"maximum": ("argmax", np.greater), "minimum": ("argmin", np.less)}
 
 
-def validate_axis(axis):
-    """SciPy's ``validateaxis`` for two dimensions: None (all) or 0 or 1."""
+def validate_axis(axis, ndim=2):
+    """SciPy's ``validateaxis``: None (all axes) or the one axis left (0 or 1)."""
     if axis is None:
         return None
     if axis == ():
@@ -33,13 +35,21 @@ def validate_axis(axis):
             ax = operator.index(ax)
         except TypeError:
             raise TypeError(f"axis must be an integer. (given {ax})") from None
-        ax = ax + 2 if ax < 0 else ax
-        if not 0 <= ax < 2:
+        ax = ax + ndim if ax < 0 else ax
+        if not 0 <= ax < ndim:
             raise ValueError("axis out of range for ndim")
         canon.append(ax)
     if len(canon) != len(set(canon)):
         raise ValueError("duplicate value in axis")
-    return None if len(canon) == 2 else canon[0]
+    return None if len(canon) == ndim else canon[0]
+
+
+def as_2d(a):
+    """``a`` itself, or a 1-d COO array's ``(1, n)`` matrix (``_coo1d.view2d``)."""
+    if a.ndim == 2:
+        return a
+    from ._coo1d import view2d
+    return view2d(a)
 
 
 def _lines(a, axis):
@@ -60,11 +70,11 @@ def _line_reduce(c, ufunc):
 
 def extremum(a, axis, out, name, explicit):
     """max (``name`` maximum), min, nanmax (fmax), nanmin (fmin)."""
-    from ._ops import _shape_result
     X = xp()
     if out is not None:
         raise ValueError("Sparse min/max does not support an 'out' parameter.")
-    axis = validate_axis(axis)
+    axis = validate_axis(axis, a.ndim)
+    a = as_2d(a)
     ufunc = getattr(X, name)
     zero = X.zeros((), a.dtype)
     if axis is None:
@@ -83,9 +93,25 @@ def extremum(a, axis, out, name, explicit):
     counts, lines, _, v = _line_reduce(c, ufunc)
     if not explicit:
         v = X.where(counts[lines] < c.shape[1], ufunc(v, zero), v)
-    res = X.zeros(c.shape[0], a.dtype)
-    res[lines] = v
-    return _shape_result(a, res, axis)
+    return _sparse_result(a, lines, v, axis)
+
+
+def _sparse_result(a, lines, v, axis):
+    """SciPy's COO of the line extremes ``v`` at ``lines`` (ascending): zeros dropped, NaN
+    kept, int32 coordinates while the kept axis fits."""
+    X = xp()
+    from ._coo import coo_matrix
+    m = a.shape[1 - axis]
+    keep = v != 0
+    idx = lines[keep].astype(index_dtype(m), copy=False)
+    v = v[keep]
+    if a._is_array:
+        from ._coo1d import make
+        return make(v, idx, m, canonical=True)
+    zeros = X.zeros(idx.shape[0], idx.dtype)
+    if axis == 0:
+        return coo_matrix._from_parts(v, zeros, idx, (1, m), canonical=True)
+    return coo_matrix._from_parts(v, idx, zeros, (m, 1), canonical=True)
 
 
 def argextremum(a, axis, out, name, explicit):
@@ -93,7 +119,8 @@ def argextremum(a, axis, out, name, explicit):
     fn, _ = _ARG[name]
     if out is not None:
         raise ValueError(f"Sparse {fn} does not support an 'out' parameter.")
-    axis = validate_axis(axis)
+    axis = validate_axis(axis, a.ndim)
+    a = as_2d(a)
     if axis is not None:
         if a.shape[axis] == 0:
             raise ValueError(f"Cannot apply {fn} along a zero-sized dimension.")

@@ -6,10 +6,12 @@ entries concatenated and sorted by (row, col) (``lexsort``), each run's first va
 with its second (0 where the entry is in one operand only), zeros dropped (as SciPy's
 ``csr_binop_csr``).
 """
+import math
 import numbers
 
 import numpy as np
 
+from ...ufuncs.at import ufunc_at
 from ._base import spbase, xp, is_dense, asdevice, check_dtype
 from ._products import _family
 
@@ -199,16 +201,10 @@ def rmatmul(a, other):
 
 
 # ---- reductions ----------------------------------------------------------------------------
-def _axis(axis):
-    if axis is None:
-        return None
-    if isinstance(axis, tuple):
-        if len(axis) == 2:
-            return None
-        axis = axis[0]
-    if axis not in (0, 1, -1, -2):
-        raise ValueError("axis out of bounds")
-    return axis % 2
+def _axis(a, axis):
+    """SciPy's ``validateaxis``: None (every axis; a 1-d array's only axis) or 0 or 1."""
+    from ._minmax import validate_axis
+    return validate_axis(axis, a.ndim)
 
 
 def _sum_dtype(dt):
@@ -223,16 +219,20 @@ def _shape_result(a, out, axis):
 
 def reduce_sum(a, axis=None, dtype=None, out=None):
     X = xp()
-    axis = _axis(axis)
+    axis = _axis(a, axis)
     rdt = np.dtype(dtype) if dtype is not None else _sum_dtype(a.dtype)
     c = a.tocoo()
     if axis is None:
         s = X.sum(c.data, dtype=rdt) if c.nnz else X.zeros((), rdt)
+        if out is not None:
+            out[...] = s
+            return out
         return s
     length = a.shape[1 - axis]
     res = X.zeros(length, rdt)
     if c.nnz:
-        X.add.at(res, c.col if axis == 0 else c.row, c.data.astype(rdt, copy=False))
+        ufunc_at(X.add, res, c.col if axis == 0 else c.row,
+                 c.data.astype(rdt, copy=False), check=False)
     res = _shape_result(a, res, axis)
     if out is not None:
         out[...] = res
@@ -241,12 +241,14 @@ def reduce_sum(a, axis=None, dtype=None, out=None):
 
 
 def mean(a, axis=None, dtype=None, out=None):
-    ax = _axis(axis)
+    ax = _axis(a, axis)
     if dtype is None:
         rdt = np.dtype(np.float64) if a.dtype.kind in "biu" else a.dtype
     else:
         rdt = np.dtype(dtype)
-    n = a.shape[0] * a.shape[1] if ax is None else a.shape[ax]
+    n = math.prod(a.shape) if ax is None else a.shape[ax]
+    if n == 0:                  # SciPy scales by 1.0 / n first
+        raise ZeroDivisionError("float division by zero")
     s = reduce_sum(a, ax, dtype=rdt)
     res = (s / n).astype(rdt, copy=False)
     if out is not None:
@@ -266,7 +268,7 @@ def diagonal(a, k=0):
     if c.nnz:
         on = (c.col.astype(np.int64) - c.row.astype(np.int64)) == k
         pos = (c.row if k >= 0 else c.col)[on]
-        X.add.at(res, pos, c.data[on])
+        ufunc_at(X.add, res, pos, c.data[on], check=False)
     return res
 
 

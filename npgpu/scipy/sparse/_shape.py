@@ -1,5 +1,6 @@
-"""``reshape`` and ``resize`` as SciPy's, on the device coordinates (2-d shapes only: npgpu's
-sparse arrays have no other)."""
+"""``reshape`` and ``resize`` as SciPy's, on the device coordinates (2-d results only; a 1-d COO
+array reshapes to 2-d)."""
+import math
 import operator
 
 import numpy as np
@@ -27,7 +28,7 @@ def _two(shape):
 
 
 def reshape(a, args, order="C", copy=False):
-    shape, size = _parse(args), a.shape[0] * a.shape[1]
+    shape, size = _parse(args), math.prod(a.shape)
     neg = [i for i, s in enumerate(shape) if s < 0]
     if not neg:
         if int(np.prod(shape)) != size:
@@ -46,10 +47,13 @@ def reshape(a, args, order="C", copy=False):
     m, n = _two(shape)
     c = a.tocoo()
     r, k = c.row.astype(np.int64), c.col.astype(np.int64)
+    a_shape = a.shape
+    if a.ndim == 1:     # a 1-d COO (index in ``col``) reads as its (n, 1) column in either order
+        r, k, a_shape = k, r, (a.shape[0], 1)
     if order == "C":
-        row, col = divmod(r * a.shape[1] + k, n)
+        row, col = divmod(r * a_shape[1] + k, n)
     else:
-        col, row = divmod(k * a.shape[0] + r, m)
+        col, row = divmod(k * a_shape[0] + r, m)
     idt = index_dtype(max(shape))
     data = c.data.copy() if copy else c.data
     return type(c)._from_parts(data, row.astype(idt), col.astype(idt), shape)
