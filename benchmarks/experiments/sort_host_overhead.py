@@ -14,7 +14,8 @@ the GPU each such read is also a synchronisation.
 Each case prints the median of interleaved batches (a shared machine drifts) in microseconds,
 then the launches, pool allocations and device-to-host reads of one call.  ``--profile``
 prints, per case, cProfile's functions by own time (microseconds a call).  Where a module has
-a switch (``functions.TINY``, ``sets.TINY``, ``searching.TINY``), ``--ab`` runs every case with it on and off in interleaved batches.
+a switch (``functions.TINY``, ``sets.TINY``, ``searching.TINY``), ``--ab`` runs every case
+with it on and off in interleaved batches.
 """
 import argparse
 import ast
@@ -60,7 +61,7 @@ def stub():
     from npgpu._core import transfer
     from npgpu.reductions import scan, scan_lookback
     from npgpu.sorting import (cub_sort, nan_tail, presence, radix, searching, segmented,
-                               sets)
+                               sets, unique_block)
     ho.stub_driver()
 
     def occupancy(ref, func, block, shared):
@@ -68,7 +69,7 @@ def stub():
         return 0
     ho.launcher.drv.cuOccupancyMaxActiveBlocksPerMultiprocessor = occupancy
     for mod in (scan, scan_lookback, radix, segmented, sets, searching, nan_tail, presence,
-                cub_sort):
+                cub_sort, unique_block):
         gpu_constants(mod)
     radix.items_for.__defaults__ = (False, False)
     segmented.MAX_BLOCK = radix.BLOCK

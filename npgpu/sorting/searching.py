@@ -205,14 +205,14 @@ def _as_device(x, dt=None):
 
 
 def _check_side(side):
-    if isinstance(side, bytes):
-        side = side.decode("latin-1")
-    if not isinstance(side, str):
+    s = side.decode("latin-1") if isinstance(side, bytes) else side
+    if not isinstance(s, str):
         raise TypeError(f"search side must be str, not {type(side).__name__}")
-    if side in ("left", "right"):
-        return side == "right"
-    if side and side[0] in "lLrR":
+    if s in ("left", "right"):
+        return s == "right"
+    if s and s[0] in "lLrR":
         raise ValueError("search side must be one of 'left' or 'right'")
+    # (NumPy's message shows the argument as given: b'q' for bytes)
     raise ValueError(f"search side must be 'left' or 'right' (got {side!r})")
 
 
@@ -229,23 +229,25 @@ def _check_sorter(sorter, n):
     return _as_device(s)
 
 
-# Tiny calls (issue 20): a 1-d device ``a``, C-contiguous device queries and no sorter take a
-# plan cached per (dtypes, layout of ``a``, side): kernel, compute dtype and the blocks an SM
-# holds; a grid of no more blocks than that needs no SM count.  Stub driver
-# (sort_host_overhead.py), 16 queries into 1024 keys: 21.6 -> 4.9 us.  NPGPU_SEARCH_TINY=0: off.
+# Tiny calls (issues 14, 20): a 1-d device ``a``, C-contiguous device queries and no sorter take
+# a plan cached per (dtypes, layout of ``a``, side): kernel, shared-table size and the blocks an
+# SM holds; a grid of no more blocks than that needs no SM count.  ``searchsorted`` itself
+# sends such a call straight here (its side a str; no side parsing, no check for huge Python
+# ints).  Stub driver (sort_host_overhead.py), 16 queries into 1024 keys: 21.6 -> 4.9 -> 3.7 us.
+# NPGPU_SEARCH_TINY=0: off.
 TINY = os.environ.get("NPGPU_SEARCH_TINY", "1") != "0"
 _PLANS = compiler.clears_with_memory_cache({})
 
 
 def _plan(a, vdt, right):
-    """(kernel, compute dtype, blocks an SM holds) of queries of ``vdt`` into ``a``, or False
-    where the general path must run (its errors)."""
+    """(kernel, shared-table size, blocks an SM holds) of queries of ``vdt`` into ``a``, or
+    False where the general path must run (its errors)."""
     ct_in = np.promote_types(a.dtype, vdt)
     if ct_in.kind not in "biufc" or vdt.kind not in "biufc":
         return False
     ct = compute_type(ct_in)
     kern = _kernel(a, vdt, ct, right, None, None)
-    return kern, ct, kern.blocks_per_sm(BLOCK) or 1
+    return kern, table_size(ct), kern.blocks_per_sm(BLOCK) or 1
 
 
 def _kernel(a, vdt, ct, right, s_dt, s_lay):
@@ -255,22 +257,31 @@ def _kernel(a, vdt, ct, right, s_dt, s_lay):
 
 
 def _search_tiny(a, v, right, reverse):
-    """:func:`search` through a cached plan, or None (not a call it takes)."""
-    key = (a.dtype, a._c_contig, v.dtype, right)
+    """:func:`search` of 1-d ``a`` and C-contiguous ``v`` through a cached plan, or None (not
+    a call it takes)."""
+    key = (a._dtype, a._c_contig, v._dtype, right)
     p = _PLANS.get(key)
     if p is None:
         p = _PLANS[key] = _plan(a, v.dtype, right)
-    m = v.size
-    if p is False or not m:
+    if p is False:
         return None
-    kern, ct, bps = p
-    out = empty_array(v.shape, _I64)
-    n = a.shape[0]
-    w = v.dtype.itemsize
+    vs = v._shape
+    if len(vs) == 1:
+        m = vs[0]
+    else:
+        m = 1
+        for s in vs:
+            m *= s
+    if not m:
+        return None
+    kern, ts, bps = p
+    out = empty_array(vs, _I64)
+    n = a._shape[0]
+    w = v._dtype.itemsize
     need = -(-m // BLOCK)
     kern(need if need <= bps else resident_grid(kern, m), BLOCK,
-         [n, m, min(n, table_size(ct)), bool(reverse)] + arr_values(a)
-         + [0, 0, m, w, v._ptr, m, w, 0, 0, m, 8, out._ptr, m, 8])
+         [n, m, n if n < ts else ts, reverse, 0, 0, n, a._dtype.itemsize, a._ptr, n,
+          a._strides[0], 0, 0, m, w, v._ptr, m, w, 0, 0, m, 8, out._ptr, m, 8])
     return out
 
 
@@ -279,7 +290,7 @@ def search(a, v, right=False, sorter=None, reverse=False):
     (``reverse``: ``len(a) - point``, for decreasing ``digitize`` bins searched reversed)."""
     if (TINY and sorter is None and a.__class__ is ndarray and v.__class__ is ndarray
             and len(a.shape) == 1 and v._c_contig):
-        r = _search_tiny(a, v, right, reverse)
+        r = _search_tiny(a, v, right, bool(reverse))
         if r is not None:
             return r
     if not isinstance(a, ndarray):
@@ -325,6 +336,12 @@ def search(a, v, right=False, sorter=None, reverse=False):
 def searchsorted(a, v, side="left", sorter=None):
     """``numpy.searchsorted``: int64 indices (of ``v``'s shape) where ``v`` would be inserted
     into the 1-d sorted ``a`` to keep it sorted; ``sorter``: indices that sort ``a``."""
+    if (TINY and sorter is None and v.__class__ is ndarray and a.__class__ is ndarray
+            and side.__class__ is str and len(a._shape) == 1 and v._c_contig):
+        if side == "left" or side == "right":
+            r = _search_tiny(a, v, side == "right", False)
+            if r is not None:
+                return r
     right = _check_side(side)
     big = _beyond_int64(v)
     if big is not None:

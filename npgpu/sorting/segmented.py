@@ -42,22 +42,20 @@ def _shape(m, key_w, pay_w):
     return 32 * warps, items
 
 
-def render(part, pay, digit, *, block, items, sim, out_dt):
-    """The row kernel: ``(nrow, m, X, KO, PO)``; ``pay``: None (decode keys into ``KO``),
-    ``"values"`` (the values' bits travel, into ``PO``), ``"iota"`` (index in the row, ``PO`` of
-    ``out_dt``)."""
+def sort_lines(part, pay, digit, *, block, items, sim):
+    """Lines sorting the ``nv`` elements of ``X`` from ``base`` (names the kernel defines, with
+    ``tid``) in one block: each thread's items loaded, every digit pass ranked and reordered
+    through shared memory.  Afterwards ``sk[j]`` holds the ``j``-th smallest key and ``sp[j]``
+    its payload (``pay``: ``"values"`` the value's bits, ``"iota"`` its int32 index), ``j <
+    nv``; each thread's ``jj[k]`` / ``ky[k]`` / ``pa[k]`` hold tile position, key and payload
+    of its items.  Ends with a barrier."""
     kt = _keys.uint_name(part.w)
     tile = block * items
     ptn = {"values": _keys.uint_name(part.src.dtype.itemsize), "iota": "int32",
            None: None}[pay]
     R = 1 << min(digit, part.bits)
-    L = ["def KERNEL(nrow, m, X, KO, PO):",
-         "    tid = int64(cuda.threadIdx.x)",
-         "    row = int64(cuda.blockIdx.x)",
-         "    base = row * m",
-         "    nv = m"]
+    L = _radix.shared_lines(items, R, block, sim, kt, ptn, tile)
     A = L.append
-    L += _radix.shared_lines(items, R, block, sim, kt, ptn, tile)
     # the items as loops over the thread's arrays (jj, ky, pa, dg: see radix.shared_lines;
     # typed once, NVVM unrolls the constant trip counts)
     A(f"    for k in range({items}):")
@@ -88,7 +86,20 @@ def render(part, pay, digit, *, block, items, sim, out_dt):
     if ptn:
         body.append("            pa[k] = sp[j]")
     body.append("    cuda.syncthreads()")
-    L += ["    " + ln for ln in body]
+    return L + ["    " + ln for ln in body]
+
+
+def render(part, pay, digit, *, block, items, sim, out_dt):
+    """The row kernel: ``(nrow, m, X, KO, PO)``; ``pay``: None (decode keys into ``KO``),
+    ``"values"`` (the values' bits travel, into ``PO``), ``"iota"`` (index in the row, ``PO`` of
+    ``out_dt``)."""
+    L = ["def KERNEL(nrow, m, X, KO, PO):",
+         "    tid = int64(cuda.threadIdx.x)",
+         "    row = int64(cuda.blockIdx.x)",
+         "    base = row * m",
+         "    nv = m"]
+    A = L.append
+    L += sort_lines(part, pay, digit, block=block, items=items, sim=sim)
     A(f"    for k in range({items}):")
     A("        j = jj[k]")
     A("        if j < nv:")

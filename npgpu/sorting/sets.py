@@ -35,6 +35,7 @@ for integers of a small range marks a boolean table (NumPy's ``kind='table'``). 
 functions follow NumPy's definitions on top of ``unique`` / ``isin`` and the compaction primitive.
 """
 import os
+import threading
 from typing import NamedTuple
 
 import numpy as np
@@ -45,10 +46,12 @@ from .._codegen import compiler
 from .._codegen import elementwise as _ew
 from .._codegen.compiler import KernelSource, Param
 from .._core import transfer as _transfer
+from .._core.host_signal import read_word
 from .._core.ndarray import _new, empty_array, ndarray
 from ..ufuncs import UFUNCS
 from . import functions as _fn
 from . import presence
+from . import unique_block as _block
 
 _I32 = np.dtype(np.int32)
 _I64 = np.dtype(np.int64)
@@ -64,12 +67,18 @@ else:
     BLOCK, ITEMS = 256, 16
 
 
-# Tiny calls (issue 20).  Keys of one tile (GPU: 512) take one scatter kernel and no count
-# kernel (:func:`_runs_single`); up to LOCAL_TILES tiles (GPU: 16384 elements) the scatter's
-# groups add up the tile counts before their own (a loop of at most LOCAL_TILES - 1 loads) and
-# the host sums them from one read of the counts, instead of a scan launch and a read of its
-# last entry.  Stub driver (sort_host_overhead.py), unique float32 16: 73 -> 18 us, with counts
-# 89 -> 22.  NPGPU_UNIQUE_TINY=0: the count, scan, scatter path everywhere, for A/B runs.
+# Tiny calls (issues 14, 20).  Real keys the one-block row sort takes (GPU: up to 2048) are
+# sorted and run-length encoded by one kernel (unique_block.py), the flat input's values read
+# where it lies when C-contiguous; other keys of one tile (GPU: 512) take one scatter kernel and
+# no count kernel (:func:`_runs_single`); up to LOCAL_TILES tiles (GPU: 16384 elements) the
+# scatter's groups add up the tile counts before their own (a loop of at most LOCAL_TILES - 1
+# loads) and the host sums them from one read of the counts, instead of a scan launch and a
+# read of its last entry.  Every read goes into page-locked memory (H200 2026-12-03: a
+# 16-element gather took 29.3 us a call with a pageable read, 19.8 with a page-locked one).
+# Stub driver (sort_host_overhead.py), unique float32 16: 73 -> 17.6 us (sort, scatter, read)
+# -> 6.0 us (one launch, one read), with counts 89 -> 22.0 -> 6.7 us; 1024: 74 / 90 -> 18.5 /
+# 31.5 -> 6.0 / 6.6 us.  NPGPU_UNIQUE_TINY=0: the count, scan, scatter path everywhere, for
+# A/B runs.
 TINY = os.environ.get("NPGPU_UNIQUE_TINY", "1") != "0"
 LOCAL_TILES = 32
 
@@ -315,16 +324,14 @@ def runs(S, perm=None, *, equal_nan=False, values=True, indices=False, inverse=F
             # few tiles: their counts to the host (the total), each group adds up the counts
             # before its own; no scan launch
             offsets = "local"
-            host = np.empty(ntile, _I32)
+            host = _pinned_counts()
             _transfer._d2h(host, cnt._ptr, 4 * ntile)
-            K = sum(host.tolist())
+            K = sum(host[:ntile].tolist())
             offs = cnt
         else:
             from ..reductions.functions import cumsum
             offs = cumsum(cnt, dtype=_I64)
-            host = np.empty(1, _I64)
-            _transfer._d2h(host, offs._ptr + (ntile - 1) * 8, 8)
-            K = int(host[0])
+            K = read_word(offs._ptr + (ntile - 1) * 8)
     vo = io = so = vi = None
     if values:
         vo = empty_array((K,) + S.shape[1:], S.dtype)
@@ -366,9 +373,7 @@ def _runs_single(S, perm, equal_nan, outs):
         res.append(r)
         vals += _arr(r)
     _kernel("scatter", S, equal_nan, outs, "single")(1, BLOCK, vals)
-    host = np.empty(1, _I64)
-    _transfer._d2h(host, tot._ptr, 8)
-    K = int(host[0])
+    K = read_word(tot._ptr)
     got = dict(zip(names, res))
     return Runs(*[None if o not in got else got[o] if o == "inverse" else _first(got[o], K)
                   for o in ("values", "indices", "inverse", "counts")])
@@ -382,6 +387,23 @@ def _first(a, K):
 
 
 _OUTS = {}
+
+
+class _Pinned(threading.local):
+    def __init__(self):
+        self.counts = None
+
+
+_pinned = _Pinned()
+
+
+def _pinned_counts():
+    """This thread's page-locked buffer of LOCAL_TILES int32 tile counts."""
+    buf = _pinned.counts
+    if buf is None:
+        from ..cuda.memory import pinned_empty
+        buf = _pinned.counts = pinned_empty(LOCAL_TILES, _I32)
+    return buf
 
 
 # ---- the sort this module stands on -----------------------------------------------------------
@@ -461,6 +483,11 @@ def _int_range(x):
 def _unique_keys(flat, return_index, return_inverse, return_counts, equal_nan):
     """(values, indices, inverse, counts) of a 1-d array; the ones not asked for None."""
     x = _contig(flat)
+    if TINY:
+        r = _block.unique(x, x._shape, bool(return_index), bool(return_inverse),
+                          bool(return_counts), bool(equal_nan))
+        if r is not None:
+            return Runs(*r)
     dt = x.dtype
     if dt.kind == "b":
         x = x.view(np.uint8)
@@ -502,6 +529,16 @@ def unique(ar, return_index=False, return_inverse=False, return_counts=False, ax
            equal_nan=True, sorted=True):
     """NumPy's ``unique``.  The values are always sorted (``sorted=False`` allows any order);
     ``indices`` are first occurrences (the argsort is stable)."""
+    if (TINY and axis is None and ar.__class__ is ndarray and ar._c_contig
+            and return_index.__class__ is bool and return_inverse.__class__ is bool
+            and return_counts.__class__ is bool and equal_nan.__class__ is bool):
+        # a short array: sorted and encoded by one kernel where it lies
+        r = _block.unique(ar, ar._shape, return_index, return_inverse, return_counts,
+                          equal_nan)
+        if r is not None:
+            if not (return_index or return_inverse or return_counts):
+                return r[0]
+            return tuple([x for x in r if x is not None])
     ar = _device(ar)
     if axis is None or ar.ndim == 1:
         if axis is not None:
@@ -555,7 +592,7 @@ def unique_all(x, /):
                                    return_counts=True, equal_nan=False, sorted=False))
 
 
-# ---- isin -----------------------------------------------------------------------------------------
+# ---- isin ----------------------------------------------------------------------------------
 def _searchsorted(keys, v):
     from .searching import searchsorted
     return searchsorted(keys, v, side="left")
