@@ -46,7 +46,12 @@ else:
     # measured on the H200 (kernel_shapes.py, 2026-11-30): 8 loads in flight, 256-thread
     # blocks on the contiguous axis and 32x32 blocks across columns read at 102-112% of copy
     # bandwidth; 4 loads or 32x8 blocks: 74-104%
-    INNER_BLOCK, OUTER_BLOCK, OUTER_BLOCK_SMALL, OUTER_TX, FOLD_BLOCK = 256, 1024, 256, 32, 128
+    # Columns a block (OUTER_TX): 64.  H200, sum(axis=0) of C-contiguous float32
+    # (reduce_outer_tx.py, 2026-12-05; tx 32 / 64 / 128 / 256, % of copy): (2^20, 256) 56 /
+    # 98.5 / 97.9 / 96.6 (PyTorch 78.9); (2^18, 256) 51 / 81 / 80 / 78; (2^16, 256) 35 / 49 /
+    # 47 / 44; (2^22, 64) 96 / 97 / 65 / 41; (2^14, 2^14) 104 / 105 / 96 / 81; (2^12, 2^16)
+    # 101 / 104 / 106 / 104; (2^18, 1024) 68 / 64 / 61 / 97 (PyTorch 96: an open case)
+    INNER_BLOCK, OUTER_BLOCK, OUTER_BLOCK_SMALL, OUTER_TX, FOLD_BLOCK = 256, 1024, 256, 64, 128
     MAX_GRID, RESIDENT_THREADS, MIN_CHUNK, MIN_OUTER_ROWS = 1 << 20, 132 * 2048, 8192, 64
 # loads in flight per thread in the reduction loops; the simulator's kernels take 2 (every
 # unrolled trip and tail still runs, and CI's PTX compile of them is ~30% shorter; the GPU's
