@@ -252,14 +252,19 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     except ValueError:
         _numpy_error(operands, ops, optimize)
         raise
-    rt = check_dtype(np.result_type(*[x.dtype for x in ops]))
-    if dtype is not None:
-        dt = check_dtype(dtype)
-        for x in ops:
-            if not np.can_cast(x.dtype, dt, casting=casting):
-                raise TypeError(f"Cannot cast array data from {x.dtype!r} to {dt!r} according to "
-                                f"the rule '{casting}'")
-        rt = dt
+    if out is not None:
+        if not isinstance(out, ndarray):
+            raise TypeError("keyword parameter out must be an array for einsum")
+        if out.ndim != len(outl):
+            raise ValueError("out parameter does not have the correct number of dimensions, "
+                             f"has {out.ndim} but should have {len(outl)}")
+    if len(ops) == 1 and out is None and set(outl) == set(ins[0]):
+        # NumPy returns a view of the operand here (no label summed), whatever ``dtype`` and
+        # ``casting`` say
+        x, lx = _diag(ops[0], ins[0])
+        x = _expand(x, lx, sizes)
+        return x.transpose([lx.index(c) for c in outl]) if lx != outl else x
+    rt = _einsum_dtype(ops, out, dtype, casting)
     # operands and their labels; repeated labels become diagonal views up front
     work = []
     for x, t in zip(ops, ins):
@@ -281,29 +286,62 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
     if res.dtype != rt:
         res = res.astype(rt)
     if out is not None:
-        if not isinstance(out, ndarray):
-            raise TypeError("out must be an npgpu.ndarray")
         if out._ro:
             fail_unless_writeable(out, "operand array with iterator write flag set")
-        if out.shape != res.shape:
+        if not _layout.broadcasts_to(res.shape, out.shape):    # NumPy's iterator broadcasts
+            _numpy_error(operands, ops, optimize, out, rt, casting)
             raise ValueError(f"out has shape {out.shape}, expected {res.shape}")
         _copy.copy_into(out, res)
         return out
     return res
 
 
-def _numpy_error(operands, ops, optimize):
-    """Raise NumPy's error for subscripts and shapes npgpu rejected (c_einsum's and
-    einsum_path's messages differ): NumPy's einsum on data-free stand-ins of the operands
-    (zero-strided views), which fails while parsing, before any arithmetic."""
+def _einsum_dtype(ops, out, dtype, casting):
+    """The dtype einsum computes in: ``dtype``, else NumPy's common dtype of the operands and
+    ``out`` (its iterator's, so a wider ``out`` widens the sums); NumPy's casting errors, the
+    operands' before the output's, and its ComplexWarnings."""
+    if dtype is not None:
+        rt = check_dtype(dtype)
+        for i, x in enumerate(ops):
+            if not np.can_cast(x.dtype, rt, casting=casting):
+                raise TypeError(f"Iterator operand {i} dtype could not be cast from {x.dtype!r} "
+                                f"to {rt!r} according to the rule '{casting}'")
+    else:
+        rt = check_dtype(np.result_type(*[x.dtype for x in ops],
+                                        *([out.dtype] if out is not None else [])))
+    if out is not None:                 # read and written: both casts are checked
+        if not np.can_cast(out.dtype, rt, casting=casting):
+            raise TypeError(f"Iterator operand {len(ops)} dtype could not be cast from "
+                            f"{out.dtype!r} to {rt!r} according to the rule '{casting}'")
+        if not np.can_cast(rt, out.dtype, casting=casting):
+            raise TypeError(f"Iterator requested dtype could not be cast from {rt!r} to "
+                            f"{out.dtype!r}, the operand {len(ops)} dtype, according to the "
+                            f"rule '{casting}'")
+    for x in ops + ([out] if out is not None else []):
+        if x.dtype.kind == "c":
+            _copy.warn_complex(rt)
+    if out is not None and rt.kind == "c":
+        _copy.warn_complex(out.dtype)
+    return rt
+
+
+def _numpy_error(operands, ops, optimize, out=None, dtype=None, casting="safe"):
+    """Raise NumPy's error for subscripts and shapes (or an ``out`` shape) npgpu rejected
+    (c_einsum's and einsum_path's messages differ): NumPy's einsum on data-free stand-ins of
+    the operands (zero-strided views), which fails while parsing or setting up its iterator,
+    before any arithmetic."""
     stand = [_layout.host_stand_in(x.shape, x.dtype) for x in ops]
     if isinstance(operands[0], str):
         args = [operands[0], *stand]
     else:                               # sublist form: operands at the even positions
         args = list(operands)
         args[0:2 * len(stand):2] = stand
+    kw = {}
+    if out is not None:
+        kw = {"out": _layout.host_stand_in(out.shape, out.dtype, writeable=True),
+              "dtype": dtype, "casting": casting}
     try:
-        np.einsum(*args, optimize=optimize)
+        np.einsum(*args, optimize=optimize, **kw)
     except ValueError as e:
         raise ValueError(str(e)) from None
 

@@ -39,16 +39,26 @@ def acc_dtype(out_dtype):
     return out_dtype
 
 
+def _load(expr, dt, ct, dc):
+    """An operand element as the accumulator's ``ct``, through the result dtype ``dc`` where
+    the two differ (bool, float16): NumPy casts the operands into its loop's dtype first
+    (int32 2 and -2 into a bool product are True and True, not a sum of 0)."""
+    if dt != dc and ct != dc:
+        expr = cast_expr(expr, dt, dc)
+        dt = dc
+    return cast_expr(expr, dt, ct)
+
+
 def _render(nb, da, db, dc, conj_a):
     ct = acc_dtype(dc)
     ctn = type_name(ct)
     T = TILE
     bidx = [f"i{d}" for d in range(nb)]
     pre = "".join(f"{i}, " for i in bidx)
-    load_a = cast_expr(f"A[{pre}row, ka]", da, ct)
-    if conj_a and da.kind == "c":
+    load_a = _load(f"A[{pre}row, ka]", da, ct, dc)
+    if conj_a and da.kind == "c" and ct.kind == "c":
         load_a = f"({load_a}).conjugate()"
-    load_b = cast_expr(f"B[{pre}kb, col]", db, ct)
+    load_b = _load(f"B[{pre}kb, col]", db, ct, dc)
     store = cast_expr("acc", ct, dc)
     lines = [
         "def KERNEL(C, A, B, K, tiles_m, tiles_n, ntiles):",

@@ -27,7 +27,7 @@ def pinv(a, rcond=None, hermitian=False, *, rtol=np._NoValue):
         if rtol is np._NoValue:
             rcond = 1e-15
         elif rtol is None:
-            rcond = max(m, n) * np.finfo(linalg_dtype(a.dtype)).eps
+            rcond = max(m, n) * np.finfo(a.dtype).eps     # NumPy's: a ValueError for integers
         else:
             rcond = rtol
     elif rtol is not np._NoValue:

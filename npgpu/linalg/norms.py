@@ -53,20 +53,21 @@ def _sum_rows(x2):
 
 
 def _render_rowreduce(dt, is_max):
-    tn = _ew.type_name(dt)
+    # float16 compares as float32 (exact; the GPU has no linked half comparisons)
+    ct = np.dtype(np.float32) if dt == np.float16 else dt
     cmp = ">" if is_max else "<"
     name = f"rowreduce_{'max' if is_max else 'min'}_{dt.str[1:]}"
     src = (f"def {name}(out, X, R, S):\n"
            "    r = cuda.grid(1)\n"
            "    if r < R:\n"
-           "        acc = X[r, 0]\n"
+           f"        acc = {_ew.cast_expr('X[r, 0]', dt, ct)}\n"
            "        for j in range(1, S):\n"
-           "            v = X[r, j]\n"
+           f"            v = {_ew.cast_expr('X[r, j]', dt, ct)}\n"
            f"            if v {cmp} acc or v != v:\n"
            "                acc = v\n"
            "            if acc != acc:\n"
            "                break\n"
-           f"        out[r] = {tn}(acc)\n")
+           f"        out[r] = {_ew.cast_expr('acc', ct, dt)}\n")
     return KernelSource(name, src, [Param("array", dt, 1, "C"), Param("array", dt, 2, "A"),
                                     Param("scalar", np.int64), Param("scalar", np.int64)])
 
@@ -126,21 +127,27 @@ def _vector(x, axes, ord):
     (reduced away)."""
     rd = _real(x.dtype)
     cd = np.dtype(np.float32) if rd == np.float16 else rd      # compute float16 in float32
+
+    def total(y):
+        # sums in float32, stored as float16 as NumPy's float16 sums are (past 65504: inf)
+        s = _sum_rows(y)
+        return s.astype(rd) if s.dtype != rd else s
+
     x2, kshape = _to_rows(x, axes)
     if ord is None or _is(ord, 2):
-        r = sqrt(_sum_rows(_map(x2, "abs2", cd)))
+        r = sqrt(total(_map(x2, "abs2", cd)))
     elif _is(ord, 1):
-        r = _sum_rows(_map(x2, "abs", cd))
+        r = total(_map(x2, "abs", cd))
     elif _is(ord, np.inf):
         r = _reduce_rows(_map(x2, "abs", cd), True)
     elif _is(ord, -np.inf):
         r = _reduce_rows(_map(x2, "abs", cd), False)
     elif _is(ord, 0):
-        r = _sum_rows(_map(x2, "nz", cd))
+        r = total(_map(x2, "nz", cd))
     else:
         p = float(ord)
-        s = _sum_rows(_map(x2, "absp", cd, p))
-        r = _map(s, "absp", cd, 1.0 / p)
+        s = total(_map(x2, "absp", cd, p))
+        r = _map(s, "absp", rd, 1.0 / p)
     if r.dtype != rd:
         r = r.astype(rd)
     return r.reshape(kshape)

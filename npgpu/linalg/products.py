@@ -3,11 +3,12 @@ import operator
 import warnings
 
 import numpy as np
+from numpy._core._exceptions import _UFuncInputCastingError, _UFuncOutputCastingError
 from numpy.lib.array_utils import normalize_axis_index
 
 from .._core import copy as _copy
 from .._core.dtypes import check_dtype
-from .._core.layout import c_shape_text as _shape
+from .._core.layout import c_shape_text as _shape, host_stand_in as _host_stand_in
 from .._core.ndarray import (READONLY, _new as _new_array, empty_array, fail_unless_writeable,
                              ndarray)
 from ..cuda.memory import alloc as _alloc
@@ -96,6 +97,93 @@ def _insert_ones(x, shape):
     return x._view(0, shape, tuple(strides))
 
 
+_UFUNCS = {"matmul": np.matmul, "vecdot": np.vecdot, "matvec": np.matvec, "vecmat": np.vecmat}
+
+
+def _plain_out(out):
+    """A gufunc's ``out=``: None, an array or a 1-tuple holding one (NumPy's errors)."""
+    if isinstance(out, tuple):
+        if len(out) != 1:
+            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
+        out = out[0]
+    if out is None:
+        return None
+    if not isinstance(out, ndarray):
+        raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
+    if out._ro:
+        fail_unless_writeable(out, "output array")
+    return out
+
+
+def _loop_dtype(name, dts, dtype, casting, out):
+    """The dtype a product gufunc computes in: NumPy's type resolution with its casting errors
+    (the first thing NumPy checks, before any shape) and ComplexWarnings."""
+    uf = _UFUNCS[name]
+    rt = _result_dtype(*dts)
+    if dtype is not None:
+        rt = check_dtype(dtype)
+        for i, dt in enumerate(dts):
+            if not np.can_cast(dt, rt, casting=casting):
+                raise _UFuncInputCastingError(uf, casting, dt, rt, i)
+        for dt in dts:
+            if dt.kind == "c":
+                _copy.warn_complex(rt)
+    if out is not None:
+        if not np.can_cast(rt, out.dtype, casting=casting):
+            raise _UFuncOutputCastingError(uf, casting, rt, out.dtype, 0)
+        if rt.kind == "c":
+            _copy.warn_complex(out.dtype)
+    return rt
+
+
+def _out_fits(out, batch, core):
+    """Does ``out`` take a result of ``batch + core`` (NumPy's gufunc rule: the core dims
+    equal, the loop dims of the inputs broadcast to out's own, leading ones aside)?"""
+    nc = len(core)
+    if out.ndim < nc or out.shape[out.ndim - nc:] != core:
+        return False
+    ob = out.shape[:out.ndim - nc]
+    try:
+        loop = np.broadcast_shapes(batch, ob)
+    except ValueError:
+        return False
+    k = len(loop) - len(ob)
+    return loop[k:] == ob and all(n == 1 for n in loop[:k])
+
+
+def _numpy_out_error(name, a, b, out, rt, casting, kw=None):
+    """NumPy's error for an ``out=`` of the wrong shape: its gufunc on data-free stand-ins."""
+    stand = [_host_stand_in(x.shape, x.dtype) for x in (a, b)]
+    o = _host_stand_in(out.shape, out.dtype, writeable=True)
+    try:
+        _UFUNCS[name](*stand, out=o, dtype=rt, casting=casting, **(kw or {}))
+    except ValueError as e:
+        return ValueError(str(e))
+    return ValueError(f"{name}: output array of shape {out.shape} does not fit the result")
+
+
+def _product_into(name, a, b, a2, b2, core, out, rt, casting, kw=None):
+    """The gufunc product ``a2 @ b2`` (both >= 2-D, batch dims broadcast) of result core shape
+    ``core`` (its matrix dims, size-1 ones squeezed away): a new array, or written into
+    ``out`` (whose loop dims may be more than the inputs': the result is broadcast there)."""
+    batch = np.broadcast_shapes(a2.shape[:-2], b2.shape[:-2])
+    full = batch + (a2.shape[-2], b2.shape[-1])
+    shape = batch + core
+    if out is None:
+        res = empty_array(shape, rt, "C")
+        _matmul_nd(a2, b2, rt, _insert_ones(res, full))
+        return res
+    if out.shape != shape:
+        if not _out_fits(out, batch, core):
+            raise _numpy_out_error(name, a, b, out, rt, casting, kw)
+        res = empty_array(shape, rt, "C")
+        _matmul_nd(a2, b2, rt, _insert_ones(res, full))
+        _copy.copy_into(out, res)
+        return out
+    _matmul_nd(a2, b2, rt, _insert_ones(out, full))
+    return out
+
+
 def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
     """Matrix product with NumPy's ``matmul`` rules (1-D promotion, broadcast batch dims)."""
     if out is None and dtype is None and type(x1) is ndarray and type(x2) is ndarray:
@@ -104,23 +192,11 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
             res = _fresh(p[0], p[1], p[2], p[3], p[4])
             p[5](res._ptr, x1._ptr, x2._ptr)
             return res
-    if isinstance(out, tuple):
-        if len(out) != 1:
-            raise ValueError("The 'out' tuple must have exactly one entry per ufunc output")
-        out = out[0]
-    if isinstance(out, ndarray) and out._ro:
-        fail_unless_writeable(out, "output array")
+    out = _plain_out(out)
     a = asarray(x1)
     b = asarray(x2)
+    rt = _loop_dtype("matmul", (a.dtype, b.dtype), dtype, casting, out)
     check_core_ndim("matmul", _SIG, (a, 1), (b, 1))
-    rt = _result_dtype(a.dtype, b.dtype)
-    if dtype is not None:
-        dt = check_dtype(dtype)
-        for i, x in enumerate((a, b)):
-            if not np.can_cast(x.dtype, dt, casting=casting):
-                raise TypeError(f"Cannot cast ufunc 'matmul' input {i} from {x.dtype!r} to {dt!r} "
-                                f"with casting rule '{casting}'")
-        rt = dt
     a2 = a.reshape(1, a.shape[0]) if a.ndim == 1 else a
     b2 = b.reshape(b.shape[0], 1) if b.ndim == 1 else b
     if a2.shape[-1] != b2.shape[-2]:
@@ -130,29 +206,12 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
     except ValueError:
         raise gufunc_broadcast_error((a.shape, b.shape),
                                      (a2.shape[-2], b2.shape[-1])) from None
-    full = batch + (a2.shape[-2], b2.shape[-1])
-    shape = batch + ((a2.shape[-2],) if a.ndim > 1 else ()) + ((b2.shape[-1],) if b.ndim > 1 else ())
-    if out is None:
-        res = empty_array(shape, rt, "C")
-    else:
-        if not isinstance(out, ndarray):
-            raise TypeError("return arrays must be of ArrayType (npgpu.ndarray)")
-        if out.shape != shape:
-            core = shape[len(batch):]
-            out_core = out.shape[out.ndim - len(core):] if out.ndim >= len(core) else core
-            for i, (got, want) in enumerate(zip(out_core, core)):
-                if got != want:
-                    raise ValueError(f"matmul: Output operand 0 has a mismatch in its core "
-                                     f"dimension {i}, with gufunc signature {_SIG} (size {got} "
-                                     f"is different from {want})")
-            raise ValueError(f"matmul: Output operand 0 has a mismatch in its core dimension or "
-                             f"shape: expected {shape}, got {out.shape}")
-        if not np.can_cast(rt, out.dtype, casting=casting):
-            raise TypeError(f"Cannot cast ufunc 'matmul' output from {rt!r} to {out.dtype!r} "
-                            f"with casting rule '{casting}'")
-        res = out
-    plan = _matmul_nd(a2, b2, rt, _insert_ones(res, full))
-    if (plan is not None and out is None and dtype is None and a2._ptr == a._ptr
+    core = ((a2.shape[-2],) if a.ndim > 1 else ()) + ((b2.shape[-1],) if b.ndim > 1 else ())
+    if out is not None:
+        return _product_into("matmul", a, b, a2, b2, core, out, rt, casting)
+    res = empty_array(batch + core, rt, "C")
+    plan = _matmul_nd(a2, b2, rt, _insert_ones(res, batch + (a2.shape[-2], b2.shape[-1])))
+    if (plan is not None and dtype is None and a2._ptr == a._ptr
             and b2._ptr == b._ptr and type(x1) is ndarray and type(x2) is ndarray):
         if len(_FAST) >= 4096:
             _FAST.clear()
@@ -304,24 +363,41 @@ def _moveaxis_last(x, axis):
     return x.transpose(order)
 
 
-def vecdot(x1, x2, /, *, axis=-1, out=None):
-    """Vector dot product over ``axis`` (first argument conjugated), broadcasting the rest."""
-    a = asarray(x1)
-    b = asarray(x2)
-    check_core_ndim("vecdot", "(n),(n)->()", (a, 1), (b, 1))
-    a = _moveaxis_last(a, axis)
-    b = _moveaxis_last(b, axis)
+def vecdot(x1, x2, /, out=None, *, axis=-1, keepdims=False, casting="same_kind", order="K",
+           dtype=None, subok=True):
+    """Vector dot product over ``axis`` (first argument conjugated), broadcasting the rest;
+    NumPy's gufunc options (``keepdims`` puts the reduced axis back, size 1, at ``axis``)."""
+    axis = operator.index(axis)         # NumPy's TypeError for a tuple
+    if not isinstance(keepdims, (bool, np.bool_)):
+        raise TypeError("'keepdims' must be a boolean")
+    out = _plain_out(out)
+    a0 = asarray(x1)
+    b0 = asarray(x2)
+    rt = _loop_dtype("vecdot", (a0.dtype, b0.dtype), dtype, casting, out)
+    check_core_ndim("vecdot", "(n),(n)->()", (a0, 1), (b0, 1))
+    a = _moveaxis_last(a0, axis)
+    b = _moveaxis_last(b0, axis)
     if a.shape[-1] != b.shape[-1]:
         raise gufunc_core_error("vecdot", "(n),(n)->()", b.shape[-1], a.shape[-1])
     try:
-        np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
+        batch = np.broadcast_shapes(a.shape[:-1], b.shape[:-1])
     except ValueError:
         raise ValueError(f"operands could not be broadcast together with remapped shapes "
-                         f"[original->remapped]: {_shape(asarray(x1).shape)}->{_shape(a.shape[:-1])} "
-                         f"{_shape(asarray(x2).shape)}->{_shape(b.shape[:-1])}  and requested "
+                         f"[original->remapped]: {_shape(a0.shape)}->{_shape(a.shape[:-1])} "
+                         f"{_shape(b0.shape)}->{_shape(b.shape[:-1])}  and requested "
                          "shape ()") from None
-    r = matmul(conj(a)[..., None, :], b[..., :, None])[..., 0, 0]
-    return _to_out(r, out)
+    kept = normalize_axis_index(axis, len(batch) + 1) if keepdims else None
+    o = out
+    if out is not None and keepdims:
+        if out.ndim != len(batch) + 1 or out.shape[kept] != 1:
+            raise _numpy_out_error("vecdot", a0, b0, out, rt, casting,
+                                   {"axis": axis, "keepdims": True})
+        o = out.reshape(out.shape[:kept] + out.shape[kept + 1:])
+    r = _product_into("vecdot", a0, b0, conj(a)[..., None, :], b[..., :, None], (), o, rt,
+                      casting, {"axis": axis})
+    if out is not None:
+        return out
+    return r.reshape(r.shape[:kept] + (1,) + r.shape[kept:]) if keepdims else r
 
 
 def _check_vector_gufunc(name, sig, a, b, na, nb):
@@ -337,20 +413,25 @@ def _check_vector_gufunc(name, sig, a, b, na, nb):
         raise gufunc_broadcast_error((a.shape, b.shape), (m,), (na, nb)) from None
 
 
-def matvec(x1, x2, /, *, out=None):
+def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
+    """Matrix-vector products over the last axes, batch dims broadcast (NumPy's gufunc)."""
+    out = _plain_out(out)
     a = asarray(x1)
     b = asarray(x2)
+    rt = _loop_dtype("matvec", (a.dtype, b.dtype), dtype, casting, out)
     _check_vector_gufunc("matvec", "(m,n),(n)->(m)", a, b, 2, 1)
-    r = matmul(a, b[..., :, None])[..., 0]
-    return _to_out(r, out)
+    return _product_into("matvec", a, b, a, b[..., :, None], (a.shape[-2],), out, rt, casting)
 
 
-def vecmat(x1, x2, /, *, out=None):
+def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
+    """Vector-matrix products (the vector conjugated), batch dims broadcast (NumPy's gufunc)."""
+    out = _plain_out(out)
     a = asarray(x1)
     b = asarray(x2)
+    rt = _loop_dtype("vecmat", (a.dtype, b.dtype), dtype, casting, out)
     _check_vector_gufunc("vecmat", "(n),(n,m)->(m)", a, b, 1, 2)
-    r = matmul(conj(a)[..., None, :], b)[..., 0, :]
-    return _to_out(r, out)
+    return _product_into("vecmat", a, b, conj(a)[..., None, :], b, (b.shape[-1],), out, rt,
+                         casting)
 
 
 def _to_out(r, out):
@@ -407,8 +488,16 @@ def diagonal(a, offset=0, axis1=0, axis2=1):
 
 
 def trace(a, offset=0, axis1=0, axis2=1, dtype=None, out=None):
+    a = asarray(a)
     d = diagonal(a, offset, axis1, axis2)
     dt = _sum_dtype(d.dtype) if dtype is None else check_dtype(dtype)
+    if isinstance(out, ndarray) and out.shape != d.shape[:-1]:
+        # NumPy's error (its sum's): NumPy's trace on data-free stand-ins
+        try:
+            np.trace(_host_stand_in(a.shape, a.dtype), offset, axis1, axis2, dtype,
+                     _host_stand_in(out.shape, out.dtype, writeable=True))
+        except ValueError as e:
+            raise ValueError(str(e)) from None
     r = _sum_last(d, dt)
     return _to_out(r, out)
 
@@ -450,9 +539,9 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
     rt = _result_dtype(a.dtype, b.dtype)
     a0, a1 = a[..., 0], a[..., 1]
     b0, b1 = b[..., 0], b[..., 1]
-    z = subtract(multiply(a0, b1), multiply(a1, b0))
     if a.shape[-1] == 2 and b.shape[-1] == 2:
-        return z.astype(rt, copy=False)
+        return subtract(multiply(a0, b1), multiply(a1, b0)).astype(rt, copy=False)
+    # NumPy's order of operations (so bool input fails on its first one: negative, else subtract)
     res = empty_array(shape + (3,), rt, "C")
     if a.shape[-1] == 3 and b.shape[-1] == 3:
         a2, b2 = a[..., 2], b[..., 2]
@@ -466,7 +555,7 @@ def cross(a, b, axisa=-1, axisb=-1, axisc=-1, axis=None):
         b2 = b[..., 2]
         _copy.copy_into(res[..., 0], multiply(a1, b2))
         _copy.copy_into(res[..., 1], negative(multiply(a0, b2)))
-    _copy.copy_into(res[..., 2], z)
+    subtract(multiply(a0, b1), multiply(a1, b0), out=res[..., 2])
     order = list(range(res.ndim - 1))
     order.insert(axisc, res.ndim - 1)
     return res.transpose(order)

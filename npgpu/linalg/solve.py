@@ -179,8 +179,10 @@ def _render_slogdet(dt):
               "        else:",
               f"            sgn[i] = {cast_expr('s', dt, dt)}",
               f"            logd[i] = {cast_expr('acc', rd, rd)}",
-              # CPython's math.exp (the simulator's) raises past log(DBL_MAX); the GPU's is inf
-              f"            e = math.exp(acc) if acc < {rt}(709.7827128933841) else {rt}(math.inf)",
+              # CPython's math.exp (the simulator's) raises past log(DBL_MAX); the GPU's is inf.
+              # Written so that a NaN log (a NaN in the matrix) still reaches exp: det NaN
+              f"            e = math.exp(acc) if not acc >= {rt}(709.7827128933841) "
+              f"else {rt}(math.inf)",
               f"            det[i] = {cast_expr('s * e', dt, dt)}"]
     text = "\n".join(lines) + "\n"
     name = f"slogdet_{dt.str[1:]}"

@@ -86,6 +86,18 @@ def h_sqrt(x):
     return type(x)(math.nan)
 """)
 
+# float power with C99's results at an infinite base, where the H200's libdevice pow gave
+# (-inf) ** 1.5 = -inf in float64 (C99 and NumPy: +inf; an odd integer exponent keeps the sign)
+_h("""
+def h_fpow(x, y):
+    if math.isinf(x) and not math.isnan(y) and y != type(y)(0):
+        odd = math.isfinite(y) and math.floor(y) == y and math.fmod(y, 2.0) != 0.0
+        if x > type(x)(0) or not odd:
+            return type(x)(math.inf) if y > type(y)(0) else type(x)(0)
+        return type(x)(-math.inf) if y > type(y)(0) else type(x)(-0.0)
+    return x ** y
+""")
+
 # NumPy's float power loop for an exponent that is one value for the whole loop (table.py's
 # ONE_OPERAND): the same branch for every element, so no divergence
 _h("""
@@ -100,7 +112,7 @@ def h_pow_one(b, e):
         return b
     if e == type(e)(0):
         return type(b)(1)
-    return b ** e
+    return h_fpow(b, e)
 """)
 
 # cbrt: no math.cbrt on the GPU; pow on |x| then one Newton step (in float64)

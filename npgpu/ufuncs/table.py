@@ -54,7 +54,7 @@ TABLE = {
                    "if m != type(x0)(0) and (m < type(x0)(0)) != (x0 < type(x0)(0)):\n"
                    "    m = m - x1\nreturn m"),
              "u": _UINT_MOD, "f": "h_fmod(x0, x1)"},
-    "power": {"iu": "h_ipow(x0, x1)", "c": "h_cpow(x0, x1)", "": "x0 ** x1"},
+    "power": {"iu": "h_ipow(x0, x1)", "c": "h_cpow(x0, x1)", "": "h_fpow(x0, x1)"},
     "float_power": {"c": "h_cpow(x0, x1)", "": "x0 ** x1"},
     "negative": {"u": "type(x0)(0) - x0", "": "-x0"},
     "positive": {"": "x0"},
