@@ -127,6 +127,15 @@ def copy_from_device(a, order="C", dtype=None, stream=None):
     return out if dt == out.dtype else copy(out, order, dt)
 
 
+def int_scalar(value, dtype):
+    """NumPy's integer (or bool) scalar of a Python int, with NumPy's OverflowError: past 64
+    bits its message is stated here (NumPy's conversion words it by the path it took: one CI
+    worker got CPython's "int too big to convert")."""
+    if not -(1 << 63) <= value < 1 << 64:
+        raise OverflowError("Python int too large to convert to C long")
+    return dtype.type(value) if dtype.kind != "b" else dtype.type(np.int64(value))
+
+
 def scalar_of(value, dtype):
     """A NumPy scalar of ``dtype`` from a Python/NumPy scalar (NumPy's assignment cast)."""
     arr = np.asarray(value)
@@ -138,7 +147,7 @@ def scalar_of(value, dtype):
     if isinstance(value, int) and not isinstance(value, bool) and dtype.kind in "iub":
         # NumPy 2 raises OverflowError for out-of-range Python ints (into bool: past int64, the
         # integer NumPy converts them to first)
-        return dtype.type(value) if dtype.kind != "b" else dtype.type(np.int64(value))
+        return int_scalar(value, dtype)
     return arr.astype(dtype)[()]
 
 

@@ -803,7 +803,7 @@ def _scalar(x, dt):
     if isinstance(x, np.generic) and x.dtype == dt:
         return x
     if dt.kind in "iu" and isinstance(x, int) and not isinstance(x, bool):
-        return dt.type(x)      # OverflowError for out-of-range Python ints, as NumPy
+        return _copy.int_scalar(x, dt)     # NumPy's OverflowError for out-of-range ints
     if x.__class__ is float and dt.kind in "fc" or x.__class__ is complex and dt.kind == "c":
         return dt.type(x)      # what astype gives (rounding, inf, nan), without an array
     if x.__class__ is int and dt.kind in "fc" and -(1 << 53) <= x <= 1 << 53:
