@@ -48,9 +48,12 @@ def same_bits(got, want):
 
 @pytest.fixture(params=[True, False], ids=["tiny", "general"])
 def tiny(request, monkeypatch):
-    """Each test with the tiny paths on, then off (the general path gives the reference)."""
+    """Each test with the tiny paths on, then off (the general path gives the reference); the
+    one-kernel unique on with them, on the GPU too (where it is off by default until checked)."""
+    from npgpu.sorting import unique_block
     for mod in (_f, sets, _search):
         monkeypatch.setattr(mod, "TINY", request.param)
+    monkeypatch.setattr(unique_block, "ENABLED", True)
     return request.param
 
 

@@ -55,6 +55,14 @@ def data(shape, dt):
     return pool[rng.integers(0, pool.size, n)].reshape(shape)
 
 
+@pytest.fixture(autouse=True)
+def block_unique_on(monkeypatch):
+    """The one-kernel unique under test on every backend (the GPU's default is off until a
+    GPU run has checked it)."""
+    from npgpu.sorting import unique_block
+    monkeypatch.setattr(unique_block, "ENABLED", True)
+
+
 @pytest.fixture
 def paths(monkeypatch):
     """``paths(f)``: ``f()`` with the tiny paths on, then off (the general path)."""
