@@ -7,11 +7,12 @@ its kernels; npgpu cannot run nvcc, so it compiles the kernels themselves with N
 milliseconds) and does the host part here, as CUB 3.5's ``DispatchRadixSort`` does it for
 inputs of one portion (below 2^28 elements):
 
-1. ``init``: zero the digit counts of every pass and the tile counters;
+1. ``init``: zero the digit counts of every pass, the tile counters and (up to
+   ``LOOK_AHEAD_BYTES``) every pass's look-back statuses, in one launch;
 2. ``histogram``: every pass's digit counts in one read of the keys;
 3. ``exclusive_sum``: each pass's digit starts;
 4. per pass, ``onesweep``: each tile ranks its keys, finds its digits' offsets by a decoupled
-   look-back over the earlier tiles' counts (zeroed before the pass) and scatters keys and
+   look-back over the earlier tiles' counts (its own zeroed statuses) and scatters keys and
    values -- one read and one write a pass.
 
 The headers come from the ``nvidia-cuda-cccl`` wheel (numba-cuda's ``cu13`` extra installs
