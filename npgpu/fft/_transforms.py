@@ -30,6 +30,7 @@ buffer and grouped plans give NumPy's result.  Repeated axes are not distinct: t
 NumPy's sequence of one-axis transforms.
 """
 import operator
+import sys
 import warnings
 
 import numpy as np
@@ -116,6 +117,12 @@ def _steps(a, steps, norm, kind, out=None):
     res = []
     shape, dt = list(a.shape), a.dtype
     for i, (n, axis, forward) in enumerate(steps):
+        if n is None:
+            # (s's deprecated None) the one-axis default of the array this step gets: after a
+            # step along the same axis, that step's length
+            n = tuple(shape)[axis]
+            if kind == "c2r" and i == len(steps) - 1:
+                n = (n - 1) * 2
         if n < 1:
             raise ValueError(f"Invalid number of FFT data points ({n}) specified.")
         f = _factor(norm, n, forward, a.dtype, i == 0)
@@ -153,11 +160,24 @@ def _step_func(kind, i, nsteps, forward):
     return np.fft.fft if forward else np.fft.ifft
 
 
-def _cook(a, s, axes, invreal):
+def _stacklevel(to_user):
+    """The ``stacklevel`` of :func:`_cook`'s warnings: NumPy's own attribution -- the caller of
+    ``rfftn`` / ``irfftn`` (``to_user``: the first frame outside npgpu, which the default
+    filters show when it is ``__main__``), the public function for the others."""
+    if not to_user:
+        return 4
+    f, level = sys._getframe(1), 1                   # (_cook's frame: level 1)
+    while f is not None and f.f_globals.get("__name__", "").startswith("npgpu."):
+        f, level = f.f_back, level + 1
+    return level
+
+
+def _cook(a, s, axes, invreal, to_user=False):
     """``s`` and ``axes`` of an n-D call as NumPy completes them (its warnings and errors)."""
     shapeless = s is None
     if shapeless:
-        s = list(a.shape) if axes is None else [int(x) for x in np.take(a.shape, axes)]
+        # (NumPy's lengths as ``take`` gives them: a 2-D ``axes`` fails NumPy's ``None in s``)
+        s = list(a.shape) if axes is None else list(np.take(a.shape, axes))
     s = list(s)
     if axes is None:
         if not shapeless:
@@ -166,22 +186,22 @@ def _cook(a, s, axes, invreal):
                           "and `s[i]` will correspond to the size along the transformed axis "
                           "specified by `axes[i]`. To retain current behaviour, pass a sequence "
                           "[0, ..., k-1] to `axes` for an array of dimension k.",
-                          DeprecationWarning, stacklevel=4)
+                          DeprecationWarning, stacklevel=_stacklevel(to_user))
         axes = list(range(-len(s), 0))
     if len(s) != len(axes):
         raise ValueError("Shape and axes have different lengths.")
     if invreal and shapeless:
         s[-1] = (a.shape[axes[-1]] - 1) * 2
-    axes = list(axes)
     if None in s:
         warnings.warn("Passing an array containing `None` values to `s` is deprecated in NumPy "
                       "2.0 and will raise an error in a future version of NumPy. To use the "
                       "default behaviour of the corresponding 1-D transform, pass the value "
                       "matching the default for its `n` parameter. To use the default behaviour "
                       "for every axis, the `s` argument can be omitted.",
-                      DeprecationWarning, stacklevel=4)
+                      DeprecationWarning, stacklevel=_stacklevel(to_user))
     s = [a.shape[ax] if n == -1 else n for n, ax in zip(s, axes)]
-    return s, axes
+    # NumPy's steps index ``axes`` (a set fails as it does there)
+    return s, [axes[i] for i in range(len(axes))]
 
 
 def _check_out(out, func, shape, dt, n, axis, norm):
@@ -496,7 +516,7 @@ def _one(name, a, n, axis, norm, out):
     return res
 
 
-def _nd(kind, forward, a, s, axes, norm, out):
+def _nd(kind, forward, a, s, axes, norm, out, to_user=False):
     out = _unwrap(out)
     # the fast path only without ``s`` (its deprecated spellings warn on every call)
     fk = None
@@ -508,14 +528,14 @@ def _nd(kind, forward, a, s, axes, norm, out):
         if replay is not None:
             return replay(a)
     record = None if fk is None else []
-    res = _nd_run(kind, forward, a, s, axes, norm, out, record)
+    res = _nd_run(kind, forward, a, s, axes, norm, out, record, to_user)
     _remember(fk, record)
     return res
 
 
-def _nd_run(kind, forward, a, s, axes, norm, out, record):
+def _nd_run(kind, forward, a, s, axes, norm, out, record, to_user):
     a = asarray(a)
-    s, axes = _cook(a, s, axes, kind == "c2r")
+    s, axes = _cook(a, s, axes, kind == "c2r", to_user)
     if kind == "c2c" and not axes:
         return a                             # NumPy returns the input itself
     k = len(axes)
@@ -527,10 +547,7 @@ def _nd_run(kind, forward, a, s, axes, norm, out, record):
         order = list(range(k - 1)) + [k - 1]
     steps = []
     for i in order:
-        n = s[i]
-        if n is None:                        # (deprecated) the one-axis default
-            n = (a.shape[axes[i]] - 1) * 2 if kind == "c2r" and i == k - 1 else a.shape[axes[i]]
-        steps.append((n, axes[i], forward))
+        steps.append((s[i], axes[i], forward))
     return _run(kind, a, _steps(a, steps, norm, kind, out), forward, out, False, record)
 
 
@@ -587,12 +604,12 @@ def ifft2(a, s=None, axes=(-2, -1), norm=None, out=None):
 
 def rfftn(a, s=None, axes=None, norm=None, out=None):
     """N-dimensional transform of real input (``numpy.fft.rfftn``)."""
-    return _nd("r2c", True, a, s, axes, norm, out)
+    return _nd("r2c", True, a, s, axes, norm, out, to_user=True)
 
 
 def irfftn(a, s=None, axes=None, norm=None, out=None):
     """Inverse of :func:`rfftn` (``numpy.fft.irfftn``)."""
-    return _nd("c2r", False, a, s, axes, norm, out)
+    return _nd("c2r", False, a, s, axes, norm, out, to_user=True)
 
 
 def rfft2(a, s=None, axes=(-2, -1), norm=None, out=None):
