@@ -1,5 +1,7 @@
 """npgpu.scipy.sparse: formats, conversions and products against SciPy (random sparse data
 with duplicates, unsorted indices, empty rows and empty matrices)."""
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as ss
@@ -269,8 +271,12 @@ def test_malformed_input():
         sp.coo_matrix((np.ones(2), (np.array([0, 5]), np.array([0, 1]))), shape=(3, 3))
     with pytest.raises(ValueError, match="negative axis 1 index: -1"):
         sp.coo_matrix((np.ones(2), (np.array([0, 1]), np.array([0, -1]))), shape=(3, 3))
-    with pytest.raises(ValueError, match="row, column, and data array must all be the same"):
-        sp.coo_matrix((np.ones(3), (np.array([0, 1]), np.array([0, 1]))), shape=(3, 3))
+    # SciPy's wording changes between versions: the installed SciPy's message is the reference
+    args = ((np.ones(3), (np.array([0, 1]), np.array([0, 1]))),)
+    with pytest.raises(ValueError) as want:
+        ss.coo_matrix(*args, shape=(3, 3))
+    with pytest.raises(ValueError, match=re.escape(str(want.value))):
+        sp.coo_matrix(*args, shape=(3, 3))
 
 
 def test_int64_indices():

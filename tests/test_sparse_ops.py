@@ -1,5 +1,7 @@
 """npgpu.scipy.sparse: arithmetic, reductions, the diagonal, indexing and construction
 functions against SciPy."""
+import re
+
 import numpy as np
 import pytest
 import scipy.sparse as ss
@@ -184,8 +186,14 @@ def test_construct_functions():
     _close(sp.diags([xp.asarray(d0), d1], [0, -1]), ss.diags([d0, d1], [0, -1]))
     _close(sp.diags([1.0, 2.0], [0, 2], shape=(4, 5)), ss.diags([1.0, 2.0], [0, 2],
                                                                    shape=(4, 5)))
-    with pytest.raises(ValueError, match="Diagonal length"):
-        sp.diags([d0, d0], [0, 1])
+    # a diagonal longer than its place: older SciPy raised "Diagonal length", 1.17 cuts it
+    try:
+        want = ss.diags([d0, d0], [0, 1])
+    except ValueError as e:
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            sp.diags([d0, d0], [0, 1])
+    else:
+        _close(sp.diags([d0, d0], [0, 1]), want)
     R = sp.random(6, 5, density=0.3, random_state=3, format="csr")
     HR = ss.random(6, 5, density=0.3, random_state=3, format="csr")
     _close(R, HR)
@@ -195,10 +203,12 @@ def test_construct_functions():
     _close(sp.hstack([A, sp.csr_matrix(Hb.T)]), ss.hstack([Ha, Hb.T]))
     _close(sp.vstack([A, sp.csr_matrix(Hb.T)], format="csr"), ss.vstack([Ha, Hb.T]))
     assert sp.vstack([A, A]).format == "csr"
-    with pytest.raises(ValueError, match="incompatible row dimensions"):
-        sp.hstack([A, B])
-    with pytest.raises(ValueError, match="incompatible column dimensions"):
-        sp.vstack([A, B])
+    # SciPy's own messages (they differ between SciPy versions)
+    for stack in ("hstack", "vstack"):
+        with pytest.raises(ValueError) as want:
+            getattr(ss, stack)([Ha, Hb])
+        with pytest.raises(ValueError, match=re.escape(str(want.value))):
+            getattr(sp, stack)([A, B])
     Hs, S = _pair(rng, 5, 6, 15)
     for k in (-1, 0, 2):
         _close(sp.tril(S, k), ss.tril(Hs, k))

@@ -1,5 +1,6 @@
 """Regressions found by the SciPy workloads (tests/test_workloads_scipy.py): each a minimal
 reproduction compared with SciPy 1.17 (tiny arrays: the simulator interprets every kernel)."""
+import re
 import warnings
 
 import numpy
@@ -132,7 +133,9 @@ def test_elementwise_result_format(fmt, op):
 
 def test_csc_minus_shape_error():
     A, B = gsp.csc_matrix(H), gsp.csr_matrix(H.T)
-    with pytest.raises(ValueError, match=r"inconsistent shapes \(5, 6\) and \(6, 5\)"):
+    with pytest.raises(ValueError) as want:         # (SciPy's wording varies by version)
+        scipy.sparse.csc_matrix(H) - scipy.sparse.csr_matrix(H.T)
+    with pytest.raises(ValueError, match=re.escape(str(want.value))):
         A - B
 
 

@@ -50,23 +50,35 @@ def index_dtype(maxval):
     return np.dtype(np.int32) if maxval <= np.iinfo(np.int32).max else np.dtype(np.int64)
 
 
-def check_shape(shape, ndims=(2,)):
-    """``shape`` as a tuple of ints of one of the lengths ``ndims`` (1-d: COO arrays only)."""
-    try:
-        shape = tuple(int(operator_index(s)) for s in shape)
-    except TypeError:
-        raise TypeError("invalid shape") from None
-    if len(shape) not in ndims:
-        raise ValueError("shape must be a 2-tuple")
-    if any(s < 0 for s in shape):
+def check_shape(shape, allow_nd=(2,)):
+    """SciPy's ``check_shape`` of a constructor's ``shape``: a tuple of ints whose length is
+    in ``allow_nd`` (the class's ``_allow_nd``), none negative.  npgpu holds one or two
+    dimensions: an n-d shape SciPy's ``coo_array`` takes is NotImplementedError."""
+    if len(shape) == 0:
+        raise TypeError("function missing 1 required positional argument: 'shape'")
+    if len(shape) == 1:
+        try:
+            it = iter(shape[0])
+        except TypeError:
+            new = (operator.index(shape[0]),)
+        else:
+            new = tuple(operator.index(s) for s in it)
+    else:
+        new = tuple(operator.index(s) for s in shape)
+    if len(new) not in allow_nd:
+        raise ValueError(f"shape must have length in {allow_nd}. Got new_shape={new}")
+    if any(d < 0 for d in new):
         raise ValueError("'shape' elements cannot be negative")
-    return shape
+    if len(new) > 2:
+        raise NotImplementedError(f"npgpu's sparse arrays have one or two dimensions, not "
+                                  f"{len(new)} (SciPy's n-d coo_array)")
+    return tuple(int(d) for d in new)
 
 
-def finish(shape, dtype, copy, data, *index, ndims=(2,)):
+def finish(shape, dtype, copy, data, *index, allow_nd=(2,)):
     """The checked shape, then ``data`` cast to ``dtype`` (if given) and the index arrays,
     C-contiguous, copied when ``copy``: the common tail of every constructor."""
-    shape = check_shape(shape, ndims)
+    shape = check_shape(shape, allow_nd)
     if dtype is not None:
         data = data.astype(check_dtype(dtype), copy=False)
     check_dtype(data.dtype)
@@ -75,15 +87,43 @@ def finish(shape, dtype, copy, data, *index, ndims=(2,)):
     return (shape,) + (tuple(a.copy() for a in arrays) if copy else arrays)
 
 
-def shape_only(arg1, dtype):
-    """(shape, value dtype, index dtype) when ``arg1`` is a shape ``(M, N)`` (an empty
+def _intlike(x):
+    """SciPy's ``isintlike``: an integer scalar; an integral float is SciPy's error."""
+    if (x.ndim if is_dense(x) else np.ndim(x)) != 0:
+        return False
+    try:
+        operator.index(x)
+    except (TypeError, ValueError):
+        try:
+            loose = bool(int(x) == x)
+        except (TypeError, ValueError):
+            return False
+        if loose:
+            raise ValueError("Inexact indices into sparse matrices are not allowed")
+        return False
+    return True
+
+
+def is_shape(x, allow_nd=(2,)):
+    """SciPy's ``isshape``: ``x`` a tuple of ints of a length in ``allow_nd``."""
+    return isinstance(x, tuple) and len(x) in allow_nd and all(_intlike(d) for d in x)
+
+
+def shape_only(arg1, dtype, allow_nd=(2,)):
+    """(shape, value dtype, index dtype) when ``arg1`` is a shape such as ``(M, N)`` (an empty
     matrix), else None."""
-    if not (isinstance(arg1, tuple) and len(arg1) == 2
-            and all(isinstance(s, (int, np.integer)) for s in arg1)):
+    if not is_shape(arg1, allow_nd):
         return None
-    shape = check_shape(arg1)
+    shape = check_shape(arg1, allow_nd)
     dt = np.dtype(np.float64) if dtype is None else check_dtype(dtype)
     return shape, dt, index_dtype(max(shape))
+
+
+def reject_scalar(obj, arg1):
+    """SciPy's sparse array classes refuse a scalar (its matrices read it as ``(1, 1)``)."""
+    if obj._is_array and np.isscalar(arg1):
+        raise ValueError("scipy sparse array classes do not support instantiation from a "
+                         "scalar")
 
 
 def operator_index(s):
@@ -106,6 +146,7 @@ class spbase:
 
     __array_priority__ = 10.1
     _is_array = False
+    _allow_nd = (2,)            # SciPy's: the shape lengths the constructor takes
     ndim = 2
     # every format keeps its values in ``data`` and its shape in ``_shape``
     shape = property(lambda self: self._shape)
@@ -132,10 +173,14 @@ class spbase:
         return self._get(stream)
 
     def astype(self, dtype, casting="unsafe", copy=True):
+        """As SciPy's: a new dtype gives a copy with duplicates summed (``self`` untouched)."""
         dtype = check_dtype(dtype)
         if dtype == self.dtype:
             return self.copy() if copy else self
-        return self._with_data(self._data.astype(dtype, casting=casting))
+        m = self._with_data(self._data.astype(dtype, casting=casting))
+        if hasattr(m, "sum_duplicates"):
+            m.sum_duplicates()
+        return m
 
     def conj(self, copy=True):
         if self.dtype.kind == "c":
@@ -259,7 +304,7 @@ class spbase:
 
     def __rsub__(self, other):
         from . import _ops
-        return _ops.add(-self, other, 1)
+        return _ops.rsub(self, other)
 
     def __mul__(self, other):
         from . import _ops
@@ -418,15 +463,79 @@ class spbase:
         from . import _index
         return _index.getitem(self, key)
 
+    def _setitem(self, key, x):
+        """``self[key] = x`` (``__setitem__`` of CSR, CSC and COO arrays, as SciPy's)."""
+        from . import _assign
+        _assign.setitem(self, key, x)
+
     def _result_format(self, m):
         """``m`` (any format) in this object's family: matrix or array."""
         return m
 
     def nonzero(self):
+        """SciPy's: the coordinates of the stored values that are not zero, duplicates not
+        summed (a place stored twice is listed twice, even when its values cancel), in
+        storage order; CSC's stably sorted by row, DIA's in CSR order."""
+        if self.format == "dia":
+            return self.tocsr().nonzero()
         c = self.tocoo()
-        c.sum_duplicates()
         keep = c.data != 0
-        return c.row[keep], c.col[keep]
+        row, col = c.row[keep], c.col[keep]
+        if self.format == "csc":
+            order = xp().argsort(row, kind="stable")
+            row, col = row[order], col[order]
+        return row, col
+
+
+class sparray:
+    """SciPy's base of the sparse array classes (``isinstance(A, sparray)``)."""
+
+
+class spmatrix:
+    """SciPy's ``spmatrix``: the methods only the ``*_matrix`` classes have."""
+
+    def _line_index(self, i, n):
+        i = int(i)
+        if i < 0:
+            i += n
+        if i < 0 or i >= n:
+            # CSR/CSC's own message; the other formats' is the base class's
+            raise IndexError(f"index ({i}) out of range" if self.format in ("csr", "csc")
+                             else "index out of bounds")
+        return i
+
+    def getrow(self, i):
+        """Row ``i`` as a ``(1, n)`` CSR matrix (every format, as SciPy)."""
+        return self.tocsr()[self._line_index(i, self.shape[0]), :]
+
+    def getcol(self, j):
+        """Column ``j`` as an ``(m, 1)`` matrix: CSC for CSC, else CSR (as SciPy)."""
+        col = self.tocsc()[:, self._line_index(j, self.shape[1])]
+        return col if self.format == "csc" else col.tocsr()
+
+    def getformat(self):
+        return self.format
+
+    def getmaxprint(self):
+        return 50                               # SciPy's default MAXPRINT
+
+    def get_shape(self):
+        return self.shape
+
+    def set_shape(self, shape):
+        """In place: this matrix reshaped (SciPy's ``set_shape``)."""
+        new = self.reshape(shape, copy=False).asformat(self.format)
+        self.__dict__ = new.__dict__
+
+    def asfptype(self):
+        """This matrix if its dtype is float32/64 or complex64/128, else the first of them
+        it casts to safely."""
+        if self.dtype.char in "fdFD":
+            return self
+        for t in "fdFD":
+            if self.dtype <= np.dtype(t):
+                return self.astype(t)
+        raise TypeError(f"cannot upcast [{self.dtype.name}] to a floating point format")
 
 
 # SciPy's ufuncs with f(0) == 0: methods applied to the summed stored values

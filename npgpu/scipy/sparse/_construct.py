@@ -19,15 +19,17 @@ def _diag_entries(diagonals, offsets, shape, dtype):
     rows, cols, vals = [], [], []
     for j, (d, k) in enumerate(zip(diagonals, offsets)):
         k = int(k)
-        length = min(m + min(k, 0), n - max(k, 0))
-        if length <= 0:
+        # SciPy's length: a diagonal of none is allowed, a longer one cut
+        length = min(m + k, n - k, m, n)
+        if length < 0:
             raise ValueError(f"Offset {k} (index {j}) out of bounds")
         d = asdevice(d)
         if d.ndim == 0 or d.shape[0] == 1:
             d = X.broadcast_to(d.reshape(-1), (length,))
-        elif d.shape[0] != length:
+        elif d.shape[0] < length:
             raise ValueError(f"Diagonal length (index {j}: {d.shape[0]} at offset {k}) does "
                              f"not agree with array size ({m}, {n}).")
+        d = d[:length]
         idx = X.arange(length, dtype=np.int64)
         rows.append(idx + max(-k, 0))
         cols.append(idx + max(k, 0))
@@ -97,9 +99,11 @@ def spdiags(data, diags, m=None, n=None, format=None):
 def _eye(m, n, k, dtype, format, is_array):
     n = m if n is None else n
     dtype = check_dtype(dtype)
-    length = min(m + min(k, 0), n - max(k, 0))
+    length = min(m + k, n - k, m, n)           # SciPy's (through diags)
     cls = _coo_cls(is_array)
-    if length <= 0:
+    if length < 0:
+        raise ValueError(f"Offset {k} (index 0) out of bounds")
+    if length == 0:
         return cls((m, n), dtype=dtype).asformat(format or "dia")
     ones = xp().ones(length, dtype=dtype)
     return cls(_diag_entries([ones], [k], (m, n), dtype), shape=(m, n)).asformat(
@@ -142,13 +146,19 @@ def _as_sparse(x):
     return coo_matrix(x)
 
 
+def _any_array(*xs):
+    """SciPy's rule for a constructor's result: an array if any operand is a sparse array."""
+    return any(isinstance(x, spbase) and x._is_array for x in xs)
+
+
 def kron(A, B, format=None):
-    """Kronecker product of sparse (or dense) ``A`` and ``B``."""
+    """Kronecker product of sparse (or dense) ``A`` and ``B`` (COO unless ``format``; SciPy
+    answers a dense-ish ``B`` with BSR, which npgpu does not have)."""
     a, b = _as_sparse(A).tocoo(), _as_sparse(B).tocoo()
     mb, nb = b.shape
     shape = (a.shape[0] * mb, a.shape[1] * nb)
     dt = np.result_type(a.dtype, b.dtype)
-    cls = _coo_cls(a._is_array and b._is_array)
+    cls = _coo_cls(_any_array(A, B))
     ar, ac = a.row.astype(np.int64).reshape((-1, 1)), a.col.astype(np.int64).reshape((-1, 1))
     rows = (ar * mb + b.row.astype(np.int64)).reshape(-1)
     cols = (ac * nb + b.col.astype(np.int64)).reshape(-1)
@@ -157,60 +167,162 @@ def kron(A, B, format=None):
 
 
 def kronsum(A, B, format=None):
-    a, b = _as_sparse(A), _as_sparse(B)
-    if a.shape[0] != a.shape[1] or b.shape[0] != b.shape[1]:
-        raise ValueError("A and B must be square")
+    """``kron(I_m, A) + kron(B, I_n)`` (SciPy's; CSR unless ``format``)."""
+    is_array = _any_array(A, B)
+    a, b = _coo_cls(is_array)(A), _coo_cls(is_array)(B)
+    if a.shape[0] != a.shape[1]:
+        raise ValueError("A is not square")
+    if b.shape[0] != b.shape[1]:
+        raise ValueError("B is not square")
     dt = np.result_type(a.dtype, b.dtype)
-    L = kron(identity(b.shape[0], dtype=dt), a, format="csr")
-    R = kron(b, identity(a.shape[0], dtype=dt), format="csr")
-    return (L + R).asformat(format or "csr")
+    eye_ = eye_array if is_array else identity
+    L = kron(eye_(b.shape[0], dtype=dt), a, format="coo")
+    R = kron(b, eye_(a.shape[0], dtype=dt), format="coo")
+    return (L + R).asformat(format)
 
 
-def _stack(blocks, format, dtype, axis):
+def _block(blocks, format, dtype, is_array):
+    """SciPy's ``_block``: a 2-d grid of sparse or dense blocks (None: empty) assembled from
+    their COO entries on the device.  All-CSR (all-CSC) grids give CSR (CSC) with SciPy's
+    stacking messages, others COO (or ``format``)."""
     X = xp()
-    blocks = [_as_sparse(b) for b in blocks]
-    if not blocks:
-        raise ValueError("blocks must not be empty")
-    other = 1 - axis
-    want = blocks[0].shape[other]
-    for i, b in enumerate(blocks):
-        if b.shape[other] != want:
-            if axis == 1:
-                raise ValueError(f"blocks[0,:] has incompatible row dimensions. Got "
-                                 f"blocks[0,{i}].shape[0] == {b.shape[0]}, expected {want}.")
-            raise ValueError(f"blocks[:,0] has incompatible column dimensions. Got "
-                             f"blocks[{i},0].shape[1] == {b.shape[1]}, expected {want}.")
-    dt = check_dtype(dtype) if dtype is not None else np.result_type(*[b.dtype
-                                                                       for b in blocks])
-    rows, cols, vals, off = [], [], [], 0
-    for b in blocks:
-        c = b.tocoo()
-        r, k = c.row.astype(np.int64), c.col.astype(np.int64)
-        if axis == 0:
-            r = r + off
-        else:
-            k = k + off
-        rows.append(r)
-        cols.append(k)
+    grid = _grid(blocks)
+    M, N = grid.shape
+    for fmt, axis in (("csr", 0), ("csc", 1)):
+        if format in (None, fmt) and grid.size and all(
+                isinstance(b, spbase) and b.format == fmt for b in grid.flat):
+            _check_compressed(grid, axis)
+            format = fmt
+            break
+    cls = _coo_cls(is_array)
+    brow, bcol = np.zeros(M, np.int64), np.zeros(N, np.int64)
+    for i in range(M):
+        for j in range(N):
+            if grid[i, j] is None:
+                continue
+            b = grid[i, j] = grid[i, j] if isinstance(grid[i, j], spbase) else coo_array(
+                grid[i, j])
+            r, c = b.shape
+            if brow[i] == 0:
+                brow[i] = r
+            elif brow[i] != r:
+                raise ValueError(f"blocks[{i},:] has incompatible row dimensions. Got "
+                                 f"blocks[{i},{j}].shape[0] == {r}, expected {brow[i]}.")
+            if bcol[j] == 0:
+                bcol[j] = c
+            elif bcol[j] != c:
+                raise ValueError(f"blocks[:,{j}] has incompatible column dimensions. Got "
+                                 f"blocks[{i},{j}].shape[1] == {c}, expected {bcol[j]}.")
+    present = [(i, j) for i in range(M) for j in range(N) if grid[i, j] is not None]
+    if dtype is not None:
+        dt = check_dtype(dtype)
+    elif present:
+        dt = np.result_type(*[grid[i, j].dtype for i, j in present])
+    else:
+        dt = np.dtype(np.float64)
+    roff, coff = np.concatenate([[0], np.cumsum(brow)]), np.concatenate([[0], np.cumsum(bcol)])
+    shape = (int(roff[-1]), int(coff[-1]))
+    rows, cols, vals = [X.zeros(0, np.int64)], [X.zeros(0, np.int64)], [X.zeros(0, dt)]
+    for i, j in present:
+        c = grid[i, j].tocoo()
+        rows.append(c.row.astype(np.int64) + int(roff[i]))
+        cols.append(c.col.astype(np.int64) + int(coff[j]))
         vals.append(c.data.astype(dt))
-        off += b.shape[axis]
-    shape = (off, want) if axis == 0 else (want, off)
-    is_array = all(b._is_array for b in blocks)
-    out = _coo_cls(is_array)((X.concatenate(vals), (X.concatenate(rows), X.concatenate(cols))),
-                             shape=shape)
-    if format is None:
-        fmts = {b.format for b in blocks}
-        # SciPy's bmat: all-CSR blocks give CSR and all-CSC give CSC, along either axis
-        format = fmts.pop() if fmts in ({"csr"}, {"csc"}) else "coo"
+    out = cls((X.concatenate(vals), (X.concatenate(rows), X.concatenate(cols))), shape=shape)
     return out.asformat(format)
 
 
+def _grid(blocks):
+    """``blocks`` as a 2-d object array (each block kept whole, dense ones too)."""
+    # a row is a list, tuple or object array (a sparse or dense block is not a row)
+    if isinstance(blocks, spbase) or any(
+            isinstance(r, spbase) or not isinstance(r, (list, tuple, np.ndarray))
+            for r in blocks):
+        raise ValueError("blocks must be 2-D")
+    rows = [list(r) for r in blocks]
+    n = len(rows[0]) if rows else 0
+    if any(len(r) != n for r in rows):
+        raise ValueError("blocks must be 2-D")
+    grid = np.empty((len(rows), n), dtype=object)
+    for i, r in enumerate(rows):
+        for j, b in enumerate(r):
+            grid[i, j] = b
+    return grid
+
+
+def _check_compressed(grid, axis):
+    """SciPy's checks of an all-CSR (``axis`` 0) or all-CSC (1) grid: the lines of blocks
+    along the minor axis first (a set of the mismatching sizes), then the major stack."""
+    other = 1 - axis
+    lines = [grid[i, :] for i in range(grid.shape[0])] if axis == 0 else \
+        [grid[:, j] for j in range(grid.shape[1])]
+    if grid.shape[other] > 1:
+        for line in lines:
+            dims = {b.shape[axis] for b in line}
+            if len(dims) > 1:
+                raise ValueError(f"Mismatching dimensions along axis {axis}: {dims}")
+    want = sum(b.shape[other] for b in lines[0])
+    for line in lines:
+        if sum(b.shape[other] for b in line) != want:
+            raise ValueError(f"incompatible dimensions for axis {other}")
+
+
 def hstack(blocks, format=None, dtype=None):
-    return _stack(blocks, format, dtype, 1)
+    return _block([list(blocks)], format, dtype, _any_array(*blocks))
 
 
 def vstack(blocks, format=None, dtype=None):
-    return _stack(blocks, format, dtype, 0)
+    return _block([[b] for b in blocks], format, dtype, _any_array(*blocks))
+
+
+def bmat(blocks, format=None, dtype=None):
+    """Sparse matrix from a 2-d grid of blocks (``None``: zeros)."""
+    return _block(blocks, format, dtype, _any_array(*[b for r in blocks for b in r]))
+
+
+def block_array(blocks, *, format=None, dtype=None):
+    return _block(blocks, format, dtype, True)
+
+
+def block_diag(mats, format=None, dtype=None):
+    """The blocks ``mats`` (sparse, dense, lists or numbers) along the diagonal: COO unless
+    ``format``; a dense array's zeros are stored, as SciPy's."""
+    from ._coo import _is_scipy_sparse
+    X = xp()
+    rows, cols, vals = [X.zeros(0, np.int64)], [X.zeros(0, np.int64)], []
+    r0 = c0 = 0
+    for a in mats:
+        if isinstance(a, (list, numbers.Number)):
+            a = coo_array(asdevice(np.atleast_2d(a)))        # SciPy's: its zeros dropped
+        if isinstance(a, spbase) or _is_scipy_sparse(a):
+            c = (a if isinstance(a, spbase) else coo_array(a)).tocoo()
+        else:
+            d = asdevice(a)
+            m, n = d.shape
+            idx = X.arange(m * n, dtype=np.int64)
+            c = coo_array._from_parts(d.reshape(-1), idx // max(n, 1), idx % max(n, 1), (m, n))
+        rows.append(c.row.astype(np.int64) + r0)
+        cols.append(c.col.astype(np.int64) + c0)
+        vals.append(c.data)
+        r0, c0 = r0 + c.shape[0], c0 + c.shape[1]
+    data = X.concatenate(vals) if vals else X.zeros(0)
+    out = _coo_cls(_any_array(*mats))((data, (X.concatenate(rows), X.concatenate(cols))),
+                                      shape=(r0, c0), dtype=dtype)
+    return out.asformat(format)
+
+
+def find(A):
+    """(row, col, values) of the nonzero entries of ``A`` after duplicates are summed, sorted
+    by row and column (SciPy's ``find``; ``A`` untouched)."""
+    c = coo_array(A, copy=True)
+    c.sum_duplicates()
+    keep = c.data != 0
+    return c.row[keep], c.col[keep], c.data[keep]
+
+
+def rand(m, n, density=0.01, format="coo", dtype=None, rng=None, random_state=None):
+    """``random`` with SciPy's ``rand`` signature."""
+    return random(m, n, density, format, dtype, rng=rng, random_state=random_state)
 
 
 def _tri(A, k, format, lower):

@@ -2,14 +2,18 @@
 
 The conversion to the compressed formats is where duplicates are summed and indices sorted,
 all on the device with npgpu's primitives: one radix sort (``npgpu/sorting/radix.py``) of
-(major, minor) on only the bits the extents need, one gather of the three arrays, ``compaction.rank`` of the run starts (a scan
-and one scalar read: the output nnz), ``add.at`` of the values into their runs, one kernel writing ``indptr``
-from the sorted major indices.
+(major, minor) on only the bits the extents need, one gather of the three arrays,
+``compaction.rank`` of the run starts (a scan and one scalar read: the output nnz),
+``add.at`` of the values into their runs, one kernel writing ``indptr`` from the sorted major
+indices.
 """
+import operator
+
 import numpy as np
 
 from ...ufuncs.at import ufunc_at
-from ._base import spbase, xp, index_dtype, asdevice, finish, shape_only
+from ._base import (spbase, sparray, spmatrix, xp, index_dtype, asdevice, finish, shape_only,
+                    check_shape, reject_scalar)
 from . import _coo1d
 
 
@@ -68,6 +72,32 @@ def sorted_indptr(major, nmajor, idt):
                                      X.empty(nmajor + 1, idt))
 
 
+def _from_tuple(arg1, shape, allow_nd):
+    """(data, row, col, shape) of SciPy's ``(data, (row, col))``: the shape inferred from the
+    largest indices when not given, then checked against the number of index arrays."""
+    try:
+        obj, coords = arg1
+        coords = tuple(coords)
+    except (TypeError, ValueError):
+        raise TypeError("invalid input format") from None
+    coords = tuple(asdevice(c) for c in coords)
+    if shape is None:
+        if any(c.ndim != 1 or c.shape[0] == 0 for c in coords):
+            raise ValueError("cannot infer dimensions from zero sized index arrays")
+        for c in coords:
+            if c.dtype.kind not in "iu":        # SciPy's operator.index of their maximum
+                raise TypeError(f"'numpy.{c.dtype.name}' object cannot be interpreted as an "
+                                "integer")
+        shape = tuple(_host_int(c.max()) + 1 for c in coords)
+    shape = check_shape(shape, allow_nd)
+    if len(coords) != len(shape):
+        raise ValueError("mismatching number of index arrays for shape; got "
+                         f"{len(coords)}, expected {len(shape)}")
+    # SciPy casts the index arrays to its index type: float indices are truncated
+    row, col = (c if c.dtype.kind in "iu" else c.astype(np.int64) for c in coords)
+    return asdevice(obj), row, col, shape
+
+
 class _coo_base(spbase):
     format = "coo"
     # 1-d arrays (``coo_array`` only, ``_coo1d.py``) have one index array, ``col``
@@ -76,7 +106,11 @@ class _coo_base(spbase):
                       else (self.row, self.col))
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
+        """SciPy's forms: a shape, ``(data, (row, col))`` (``(data, (idx,))`` for a 1-d
+        array), a sparse array or matrix (``shape`` ignored, as SciPy), or dense data
+        (a matrix takes a 0-d or 1-d input as one row; ``shape`` must equal its shape)."""
         X = xp()
+        reject_scalar(self, arg1)
         self.has_canonical_format = False
         one_d = _coo1d.parse(arg1, shape) if self._is_array else None
         if one_d is not None:
@@ -85,51 +119,45 @@ class _coo_base(spbase):
             return
         if isinstance(arg1, spbase):
             c = arg1.tocoo()
-            data, row, col = c.data, c.row, c.col
-            shape = arg1.shape if shape is None else shape
+            data, row, col, shape = c.data, c.row, c.col, arg1.shape
             copy = copy or c is arg1
         elif _is_scipy_sparse(arg1):
             c = arg1.tocoo()
             data, row, col = (asdevice(c.data), asdevice(c.row), asdevice(c.col))
-            shape = c.shape if shape is None else shape
-            copy = False
-        elif shape_only(arg1, dtype):
-            shape, dt, idt = shape_only(arg1, dtype)
+            shape, copy = c.shape, False
+        elif shape_only(arg1, dtype, self._allow_nd):
+            shape, dt, idt = shape_only(arg1, dtype, self._allow_nd)
             data, row, col = X.empty(0, dt), X.empty(0, idt), X.empty(0, idt)
             self.has_canonical_format = True
-        elif isinstance(arg1, tuple) and len(arg1) == 2:
-            try:
-                data, (row, col) = arg1
-            except (TypeError, ValueError):
-                raise TypeError("invalid input format") from None
-            data, row, col = asdevice(data), asdevice(row), asdevice(col)
-            if shape is None:
-                if row.size == 0 or col.size == 0:
-                    raise ValueError("cannot infer dimensions from zero sized index arrays")
-                shape = (_host_int(row.max()) + 1, _host_int(col.max()) + 1)
+        elif isinstance(arg1, tuple):
+            data, row, col, shape = _from_tuple(arg1, shape, self._allow_nd)
         else:
             dense = asdevice(arg1)
-            if dense.ndim == 1 and self._is_array:
-                if shape is not None and tuple(shape) != dense.shape:
-                    raise ValueError(f"inconsistent shapes: {tuple(shape)} != {dense.shape}")
+            if not self._is_array and dense.ndim < 2:
+                dense = dense.reshape((1, -1))            # SciPy's np.atleast_2d
+            if not self._is_array and dense.ndim != 2:
+                raise TypeError(f"expected 2D array or matrix, not {dense.ndim}D")
+            natural = check_shape(dense.shape, self._allow_nd)
+            if shape is not None and check_shape(shape, self._allow_nd) != natural:
+                raise ValueError(f"inconsistent shapes: {shape} != {natural}")
+            if dense.ndim == 1:
                 data, idx = _coo1d.from_dense(dense)
                 _coo1d.init(self, data, idx, dense.shape, dtype, copy)
                 self.has_canonical_format = True
                 return
-            if dense.ndim != 2:
-                raise TypeError(f"expected 2D array or matrix, not {dense.ndim}D")
             row, col = X.nonzero(dense)
             data = dense[row, col]
-            shape = dense.shape if shape is None else shape
+            shape = natural
             self.has_canonical_format = True
         self._shape, self.data, self.row, self.col = finish(shape, dtype, copy, data, row, col)
         self._check()
 
     def _check(self):
-        if self.data.ndim != 1 or self.row.ndim != 1 or self.col.ndim != 1:
-            raise ValueError("row, column, and data array must all be the same length")
-        if not (self.data.shape[0] == self.row.shape[0] == self.col.shape[0]):
-            raise ValueError("row, column, and data array must all be the same length")
+        arrays = (self.data, self.row, self.col)
+        if any(len(a) != len(self.data) for a in arrays):      # (len: a 0-d array's TypeError)
+            raise ValueError("all index and data arrays must have the same length")
+        if any(a.ndim != 1 for a in arrays):
+            raise ValueError("coordinates and data arrays must be 1-D")
         for i, idx in enumerate((self.row, self.col)):
             if idx.dtype.kind not in "iu":
                 raise TypeError(f"index array {i} has non-integer dtype ({idx.dtype.name})")
@@ -167,7 +195,16 @@ class _coo_base(spbase):
         self.has_canonical_format = c.has_canonical_format
 
     def transpose(self, axes=None, copy=False):
-        if axes is not None and tuple(axes) != (1, 0):
+        """SciPy's: an array takes any order of its axes, a matrix only ``(1, 0)``."""
+        if axes is not None and self._is_array:
+            if not hasattr(axes, "__len__") or len(axes) != 2:
+                raise ValueError("axes don't match matrix dimensions")
+            if len(set(axes)) != 2:
+                raise ValueError("repeated axis in transpose")
+            if tuple(operator.index(ax) % 2 for ax in axes) == (0, 1):
+                t = type(self)._from_parts(self.data, self.row, self.col, self.shape)
+                return t.copy() if copy else t
+        elif axes is not None and axes != (1, 0):
             raise ValueError("Sparse matrices do not support an 'axes' parameter because "
                              "swapping dimensions is the only logical permutation.")
         t = type(self)._from_parts(self.data, self.col, self.row, self.shape[::-1])
@@ -234,13 +271,17 @@ def _is_scipy_sparse(x):
     return ss.issparse(x)
 
 
-class coo_matrix(_coo_base):
+class coo_matrix(_coo_base, spmatrix):
     """COO sparse matrix on the device (``scipy.sparse.coo_matrix``)."""
 
 
-class coo_array(_coo_base):
+class coo_array(_coo_base, sparray):
     """COO sparse array on the device (``scipy.sparse.coo_array``)."""
     _is_array = True
+    _allow_nd = range(1, 65)        # SciPy's n-d COO; npgpu's hold one or two dimensions
+
+    def __setitem__(self, key, x):      # (SciPy's coo_matrix has none)
+        self._setitem(key, x)
 
 
 _coo1d.install(coo_array)

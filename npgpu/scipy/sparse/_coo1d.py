@@ -16,7 +16,7 @@ import types
 import numpy as np
 
 from ...ufuncs.at import ufunc_at
-from ._base import spbase, xp, index_dtype, asdevice, finish
+from ._base import spbase, xp, index_dtype, asdevice, finish, is_shape, check_shape
 
 SAME = None         # a row meaning: the 2-d method is right for 1-d arrays too
 
@@ -24,7 +24,7 @@ SAME = None         # a row meaning: the 2-d method is right for 1-d arrays too
 _SPECIAL = ("_get", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
             "__truediv__", "__matmul__", "__rmatmul__", "__pow__", "__neg__", "__pos__",
             "__abs__", "__round__", "__eq__", "__ne__", "__lt__", "__gt__", "__le__", "__ge__",
-            "__getitem__", "__len__", "__bool__", "__repr__")
+            "__getitem__", "__setitem__", "__len__", "__bool__", "__repr__")
 
 
 def make(data, idx, n, canonical=False):
@@ -54,8 +54,8 @@ def parse(arg1, shape):
         return asdevice(c.data), asdevice(c.coords[0]), c.shape, False
     if not isinstance(arg1, tuple):
         return None
-    if len(arg1) == 1 and isinstance(arg1[0], (int, np.integer)):       # a shape (n,)
-        n = int(arg1[0])
+    if is_shape(arg1, (1,)):                                            # a shape (n,)
+        (n,) = check_shape(arg1, (1,))
         return (xp().empty(0, np.float64), xp().empty(0, index_dtype(n)), (n,), False)
     if len(arg1) != 2 or not isinstance(arg1[1], (tuple, list)):
         return None
@@ -81,12 +81,15 @@ def init(self, data, idx, shape, dtype, copy):
     if data.ndim != 1 or idx.ndim != 1 or data.shape[0] != idx.shape[0]:
         raise ValueError("all index and data arrays must have the same length")
     if idx.dtype.kind not in "iu":
-        raise TypeError(f"index array 0 has non-integer dtype ({idx.dtype.name})")
+        if shape is None:               # SciPy's operator.index of the largest index
+            raise TypeError(f"'numpy.{idx.dtype.name}' object cannot be interpreted as an "
+                            "integer")
+        idx = idx.astype(np.int64)      # SciPy casts to its index type: truncated
     if shape is None:
         if idx.size == 0:
             raise ValueError("cannot infer dimensions from zero sized index arrays")
         shape = (_host_int(idx.max()) + 1,)
-    shape, data, idx = finish(shape, dtype, copy, data, idx, ndims=(1,))
+    shape, data, idx = finish(shape, dtype, copy, data, idx, allow_nd=(1,))
     n = shape[0]
     if idx.shape[0]:
         hi, lo = _host_int(idx.max()), _host_int(idx.min())

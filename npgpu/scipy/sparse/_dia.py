@@ -3,45 +3,67 @@
 import numpy as np
 
 from ...ufuncs.at import ufunc_at
-from ._base import spbase, xp, check_dtype, check_shape, asdevice, shape_only
+from ._base import (spbase, sparray, spmatrix, xp, check_dtype, check_shape, asdevice,
+                    shape_only, reject_scalar)
 
 
 class _dia_base(spbase):
     format = "dia"
 
     def __init__(self, arg1, shape=None, dtype=None, copy=False):
-        if shape_only(arg1, dtype) or isinstance(arg1, spbase) or not isinstance(arg1, tuple):
-            if isinstance(arg1, spbase):
-                src = arg1
+        """SciPy's forms: a shape, ``(data, offsets)`` with ``shape``, a sparse array or
+        matrix (``shape`` ignored), dense data (through COO, whose shape rules apply)."""
+        from ._coo import coo_array, coo_matrix, _is_scipy_sparse
+        reject_scalar(self, arg1)
+        if isinstance(arg1, spbase) or _is_scipy_sparse(arg1):
+            if arg1.ndim != 2:
+                raise ValueError("Cannot convert. DIA format must be 2D. Got 1D")
+            if isinstance(arg1, spbase) and arg1.format == "dia":
+                data, offsets, copy = arg1.data, arg1.offsets, True   # as CSR's, a copy
             else:
-                from ._coo import coo_array
-                src = coo_array(arg1, dtype=dtype)
-            d = from_coo(src.tocoo())
-            data, offsets, shape = d.data, d.offsets, src.shape
-        else:
+                d = from_coo((coo_array if self._is_array else coo_matrix)(arg1))
+                data, offsets = d.data, d.offsets
+            shape = arg1.shape
+        elif shape_only(arg1, dtype):
+            shape, dt, _ = shape_only(arg1, dtype)
+            data, offsets = xp().zeros((0, 0), dt), np.zeros(0, np.int64)
+        elif isinstance(arg1, tuple):
             try:
                 data, offsets = arg1
             except (TypeError, ValueError):
                 raise ValueError("unrecognized form for dia_array constructor") from None
             if shape is None:
                 raise ValueError("expected a shape argument")
-            data = asdevice(data)
-            if data.ndim == 1:
-                data = data.reshape((1, -1))
-            offsets = np.atleast_1d(np.asarray(offsets.get() if hasattr(offsets, "get")
-                                               else offsets)).astype(np.int64)
-            if data.ndim != 2:
-                raise ValueError("expected data to have at most 2 dimensions")
-            if data.shape[0] != offsets.shape[0]:
-                raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the "
-                                 f"number of offsets ({offsets.shape[0]})")
-            if len(np.unique(offsets)) != len(offsets):
-                raise ValueError("offset array contains duplicate values")
+            data = asdevice(data, dtype)
+            if data.ndim < 2:
+                data = data.reshape((1, -1))            # SciPy's np.atleast_2d
+            offsets = np.atleast_1d(np.asarray(_host(offsets))).astype(np.int64)
+            shape = check_shape(shape)
+        else:
+            try:
+                dense = asdevice(arg1)
+            except Exception:
+                raise ValueError(f"unrecognized form for {self.format}_matrix "
+                                 "constructor") from None
+            if self._is_array and dense.ndim != 2:
+                raise ValueError(f"DIA arrays don't support {dense.ndim}D input. Use 2D")
+            c = (coo_array if self._is_array else coo_matrix)(dense, dtype=dtype, shape=shape)
+            d = from_coo(c)
+            data, offsets, shape = d.data, d.offsets, c.shape
         if dtype is not None:
-            data = data.astype(check_dtype(dtype))
+            data = data.astype(check_dtype(dtype), copy=False)
         check_dtype(data.dtype)
+        if offsets.ndim != 1:
+            raise ValueError("offsets array must have rank 1")
+        if data.ndim != 2:
+            raise ValueError("data array must have rank 2")
+        if data.shape[0] != offsets.shape[0]:
+            raise ValueError(f"number of diagonals ({data.shape[0]}) does not match the "
+                             f"number of offsets ({offsets.shape[0]})")
+        if len(np.unique(offsets)) != len(offsets):
+            raise ValueError("offset array contains duplicate values")
         self.data = data.copy() if copy else data
-        self.offsets = np.asarray(offsets, dtype=np.int64)
+        self.offsets = np.array(offsets, dtype=np.int64)
         self._shape = check_shape(shape)
 
     @classmethod
@@ -91,12 +113,24 @@ class _dia_base(spbase):
         return self.copy() if copy else self
 
     def transpose(self, axes=None, copy=False):
+        if axes is not None and axes != (1, 0):
+            raise ValueError("Sparse arrays/matrices do not support an 'axes' parameter "
+                             "because swapping dimensions is the only logical permutation.")
         return self.tocoo().transpose().todia()
 
     def _get(self, stream=None):
         import scipy.sparse as ss
         cls = ss.dia_array if self._is_array else ss.dia_matrix
         return cls((self.data.get(), self.offsets), shape=self.shape)
+
+
+def _host(x):
+    """Offsets on the host: device arrays read, lists and tuples of them too."""
+    if hasattr(x, "get"):
+        return x.get()
+    if isinstance(x, (list, tuple)):
+        return [_host(v) for v in x]
+    return x
 
 
 def from_coo(c):
@@ -114,10 +148,10 @@ def from_coo(c):
     return cls._from_parts(data, host, c.shape)
 
 
-class dia_matrix(_dia_base):
+class dia_matrix(_dia_base, spmatrix):
     """Diagonal-storage sparse matrix on the device (``scipy.sparse.dia_matrix``)."""
 
 
-class dia_array(_dia_base):
+class dia_array(_dia_base, sparray):
     """Diagonal-storage sparse array on the device (``scipy.sparse.dia_array``)."""
     _is_array = True

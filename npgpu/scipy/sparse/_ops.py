@@ -12,7 +12,7 @@ import numbers
 import numpy as np
 
 from ...ufuncs.at import ufunc_at
-from ._base import spbase, xp, is_dense, asdevice, check_dtype
+from ._base import spbase, xp, is_dense, asdevice, check_dtype, index_dtype
 from ._products import _family
 
 
@@ -82,17 +82,35 @@ def union(a, b, op, negate_b=False):
 def add(a, other, sign):
     X = xp()
     if isinstance(other, spbase):
-        return union(a, other, X.add, negate_b=sign < 0)
+        if a.shape != other.shape:
+            raise ValueError("inconsistent shapes")
+        if a.format == "dia" and other.format == "csc" and sign > 0:
+            return union(other, a, X.add)       # SciPy: DIA lets the other operand add
+        return _dia_if_both(a, other, union(a, other, X.add, negate_b=sign < 0))
     if _is_scalar(other):
         if other == 0:
             return a.copy()
-        raise NotImplementedError("adding a nonzero scalar to a sparse array is not supported")
+        what = "adding a nonzero scalar to" if sign > 0 else "subtracting a nonzero scalar from"
+        raise NotImplementedError(f"{what} a sparse array is not supported")
     other = asdevice(other)
     try:
         np.broadcast_shapes(a.shape, other.shape)
     except ValueError:
         raise ValueError(f"inconsistent shapes {a.shape} and {other.shape}") from None
     return a.toarray() + other if sign > 0 else a.toarray() - other
+
+
+def rsub(a, other):
+    """``other - a``."""
+    if _is_scalar(other) and other != 0:
+        raise NotImplementedError("subtracting a sparse array from a nonzero scalar is not "
+                                  "supported")
+    return add(-a, other, 1)
+
+
+def _dia_if_both(a, b, result):
+    """SciPy 1.17's DIA arithmetic: two DIA operands give a DIA result."""
+    return result.todia() if a.format == "dia" and b.format == "dia" else result
 
 
 def scale(a, s):
@@ -123,7 +141,9 @@ def divide(a, other):
 def multiply(a, other):
     X = xp()
     if isinstance(other, spbase):
-        return union(a, other, X.multiply)
+        if a.shape != other.shape:
+            return _broadcast_multiply(a, other)
+        return _dia_if_both(a, other, union(a, other, X.multiply))
     if _is_scalar(other):
         return scale(a, other)
     other = asdevice(other)
@@ -132,6 +152,8 @@ def multiply(a, other):
     except ValueError:
         ok = False
     if not ok:
+        if a.format == "dia" and 0 not in a.shape + other.shape and 1 not in a.shape:
+            raise ValueError("inconsistent shapes")         # DIA's own multiply
         raise ValueError(f"inconsistent shapes {a.shape} and {other.shape}")
     c = a.tocoo()
     vals = X.broadcast_to(other, a.shape)[c.row, c.col]
@@ -139,10 +161,52 @@ def multiply(a, other):
     return out.todia() if a.format == "dia" else out      # SciPy's formats: COO (DIA's own)
 
 
+def _broadcast_multiply(a, b):
+    """SciPy's ``_multiply_2d_with_broadcasting`` of two sparse operands of different shapes:
+    a ``(1, 1)`` one scales, a row or a column scales through a diagonal matrix's product
+    (whose format SciPy's result keeps), a row times a column is their outer product."""
+    from ._products import spgemm
+    if a.format in ("coo", "dia"):
+        a = a.tocsr()                       # SciPy broadcasts through CSR
+    if b.shape == (1, 1):
+        return scale(a, b.toarray().get()[0, 0])
+    if a.shape == (1, 1):
+        return scale(b, a._deduped_data().sum().get()[()])
+    (sM, sN), (oM, oN) = a.shape, b.shape
+    if sM == 1 and oN == 1:
+        return spgemm(b, a.tocsc())
+    if sN == 1 and oM == 1:
+        return spgemm(a, b.tocsc())
+    if oM == 1 and sN == oN:
+        return spgemm(a, _diagonal(b, a))
+    if sM == 1 and sN == oN:
+        return spgemm(b, _diagonal(a, a))
+    if oN == 1 and sM == oM:
+        return spgemm(_diagonal(b, a), a)
+    if sN == 1 and sM == oM:
+        return spgemm(_diagonal(a, a), b)
+    raise ValueError(f"inconsistent shapes {a.shape} and {b.shape}")
+
+
+def _diagonal(v, like):
+    """The CSR matrix (array) with the values of the vector ``v`` on its diagonal."""
+    X = xp()
+    from ._compressed import csr_array, csr_matrix
+    d = v.toarray().reshape(-1)
+    n = d.shape[0]
+    cls = csr_array if like._is_array else csr_matrix
+    idt = index_dtype(n)
+    return cls._from_parts(d, X.arange(n, dtype=idt), X.arange(n + 1, dtype=idt), (n, n),
+                           canonical=True)
+
+
 def extremum(a, other, name):
     X = xp()
     op = getattr(X, name)
     if isinstance(other, spbase):
+        if a.shape != other.shape:
+            raise ValueError(f"inconsistent shapes self.shape={a.shape} "
+                             f"other.shape={other.shape}")
         return union(a, other, op)
     if _is_scalar(other):
         s = other.get()[()] if is_dense(other) else other
@@ -156,7 +220,7 @@ def extremum(a, other, name):
         warnings.warn(f"Taking {name} with a {'positive' if name == 'maximum' else 'negative'}"
                       " number results in a dense matrix.", SparseEfficiencyWarning,
                       stacklevel=3)
-        return _family(a, _dense_to_csr(op(a.toarray(), s), a))
+        return _family(a, _dense_to_csr(op(a.toarray(), s), a)).asformat(a.format)
     return op(a.toarray(), asdevice(other))
 
 
@@ -166,23 +230,23 @@ def _dense_to_csr(d, like):
 
 
 def matrix_power(a, n):
+    """SciPy's ``sparse.linalg.matrix_power``: ``A ** 0`` is ``eye_array`` (DIA, even for a
+    matrix), ``A ** 1`` a copy, higher powers products (whose formats follow A's)."""
+    from ._base import _intlike
     if a.shape[0] != a.shape[1]:
         raise TypeError("sparse matrix is not square")
-    if not isinstance(n, (int, np.integer)):
-        raise TypeError("exponent must be an integer")
+    if not _intlike(n):
+        raise ValueError("exponent must be an integer")
+    n = int(n)
     if n < 0:
         raise ValueError("exponent must be >= 0")
     if n == 0:
-        from ._construct import identity
-        return identity(a.shape[0], dtype=a.dtype, format="csr")
-    result, base = None, a.tocsr()
-    while n:
-        if n & 1:
-            result = base if result is None else result @ base
-        n >>= 1
-        if n:
-            base = base @ base
-    return result
+        from ._construct import eye_array
+        return eye_array(a.shape[0], dtype=a.dtype)
+    if n == 1:
+        return a.copy()
+    half = matrix_power(a, n // 2)
+    return a @ half @ half if n % 2 else half @ half
 
 
 def rmatmul(a, other):
@@ -194,8 +258,9 @@ def rmatmul(a, other):
         return _products.matmul(a.T, other)
     if other.ndim == 2:
         if other.shape[1] != a.shape[0]:
-            raise ValueError(f"matmul: dimension mismatch with signature (n,k={other.shape[1]}),"
-                             f"(k={a.shape[0]},m)->(n,m)")
+            # SciPy's message: that of a.T @ other.T
+            raise ValueError(f"matmul: dimension mismatch with signature (n,k={a.shape[0]}),"
+                             f"(k={other.shape[1]},m)->(n,m)")
         return _products.matmul(a.T, other.T).T
     raise ValueError("matmul: dimension mismatch: only 1-d and 2-d operands")
 
@@ -217,10 +282,54 @@ def _shape_result(a, out, axis):
     return out.reshape((1, -1)) if axis == 0 else out.reshape((-1, 1))
 
 
-def reduce_sum(a, axis=None, dtype=None, out=None):
+def check_out(a, axis, out, minor_route=True):
+    """SciPy's checks of ``sum``'s (and ``mean``'s) ``out``: the result's shape exactly (a
+    matrix's total: ``(1, 1)``), else ValueError -- SciPy's own message where it checks,
+    NumPy's where SciPy hands the reduction to NumPy (every total; CSR's row sums, CSC's
+    column sums (``minor_route``), DIA's), found by running that reduction on broadcast zeros
+    of the shapes."""
+    if out is None:
+        return
+    matrix = not a._is_array
+    if axis is None:
+        want = (1, 1) if matrix else ()
+    elif matrix:
+        want = (1, a.shape[1]) if axis == 0 else (a.shape[0], 1)
+    else:
+        want = (a.shape[1 - axis],)
+    if tuple(out.shape) == want:
+        return
+    minor = minor_route and axis == {"csr": 1, "csc": 0}.get(a.format)
+    if axis is not None and a.format != "dia" and not minor:
+        raise ValueError("out dimensions do not match shape")
+    if axis is None:
+        # SciPy: np.sum of the values (a row for a matrix; DIA: of its row sums)
+        n = 1 if a.format == "dia" else max(a._deduped_data().shape[0], 1)
+        src = (a.shape[0], 1) if a.format == "dia" else ((1, n) if matrix else (n,))
+        kw = {"axis": None}
+    else:
+        src, kw = want, {"axis": ()}
+    kw["keepdims"] = matrix                 # np.matrix's reductions keep two dimensions
+    try:
+        np.add.reduce(np.broadcast_to(np.zeros(()), src), out=np.empty(out.shape), **kw)
+    except ValueError as e:
+        raise ValueError(str(e)) from None
+    raise ValueError("out dimensions do not match shape")
+
+
+def reduce_sum(a, axis=None, dtype=None, out=None, minor_route=True):
+    """SciPy's ``sum``: over all, duplicates summed in place first, as SciPy."""
     X = xp()
     axis = _axis(a, axis)
+    check_out(a, axis, out, minor_route)
     rdt = np.dtype(dtype) if dtype is not None else _sum_dtype(a.dtype)
+    if axis is None and a.format != "dia":
+        data = a._deduped_data()
+        s = X.sum(data, dtype=rdt) if data.shape[0] else X.zeros((), rdt)
+        if out is not None:
+            out[...] = s
+            return out
+        return s
     c = a.tocoo()
     if axis is None:
         s = X.sum(c.data, dtype=rdt) if c.nnz else X.zeros((), rdt)
@@ -241,19 +350,16 @@ def reduce_sum(a, axis=None, dtype=None, out=None):
 
 
 def mean(a, axis=None, dtype=None, out=None):
+    """SciPy's steps: the values in float64 (integers, bool) or their own type, scaled by
+    ``1 / n`` first, summed, then cast to ``dtype`` (unless ``out``)."""
     ax = _axis(a, axis)
-    if dtype is None:
-        rdt = np.dtype(np.float64) if a.dtype.kind in "biu" else a.dtype
-    else:
-        rdt = np.dtype(dtype)
+    inter = np.dtype(np.float64) if a.dtype.kind in "biu" else a.dtype
     n = math.prod(a.shape) if ax is None else a.shape[ax]
-    if n == 0:                  # SciPy scales by 1.0 / n first
-        raise ZeroDivisionError("float division by zero")
-    s = reduce_sum(a, ax, dtype=rdt)
-    res = (s / n).astype(rdt, copy=False)
-    if out is not None:
-        out[...] = res
-        return out
+    scaled = scale(a.astype(inter, copy=False), 1.0 / n)    # n == 0: SciPy's ZeroDivisionError
+    # SciPy hands sum() its checked axis, a tuple: CSR/CSC then take the general route
+    res = reduce_sum(scaled, ax, dtype=inter, out=out, minor_route=False)
+    if dtype is not None and out is None:
+        return res.astype(dtype, copy=False)
     return res
 
 

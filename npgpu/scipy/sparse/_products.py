@@ -142,7 +142,8 @@ def csr_dense(shape, indptr, indices, data, x, rdt):
 
 
 def spgemm(a, b):
-    """Sparse @ sparse, expand-sort-compress: CSR result (CSC when ``a`` is CSC)."""
+    """Sparse @ sparse, expand-sort-compress: CSR result (CSC when ``a`` is CSC, DIA when
+    both are DIA)."""
     X = xp()
     from ._coo import compress
     from ._compressed import csr_array, csr_matrix
@@ -173,4 +174,6 @@ def spgemm(a, b):
     if ct != rdt:
         data = data != 0
     out = cls._from_parts(data, indices, indptr, (m, n), canonical=True)
+    if a.format == "dia" and b.format == "dia":
+        return out.todia()                      # SciPy 1.17's DIA product
     return out.tocsc() if a.format == "csc" else out

@@ -1,5 +1,6 @@
-"""``reshape`` and ``resize`` as SciPy's, on the device coordinates (2-d results only; a 1-d COO
-array reshapes to 2-d)."""
+"""``reshape`` and ``resize`` as SciPy's, on the device coordinates: a matrix keeps two
+dimensions, an array reshapes between one and two (SciPy's n-d ``coo_array`` results are
+NotImplementedError)."""
 import math
 import operator
 
@@ -44,6 +45,10 @@ def reshape(a, args, order="C", copy=False):
         raise ValueError("can only specify one unknown dimension")
     if shape == a.shape:
         return a.copy() if copy else a
+    if a._is_array and len(shape) != 2:
+        return _to_1d(a, shape, order, copy)
+    if not shape and a.format != "coo":     # SciPy's first check, before COO's own
+        raise ValueError(f"shape must have length in range(1, 65). Got new_shape={shape}")
     m, n = _two(shape)
     c = a.tocoo()
     r, k = c.row.astype(np.int64), c.col.astype(np.int64)
@@ -57,6 +62,21 @@ def reshape(a, args, order="C", copy=False):
     idt = index_dtype(max(shape))
     data = c.data.copy() if copy else c.data
     return type(c)._from_parts(data, row.astype(idt), col.astype(idt), shape)
+
+
+def _to_1d(a, shape, order, copy):
+    """A 2-d array reshaped to the 1-d COO array of its flat indices (SciPy's ``coo_array``
+    takes any number of dimensions; npgpu's one or two)."""
+    if len(shape) == 0:
+        raise ValueError(f"shape must have length in range(1, 65). Got new_shape={shape}")
+    if len(shape) != 1:
+        raise NotImplementedError(f"npgpu's sparse arrays have one or two dimensions, not "
+                                  f"{len(shape)} (SciPy's n-d coo_array)")
+    from ._coo1d import make
+    c = a.tocoo()
+    r, k = c.row.astype(np.int64), c.col.astype(np.int64)
+    flat = r * a.shape[1] + k if order == "C" else k * a.shape[0] + r
+    return make(c.data.copy() if copy else c.data, flat, shape[0])
 
 
 def resize(a, args):
