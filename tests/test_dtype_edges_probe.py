@@ -203,8 +203,9 @@ def test_unary_sign_edges(dt):
 
 
 # ---- NEP 50: Python scalars are weak, NumPy scalars are not --------------------------------------
-_PROMO_OPS = [operator.add, operator.sub, operator.mul, operator.truediv, operator.eq,
-              operator.lt, operator.ge, operator.ne, np.maximum]
+# one operator of each resolution family (the others share its promotion and checks; each
+# (dtype, scalar type) pair renders its own loops, and CI compiles every one to PTX)
+_PROMO_OPS = [operator.add, operator.truediv, operator.lt, np.maximum]
 
 
 @pytest.mark.parametrize("dt", ["bool"] + INTS + FLOATS + CPLX)
