@@ -30,7 +30,8 @@ _BOOL = np.dtype(np.bool_)
 
 
 def _render():
-    text = """def KERNEL(phase, lines, n, inner, w2, axis, use_idx, shp, X, F, G, V, Z, Iin, Iout):
+    text = """def KERNEL(phase, lines, n, inner, w2, axis, use_idx, shp, S2, X, F, G, V, Z, Iin,
+           Iout):
     t = cuda.grid(1)
     step = cuda.gridsize(1)
     inf = math.inf
@@ -42,7 +43,11 @@ def _render():
             if use_idx != 0:
                 r = t
                 for d in range(shp.shape[0] - 1, -1, -1):
-                    Iin[d, t] = int32(r % shp[d])
+                    # SciPy's feature of an element that is no site: (-1, 0, ..., 0)
+                    c = r % shp[d]
+                    if X[t]:
+                        c = -1 if d == 0 else 0
+                    Iin[d, t] = int32(c)
                     r //= shp[d]
         else:
             row = t * n
@@ -70,7 +75,22 @@ def _render():
             for q in range(n):
                 e = base + q * inner
                 if k < 0:
+                    # no site on the line: SciPy keeps the features; on the last axis that
+                    # means no background at all, and SciPy measures to feature (-1, 0, ...)
                     G[e] = inf
+                    if axis == shp.shape[0] - 1:
+                        r = e
+                        acc = 0.0
+                        for d in range(shp.shape[0] - 1, -1, -1):
+                            c = r % shp[d]
+                            if d == 0:
+                                c += 1
+                            acc += S2[d] * c * c
+                            r //= shp[d]
+                        G[e] = acc
+                    if use_idx != 0:
+                        for d in range(Iin.shape[0]):
+                            Iout[d, e] = Iin[d, e]
                     continue
                 while Z[zrow + j + 1] < q:
                     j += 1
@@ -85,21 +105,38 @@ def _render():
     name = _ew._kernel_name("ndi_edt", text)
     params = ([Param("scalar", _I64)] * 4 + [Param("scalar", _F64)]
               + [Param("scalar", _I64)] * 2 + [Param("array", _I64, 1, "C"),
-              Param("array", _BOOL, 1, "C"),
+              Param("array", _F64, 1, "C"), Param("array", _BOOL, 1, "C"),
               Param("array", _F64, 1, "C"), Param("array", _F64, 1, "C"),
               Param("array", _I64, 1, "C"), Param("array", _F64, 1, "C"),
               Param("array", _I32, 2, "C"), Param("array", _I32, 2, "C")])
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
+def _out_array(a, name):
+    if isinstance(a, np.ndarray):
+        raise TypeError(f"{name} must be an npgpu array")
+    return a if isinstance(a, ndarray) else None
+
+
 def distance_transform_edt(input, sampling=None, return_distances=True, return_indices=False,
                            distances=None, indices=None):
     """``scipy.ndimage.distance_transform_edt``: float64 distances of each element to the
     nearest zero element, and/or the int32 ``(ndim,) + shape`` indices of that element."""
-    from ...ufuncs import sqrt
+    from ...ufuncs import not_equal, sqrt
+    # SciPy's checks, in its order and with its joined messages
+    msgs = []
     if not return_distances and not return_indices:
-        raise RuntimeError("at least one of return_distances/return_indices must be True")
-    x = check_input(input)
+        msgs.append("at least one of return_distances/return_indices must be True")
+    if isinstance(distances, (ndarray, np.ndarray)) and not return_distances:
+        msgs.append("return_distances must be True if distances is supplied")
+    if isinstance(indices, (ndarray, np.ndarray)) and not return_indices:
+        msgs.append("return_indices must be True if indices is supplied")
+    if msgs:
+        raise RuntimeError(", ".join(msgs))
+    x = device(input)
+    if x.dtype.kind == "c":          # SciPy tests complex input for non-zero too
+        x = not_equal(x, 0)
+    x = check_input(x)
     if x.ndim == 0:
         x = x.reshape((1,))
     nd = x.ndim
@@ -111,14 +148,18 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
         if w.shape != (nd,):
             raise RuntimeError("sequence argument must have length equal to input rank")
         w = [float(v) for v in w]
-    if distances is not None and (not isinstance(distances, ndarray)
-                                  or distances.shape != x.shape
-                                  or distances.dtype != _F64):
-        raise RuntimeError("distances array has wrong shape or type")
-    if indices is not None and (not isinstance(indices, ndarray)
-                                or indices.shape != (nd,) + x.shape
-                                or indices.dtype != _I32):
-        raise RuntimeError("indices array has wrong shape or type")
+    # SciPy writes into ``distances``/``indices`` only when they are arrays (else ignored)
+    distances, indices = _out_array(distances, "distances"), _out_array(indices, "indices")
+    if indices is not None:
+        if indices.shape != (nd,) + x.shape:
+            raise RuntimeError("indices array has wrong shape")
+        if indices.dtype != _I32:
+            raise RuntimeError("indices array must be int32")
+    if distances is not None:
+        if distances.shape != x.shape:
+            raise RuntimeError("distances array has wrong shape")
+        if distances.dtype != _F64:
+            raise RuntimeError("distances array must be float64")
     size = x.size
     xb = contiguous(x, _BOOL).reshape(-1)
     F = empty_array((size,), _F64)
@@ -128,12 +169,13 @@ def distance_transform_edt(input, sampling=None, return_distances=True, return_i
         ia = empty_array((nd, size), _I32)
         ib = empty_array((nd, size), _I32)
     shp = device(np.array(x.shape, np.int64))
+    s2 = device(np.array(w, np.float64) ** 2)
     kern = compiler.get_kernel(("ndimage", "edt"), _render)
     use_idx = int(return_indices)
 
     def launch(phase, lines, n, inner, w2, axis, F, G, V, Z, Iin, Iout):
         grid, block = _ew._grid(lines, 1)
-        kern(grid, block, [phase, lines, n, inner, w2, axis, use_idx] + arr(shp) + arr(xb)
+        kern(grid, block, [phase, lines, n, inner, w2, axis, use_idx] + arr(shp) + arr(s2) + arr(xb)
              + arr(F) + arr(G) + arr(V) + arr(Z) + arr(Iin) + arr(Iout))
 
     if size:

@@ -313,6 +313,10 @@ def _nd(op, input, output, footprint, weights, origins, mode, cval, rank=0):
     _boundary.canonical(mode)
     _check_types(input, output, False)
     cval = _boundary.real_cval(cval)
+    if input.ndim == 0:              # the templates index at least one axis
+        _nd(op, input.reshape((1,)), output.reshape((1,)), np.reshape(footprint, (1,)),
+            None if weights is None else np.reshape(weights, (1,)), [0], mode, cval, rank)
+        return output
     if output.dtype == np.bool_:
         return _as_bool_output(lambda d: _nd(op, input, d, footprint, weights, origins, mode,
                                              cval, rank), output)
@@ -545,6 +549,7 @@ def _gaussian_kernel1d(sigma, order, radius):
     phi = phi / phi.sum()
     if order == 0:
         return phi
+    np.zeros(order + 1)       # SciPy's TypeError (and its message) for a non-integer order
     q = np.polynomial.Polynomial([1.0])
     for _ in range(order):
         q = q.deriv() + q * np.polynomial.Polynomial([0.0, -1.0 / s2])

@@ -15,6 +15,7 @@ needs no index division).  A leading batch axis lets ``rotate`` transform every 
 launch.
 """
 import itertools
+import operator
 import re
 import warnings
 
@@ -441,9 +442,12 @@ def _filtered(x, order, mode, cval, prefilter):
     return _splines.prefiltered(x, order, mode, axes=range(1, x.ndim)), npad
 
 
-def _check_order(order):
-    if order < 0 or order > 5 or order != int(order):
+def _check_order(order, prefilter):
+    """``order`` as the int SciPy's C code takes (its errors: the range, then a prefilter's
+    range 2-5, then the TypeError of a float)."""
+    if order < 0 or order > 5 or (prefilter and 1 < order < 2):
         raise RuntimeError("spline order not supported")
+    return operator.index(order)
 
 
 def _check_dtypes(x, out, order, prefilter):
@@ -492,7 +496,7 @@ def map_coordinates(input, coordinates, output=None, order=3, mode="constant", c
 
 
 def _map_coordinates(input, output, order, mode, cval, prefilter, coordinates, rec):
-    _check_order(order)
+    order = _check_order(order, prefilter)
     x = _as_device(input)
     c = _as_device(coordinates)
     if c.dtype.kind == "c":
@@ -544,7 +548,7 @@ def _matrix_key(m):
 
 
 def _affine(input, output, order, mode, cval, prefilter, matrix, offset, output_shape, rec):
-    _check_order(order)
+    order = _check_order(order, prefilter)
     x = _as_device(input)
     if output_shape is None:
         output_shape = output.shape if isinstance(output, ndarray) else x.shape
@@ -600,7 +604,7 @@ def shift(input, shift, output=None, order=3, mode="constant", cval=0.0, prefilt
 
 
 def _shift(input, output, order, mode, cval, prefilter, shift, rec):
-    _check_order(order)
+    order = _check_order(order, prefilter)
     x = _as_device(input)
     if x.ndim < 1:
         raise RuntimeError("input and output rank must be > 0")
@@ -626,7 +630,7 @@ def zoom(input, zoom, output=None, order=3, mode="constant", cval=0.0, prefilter
 
 
 def _zoom(input, output, order, mode, cval, prefilter, zoom, grid_mode, rec):
-    _check_order(order)
+    order = _check_order(order, prefilter)
     x = _as_device(input)
     if x.ndim < 1:
         raise RuntimeError("input and output rank must be > 0")
@@ -702,7 +706,7 @@ def _rotate(input, output, order, mode, cval, prefilter, angle, axes, reshape, r
     if x.dtype.kind == "c":
         return _split_complex(rotate, x, out, cval, angle, axes=axes, reshape=reshape,
                               order=order, mode=mode, prefilter=prefilter)
-    _check_order(order)
+    order = _check_order(order, prefilter)
     check_mode(mode)
     _check_dtypes(x, out, order, prefilter)
     if ndim == 2:

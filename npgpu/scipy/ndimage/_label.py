@@ -136,6 +136,9 @@ def _label_structure(structure, nd):
     for k in s.shape:
         if k != 3:
             raise ValueError("structure dimensions must be equal to 3")
+    if not (s == s[(slice(None, None, -1),) * nd]).all():
+        # SciPy's label asserts this (connections must go both ways)
+        raise AssertionError("Structuring element is not symmetric")
     return s
 
 

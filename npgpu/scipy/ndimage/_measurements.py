@@ -194,6 +194,10 @@ def _select(input, labels, index, want_min, want_max, positions):
         if want_max:
             out.append(_max(vals))
         if positions:
+            if vals.size == 0:        # SciPy's error: its positions come from a reduction
+                raise ValueError("zero-size array to reduction operation "
+                                 f"{'maximum' if positions == 'max' else 'minimum'} "
+                                 "which has no identity")
             lo, hi = argmin(vals), argmax(vals)
             if where_ is not None:
                 lo, hi = where_[lo], where_[hi]
@@ -271,7 +275,8 @@ def minimum_position(input, labels=None, index=None):
 
 def maximum_position(input, labels=None, index=None):
     """``scipy.ndimage.maximum_position``: as :func:`minimum_position`, of the maximum."""
-    return _positions(device(input).shape, *_select(input, labels, index, False, False, True))[1]
+    return _positions(device(input).shape,
+                      *_select(input, labels, index, False, False, "max"))[1]
 
 
 def center_of_mass(input, labels=None, index=None):

@@ -316,10 +316,18 @@ def _binary_pass(x, tables, K, erode, border, mask, y, changed, pts=None):
     return parts
 
 
-def _structure(structure, nd):
+def _structure(structure, nd, axes=None):
+    """The bool structure of a binary operation on an ``nd``-dim input (``axes``: the axes it
+    names, the others given size 1 as SciPy's ``_expand_footprint`` does)."""
+    naxes = nd if axes is None else len(axes)
     if structure is None:
-        return generate_binary_structure(nd, 1)
-    s = np.asarray(host_array(structure), dtype=bool)
+        s = generate_binary_structure(naxes, 1)
+    else:
+        s = np.asarray(host_array(structure), dtype=bool)
+    if naxes < nd:
+        if s.ndim != naxes:
+            raise RuntimeError(f"structure.ndim ({s.ndim}) must match len(axes) ({naxes})")
+        s = np.expand_dims(s, tuple(ax for ax in range(nd) if ax not in axes))
     if s.ndim != nd:
         raise RuntimeError("structure and input must have same dimensionality")
     if s.size < 1:
@@ -362,12 +370,12 @@ def _scratch_flag():
     return flag
 
 
-def _replay_key(input, structure, iterations, mask, border_value, origin, erode):
+def _replay_key(input, structure, iterations, mask, border_value, origin, erode, axes):
     """The plan key of a call that can replay, else None.  Exact classes only: a plain int
     border_value / origin / iterations, a host NumPy structure (keyed by its shape, dtype and
     bytes: a 3x3 structure's are cheap) or None, an npgpu input (keyed by its layout)."""
     if (mask is not None or iterations.__class__ is not int or iterations != 1
-            or border_value.__class__ is not int or origin.__class__ is not int
+            or axes is not None or border_value.__class__ is not int or origin.__class__ is not int
             or input.__class__ is not ndarray):
         return None
     if structure is None:
@@ -390,8 +398,18 @@ def _replay(plan, input, output):
     return _write_output(y, output)
 
 
-def _binary(input, structure, iterations, mask, output, border_value, origin, erode):
-    key = _replay_key(input, structure, iterations, mask, border_value, origin, erode)
+def _expand_origin(origin, nd, axes):
+    """``origin`` (one per axis in ``axes``) for all ``nd`` axes: 0 on the others."""
+    full = [0] * nd
+    for o, ax in zip(origin, axes):
+        full[ax] = o
+    return full
+
+
+def _binary(input, structure, iterations, mask, output, border_value, origin, erode,
+            axes=None):
+    from ._filters import _axes
+    key = _replay_key(input, structure, iterations, mask, border_value, origin, erode, axes)
     plan = _plans.get(key) if key is not None else None
     if plan is not None:
         return _replay(plan, input, output)
@@ -400,18 +418,24 @@ def _binary(input, structure, iterations, mask, output, border_value, origin, er
     except TypeError as e:
         raise TypeError("iterations parameter should be an integer") from e
     x = check_input(input)
-    s = _structure(structure, x.ndim)
+    axes = _axes(axes, x.ndim)
+    if not erode:
+        # SciPy's dilation: the reflected structure, origin mirrored (one less on even axes),
+        # before the structure is expanded to the input's rank
+        origin = normalize_origin(origin, len(axes))
+        if structure is None:
+            structure = generate_binary_structure(len(axes), 1)
+        structure = np.asarray(host_array(structure))
+        structure = structure[tuple([slice(None, None, -1)] * structure.ndim)]
+        origin = [-o - (1 - structure.shape[d] % 2) for d, o in enumerate(origin)]
+    s = _structure(structure, x.ndim, axes)
     border_value = operator.index(border_value)        # SciPy's C call takes an int
     if mask is not None:
         mask = device(mask)
         if mask.shape != x.shape:
             raise RuntimeError("mask and input must have equal sizes")
         mask = contiguous(mask, _BOOL)
-    origin = normalize_origin(origin, x.ndim)
-    if not erode:
-        # SciPy's dilation: the reflected structure, origin mirrored (one less on even axes)
-        s = s[tuple([slice(None, None, -1)] * s.ndim)]
-        origin = [-o - (1 - sz % 2) for o, sz in zip(origin, s.shape)]
+    origin = _expand_origin(normalize_origin(origin, len(axes)), x.ndim, axes)
     pts = offsets(s, origin)
     if x.dtype.char not in "?bBhHiIlLqQfd":
         raise RuntimeError("data type not supported")        # SciPy's C erosion
@@ -476,63 +500,69 @@ def iterate_structure(structure, iterations, origin=None):
 
 # ---- public: binary morphology ----------------------------------------------------------------
 def binary_erosion(input, structure=None, iterations=1, mask=None, output=None,
-                   border_value=0, origin=0, brute_force=False):
+                   border_value=0, origin=0, brute_force=False, *, axes=None):
     """``scipy.ndimage.binary_erosion`` (``brute_force`` is accepted; every pass visits every
     element)."""
-    return _binary(input, structure, iterations, mask, output, border_value, origin, True)
+    return _binary(input, structure, iterations, mask, output, border_value, origin, True,
+                   axes)
 
 
 def binary_dilation(input, structure=None, iterations=1, mask=None, output=None,
-                    border_value=0, origin=0, brute_force=False):
+                    border_value=0, origin=0, brute_force=False, *, axes=None):
     """``scipy.ndimage.binary_dilation``."""
-    return _binary(input, structure, iterations, mask, output, border_value, origin, False)
+    return _binary(input, structure, iterations, mask, output, border_value, origin, False,
+                   axes)
 
 
 def _sequence(first, second, input, structure, iterations, output, origin, mask,
-              border_value):
+              border_value, axes):
     x = check_input(input)
-    # structure None: both passes use generate_binary_structure(ndim, 1), as SciPy does
-    tmp = first(x, structure, iterations, mask, None, border_value, origin)
-    return second(tmp, structure, iterations, mask, output, border_value, origin)
+    # structure None: both passes use generate_binary_structure(len(axes), 1), as SciPy does
+    tmp = first(x, structure, iterations, mask, None, border_value, origin, axes=axes)
+    return second(tmp, structure, iterations, mask, output, border_value, origin, axes=axes)
 
 
 def binary_opening(input, structure=None, iterations=1, output=None, origin=0, mask=None,
-                   border_value=0, brute_force=False):
+                   border_value=0, brute_force=False, *, axes=None):
     """``scipy.ndimage.binary_opening``: erosion then dilation."""
     return _sequence(binary_erosion, binary_dilation, input, structure, iterations, output,
-                     origin, mask, border_value)
+                     origin, mask, border_value, axes)
 
 
 def binary_closing(input, structure=None, iterations=1, output=None, origin=0, mask=None,
-                   border_value=0, brute_force=False):
+                   border_value=0, brute_force=False, *, axes=None):
     """``scipy.ndimage.binary_closing``: dilation then erosion."""
     return _sequence(binary_dilation, binary_erosion, input, structure, iterations, output,
-                     origin, mask, border_value)
+                     origin, mask, border_value, axes)
 
 
 def binary_hit_or_miss(input, structure1=None, structure2=None, output=None, origin1=0,
-                       origin2=None):
+                       origin2=None, *, axes=None):
     """``scipy.ndimage.binary_hit_or_miss``: ``structure1`` fits the foreground and
     ``structure2`` (default: not ``structure1``) the background, whose border counts as
     background (SciPy's inverted erosion flips the border value)."""
     from ...ufuncs import logical_and, logical_not
+    from ._filters import _axes
     x = check_input(input)
-    s1 = _structure(structure1, x.ndim)
+    naxes = len(_axes(axes, x.ndim))
+    s1 = generate_binary_structure(naxes, 1) if structure1 is None else \
+        np.asarray(host_array(structure1))
     s2 = np.logical_not(s1) if structure2 is None else structure2
-    hit = binary_erosion(x, s1, 1, None, None, 0, origin1)
+    hit = binary_erosion(x, s1, 1, None, None, 0, origin1, axes=axes)
     miss = binary_erosion(logical_not(x), s2, 1, None, None, 1,
-                          origin1 if origin2 is None else origin2)
+                          origin1 if origin2 is None else origin2, axes=axes)
     res = _write_output(logical_and(hit, miss), output)
     return None if isinstance(output, ndarray) else res     # SciPy fills an output in place
 
 
 def binary_propagation(input, structure=None, mask=None, output=None, border_value=0,
-                       origin=0):
+                       origin=0, *, axes=None):
     """``scipy.ndimage.binary_propagation``: dilation under ``mask`` until unchanged."""
-    return binary_dilation(input, structure, -1, mask, output, border_value, origin)
+    return binary_dilation(input, structure, -1, mask, output, border_value, origin,
+                           axes=axes)
 
 
-def binary_fill_holes(input, structure=None, output=None, origin=0):
+def binary_fill_holes(input, structure=None, output=None, origin=0, *, axes=None):
     """``scipy.ndimage.binary_fill_holes``: the background not reached from the border
     (a dilation from the border, under the background, until unchanged) is filled."""
     from ...ufuncs import logical_not
@@ -540,7 +570,7 @@ def binary_fill_holes(input, structure=None, output=None, origin=0):
     mask = logical_not(contiguous(x, _BOOL))
     from ...creation import zeros
     seed = zeros(x.shape, _BOOL)
-    reached = binary_dilation(seed, structure, -1, mask, None, 1, origin)
+    reached = binary_dilation(seed, structure, -1, mask, None, 1, origin, axes=axes)
     res = _write_output(logical_not(reached), output)
     return None if isinstance(output, ndarray) else res     # SciPy fills an output in place
 

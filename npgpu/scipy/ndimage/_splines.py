@@ -167,8 +167,10 @@ def prefiltered(x, order, mode, axes=None):
     return work
 
 
-def output_of(output, x, complex_output, shape=None):
-    """SciPy's ``_get_output``: None (x's dtype), a dtype, or an npgpu array of ``shape``."""
+def output_of(output, x, complex_output, shape=None, line=False):
+    """SciPy's ``_get_output``: None (x's dtype), a dtype, or an npgpu array of ``shape``.
+    A dtype npgpu has no arrays of (object...) raises the error of SciPy's C loop: the spline
+    filter's line loop names it (``line``), the interpolation's does not."""
     from ...creation import empty       # every caller writes the whole output
     shape = x.shape if shape is None else tuple(shape)
     if output is None:
@@ -194,6 +196,9 @@ def output_of(output, x, complex_output, shape=None):
         import warnings
         warnings.warn("promoting specified output dtype to complex", stacklevel=3)
         dt = np.promote_types(dt, np.complex64)
+    if dt.kind not in "biufc":
+        raise RuntimeError(f"array type {dt!r} not supported" if line else
+                           "data type not supported")
     return empty(shape, dt)
 
 
@@ -204,7 +209,7 @@ def _filter(input, order, axes_of, output, mode, min_order):
         raise RuntimeError("spline order not supported")
     x = asarray(input)
     cplx = x.dtype.kind == "c"
-    out = output_of(output, x, cplx)
+    out = output_of(output, x, cplx, line=True)
     if cplx:
         _filter(x.real, order, axes_of, out.real, mode, min_order)
         _filter(x.imag, order, axes_of, out.imag, mode, min_order)
