@@ -54,6 +54,12 @@ def sentinel(name, dt):
 _REORDER = {}
 
 
+def declare_ordered(names):
+    """Reductions of the ufuncs named ``names`` fold in order, never as a tree (SciPy's binary
+    ufuncs: NumPy's multi-axis test below would call those with an identity reorderable)."""
+    _REORDER.update({name: False for name in names})
+
+
 def reorderable(np_uf):
     """NumPy's answer: may this ufunc's reduction be reordered (multi-axis, trees)?"""
     r = _REORDER.get(np_uf.__name__)

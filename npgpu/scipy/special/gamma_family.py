@@ -329,6 +329,9 @@ def h_gammainc(a, x, upper):
         return q if upper else 1.0 - q
     if upper and a < 0.2 and x < a + 1.0:
         return h_gammaincc_small_a(a, x)
+    if a < 2.2250738585072014e-308 and x < a + 1.0:
+        # subnormal a: the series' 1/a overflows; P = 1 - O(a log x) rounds to 1
+        return 1.0
     f = h_exp(h_gammainc_log_prefactor(a, x))
     if x < a + 1.0:
         term = 1.0 / a
@@ -379,7 +382,11 @@ def h_beta_regular(a, b, log):
         o = a if math.isinf(b) else b
         if o > 0.0:
             return -math.inf if log else 0.0
-        return math.inf
+        # Gamma(o) |a|^-o: infinite, with Gamma(o)'s sign (SciPy: beta(inf, -0.5) = -inf)
+        return math.inf if log else h_gamma_sign(o) * math.inf
+    if a + b <= 0.0 and a + b == h_floor(a + b):
+        # a pole of Gamma(a + b): B is a zero with the sign of Gamma(a) Gamma(b) (SciPy's)
+        return -math.inf if log else h_gamma_sign(a) * h_gamma_sign(b) * 0.0
     if a < b:
         t = a
         a = b

@@ -15,8 +15,14 @@ PyTorch's 1.83 / 0.66 ms):
 * log_softmax is ``(x - shift) - log(sum(exp(x - shift)))``: the maximum, then the fused sum
   and the elementwise step.
 
-Weights (``b=``), ``return_sign`` and empty input take the plain composition below.
+Weights (``b=``), ``return_sign`` and empty input take the plain composition below, as do
+softmax and log_softmax of integer, boolean or empty input: SciPy's formula on the input's own
+dtype (``x - max`` in it, so bool is NumPy's TypeError, int8 exponentiates to float16) and the
+maximum's error on an empty reduction.
 """
+import operator
+
+from numpy.exceptions import AxisError
 
 
 def _np():
@@ -34,13 +40,25 @@ def _float(xp, a):
     a = xp.asarray(a)
     if a.dtype.kind in "biu":       # SciPy computes integers in float64
         a = a.astype(xp.float64)
-    elif a.dtype.kind == "c":
-        raise TypeError("npgpu.scipy.special: complex input is not supported")
     return a
 
 
-def _axis_key(axis):
-    return tuple(axis) if isinstance(axis, (list, tuple)) else axis
+def _axis_key(axis, ndim):
+    """``axis`` checked as NumPy's reductions check it (a list or float is a TypeError; its
+    AxisError and duplicate-value messages; a 0-d array takes an int axis 0 or -1, not in a
+    tuple), non-negative: the fused functions' key."""
+    if axis is None:
+        return None
+    n = ndim if isinstance(axis, tuple) else max(ndim, 1)
+    out = []
+    for ax in axis if isinstance(axis, tuple) else (axis,):
+        ax = operator.index(ax)
+        if not -n <= ax < n:
+            raise AxisError(ax, ndim)
+        out.append(ax % n)
+    if len(set(out)) != len(out):
+        raise ValueError("duplicate value in 'axis'")
+    return tuple(out) if isinstance(axis, tuple) else out[0]
 
 
 _FUSED = {}
@@ -83,14 +101,22 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         b = b if isinstance(b, (bool, int, float, complex)) else xp.asarray(b)
         a = a.astype(xp.result_type(a, b), copy=False)
     a = _float(xp, a)
-    axis = _axis_key(axis)
-    if b is None and not return_sign and a.size and a.ndim:
+    if b is not None:
+        # a and b broadcast first: axis counts in their common shape (as SciPy)
+        b = xp.asarray(b, dtype=a.dtype)
+        try:
+            a, b = xp.broadcast_arrays(a, b)
+        except ValueError:
+            raise ValueError("Array shapes are incompatible for broadcasting.") from None
+    if a.ndim == 0:                 # SciPy's logsumexp works at least 1-d (keepdims: shape (1,))
+        a = a.reshape(1)
+        b = None if b is None else b.reshape(1)
+    axis = _axis_key(axis, a.ndim)
+    if b is None and not return_sign and a.size and a.dtype.kind == "f":
         shift = _shift(xp, xp.max(a, axis=axis, keepdims=True))
         out = xp.log(_fused("sum_exp", axis)(a, shift)) + shift
         return out if keepdims else _squeeze(xp, out, axis, a.ndim)
     if b is not None:
-        b = xp.asarray(b, dtype=a.dtype)
-        a, b = xp.broadcast_arrays(a, b)
         # elements with weight 0 add nothing, even where a is inf or NaN (as SciPy)
         a = xp.where(b == 0, xp.asarray(-xp.inf, dtype=a.dtype), a)
     if a.size == 0:
@@ -101,13 +127,16 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         out = xp.full(tuple(shape), -xp.inf, dtype=a.dtype)
         sgn = xp.sign(out)
     else:
-        a_max = _shift(xp, xp.max(a, axis=axis, keepdims=True))
+        # complex input: shifted by the largest real part (the log's imaginary part stays
+        # SciPy's principal one); with return_sign the sign is the sum's phase, out real
+        a_max = _shift(xp, xp.max(a.real if a.dtype.kind == "c" else a, axis=axis,
+                                  keepdims=True))
         e = xp.exp(a - a_max)
         if b is not None:
             e = b * e
         s = xp.sum(e, axis=axis, keepdims=True)
         if return_sign:
-            sgn = xp.sign(s)
+            sgn = xp.sign(s) if s.dtype.kind != "c" else s / xp.abs(s)
             s = xp.abs(s)
         out = xp.log(s) + a_max
     if not keepdims:
@@ -121,17 +150,25 @@ def softmax(x, axis=None):
     """exp(x - max) / sum(exp(x - max)) along ``axis`` (scipy.special.softmax, whose maximum
     is not guarded: a row holding +inf comes out NaN, as SciPy's)."""
     xp = _np()
-    x = _float(xp, x)
-    if x.size == 0:
-        return xp.empty_like(x)
-    return _fused("softmax", _axis_key(axis))(x)
+    x = xp.asarray(x)
+    axis = _axis_key(axis, x.ndim)
+    if x.dtype.kind == "c":
+        raise TypeError("npgpu.scipy.special: complex input is not supported")
+    if x.dtype.kind != "f" or x.size == 0:
+        e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
+        return e / xp.sum(e, axis=axis, keepdims=True)
+    return _fused("softmax", axis)(x)
 
 
 def log_softmax(x, axis=None):
     """x - logsumexp(x) along ``axis`` (scipy.special.log_softmax)."""
     xp = _np()
-    x = _float(xp, x)
-    if x.size == 0:
-        return xp.empty_like(x)
-    axis = _axis_key(axis)
-    return _fused("log_softmax", axis)(x, _shift(xp, xp.max(x, axis=axis, keepdims=True)))
+    x = xp.asarray(x)
+    axis = _axis_key(axis, x.ndim)
+    if x.dtype.kind == "c":
+        raise TypeError("npgpu.scipy.special: complex input is not supported")
+    shift = xp.max(x, axis=axis, keepdims=True)
+    if x.dtype.kind != "f" or x.size == 0:
+        t = x - (shift if x.dtype.kind != "f" else _shift(xp, shift))
+        return t - xp.log(xp.sum(xp.exp(t), axis=axis, keepdims=True))
+    return _fused("log_softmax", axis)(x, _shift(xp, shift))

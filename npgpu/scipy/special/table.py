@@ -73,8 +73,26 @@ if x0 > type(x0)(0) and x1 > type(x0)(0):
 if x0 == type(x0)(0) and x1 >= type(x0)(0):
     return {zero}
 return type(x0)(math.inf)"""
-_REL_ENTR = _ENTROPY.format(tail="", zero="type(x0)(0)")
+# SciPy's rel_entr: log1p of the relative difference for x/y near 1, the log of x/y where it is a
+# normal number, else the difference of the logs (x/y overflows or underflows)
+_REL_ENTR = _ENTROPY.format(tail="", zero="type(x0)(0)").replace(
+    "return x0 * h_log(x0 / x1)", """r = x0 / x1
+    if r > type(x0)(0.5) and r < type(x0)(2):
+        return x0 * h_log1p((x0 - x1) / x1)
+    if r > type(x0)(2.2250738585072014e-308) and r < type(x0)(math.inf):
+        return x0 * h_log(r)
+    return x0 * (h_log(x0) - h_log(x1))""")
 _KL_DIV = _ENTROPY.format(tail=" - x0 + x1", zero="x1")
+
+
+def _f32_in_f64(name, code):
+    """Loops of the binary float64 code ``code`` for float32 as SciPy's 'ff->f' loops run: in
+    float64, rounded (kl_div's x log(x/y) - x + y cancels in float32; boxcox's expm1, huber's
+    r^2 and x/y overflow there where the float32 result is finite)."""
+    body = "\n".join("    " + line for line in code.splitlines())
+    _helpers.register(f"def h_sp_{name}(x0, x1):\n{body}\n")
+    return {"float64": code, "float32": f"type(x0)(h_sp_{name}(float64(x0), float64(x1)))"}
+
 
 # log|gamma(x)| -> -inf as x -> -inf (SciPy 1.18; 1.17 and C's lgamma give +inf).  Both loops
 # take npgpu's own straight-line lgamma (lgamma.py, which keeps the -inf case; fast("gammaln");
@@ -94,9 +112,13 @@ _BOXCOX = """if abs(x1) < type(x1)(1e-19):
     return h_log(x0)
 return h_expm1(x1 * h_log(x0)) / x1"""
 
+# SciPy's: where lmbda * x overflows, log1p of it is log|lmbda| + log|x|
 _INV_BOXCOX = """if x1 == type(x1)(0):
     return h_exp(x0)
-return h_exp(h_log1p(x1 * x0) / x1)"""
+t = x1 * x0
+if t == type(x1)(math.inf):
+    return h_exp((h_log(abs(x1)) + h_log(abs(x0))) / x1)
+return h_exp(h_log1p(t) / x1)"""
 
 # SciPy's complex xlogy/xlog1py (DD->D; FF->F computes in complex128 and rounds): 0 for x = 0
 # unless y has a NaN part, else x * log(y) (log1p(y))
@@ -140,11 +162,11 @@ TABLE = {
                      "else x0 * h_log1p(x1)",
                 "c": _XLOG.format(log="h_sp_clog1p")},
     "entr": {"f": _ENTR},
-    "rel_entr": {"f": _REL_ENTR},
-    "kl_div": {"f": _KL_DIV},
-    "huber": {"f": _HUBER},
-    "boxcox": {"f": _BOXCOX},
-    "inv_boxcox": {"f": _INV_BOXCOX},
+    "rel_entr": _f32_in_f64("rel_entr", _REL_ENTR),
+    "kl_div": _f32_in_f64("kl_div", _KL_DIV),
+    "huber": _f32_in_f64("huber", _HUBER),
+    "boxcox": _f32_in_f64("boxcox", _BOXCOX),
+    "inv_boxcox": _f32_in_f64("inv_boxcox", _INV_BOXCOX),
 }
 
 TABLE.update(ROWS)

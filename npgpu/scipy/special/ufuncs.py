@@ -20,11 +20,14 @@ import inspect
 
 import numpy as np
 
+from ...reductions import ufunc_methods as _reduce_methods
 from ...ufuncs.registry import build_ufunc
 from ...ufuncs.ufunc import dry_run, ufunc
 from .table import BINARY, F64_TABLE, HEAVY, TABLE
 
 _PUBLIC = {"_riemann_zeta": "zeta", "_zeta": "zeta"}
+# SciPy's digamma is its psi ufunc, named psi (repr, error messages)
+_NAMES = {"digamma": "psi"}
 
 
 def _scipy_ufunc(name):
@@ -45,7 +48,6 @@ class LoopSpec:
     first use), restricted to the loops the table row ``keys`` has."""
 
     nout = 1
-    identity = None
 
     def __init__(self, name, nin, keys):
         self.__name__ = name
@@ -64,6 +66,11 @@ class LoopSpec:
     def _has(self, dt):
         # the table's keys: a dtype name or a kind (as npgpu.ufunc picks a loop)
         return dt.name in self._keys or dt.kind in self._keys
+
+    @property
+    def identity(self):
+        """SciPy's (0 for boxcox, entr, kl_div & co: their empty reduce gives it)."""
+        return self.scipy.identity
 
     @property
     def types(self):
@@ -118,10 +125,14 @@ class SpecialUfunc(ufunc):
 def _special_ufunc(name, row):
     spec = LoopSpec(name, 2 if name in BINARY else 1, row)
     built = build_ufunc(name, spec, row, HEAVY.get(name, ()), F64_TABLE.get(name, ()))
-    return SpecialUfunc(name, spec, built._loops)
+    return SpecialUfunc(_NAMES.get(name, name), spec, built._loops)
 
 
 UFUNCS = {name: _special_ufunc(name, row) for name, row in TABLE.items()}
+# NumPy folds a reduction of SciPy's binary ufuncs in order, from the identity where there is one
+# (kl_div.reduce starts at 0), never as a tree (none is associative); NumPy accepting several
+# axes (an identity makes it) would otherwise mark them reorderable in npgpu's reductions
+_reduce_methods.declare_ordered(BINARY)
 _BY_SCIPY = {}          # id(SciPy's ufunc) -> npgpu's, made on the first foreign call
 
 
