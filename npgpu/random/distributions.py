@@ -177,10 +177,13 @@ def student_t(st, df):
 
 
 def wald(st, mean, scale):
-    mu_2l = mean / (2.0 * scale)
+    # NumPy's form since 2.3.4: mean + mean / (2 scale) * (Y - sqrt(4 scale Y + Y^2)) cancels
+    # (negative samples for a large mean / scale)
     Y = next_normal(st)
     Y = mean * Y * Y
-    X = mean + mu_2l * (Y - math.sqrt(4.0 * scale * Y + Y * Y))
+    X = mean
+    if Y != 0.0:        # (C's 4 scale / 0 is inf and X the mean; Python's raises)
+        X = mean * (1.0 - 2.0 / (1.0 + math.sqrt(1.0 + 4.0 * scale / Y)))
     U = next_double(st)
     if U <= mean / (mean + X):
         return X
@@ -218,6 +221,8 @@ def vonmises(st, mu, kappa):
     if U < 0.5:
         result = -result
     result += mu
+    if not abs(result) < math.inf:
+        return result - result          # NaN, as C's fmod of an infinity
     neg = result < 0.0
     mod = math.fmod(abs(result) + 3.141592653589793, 6.283185307179586) - 3.141592653589793
     return -mod if neg else mod
@@ -255,6 +260,9 @@ def zipf(st, a):
     while True:
         U = 1.0 - next_double(st)
         V = next_double(st)
+        # (U^(-1/(a-1)) overflows for a near 1: C's inf, rejected; Python's pow raises)
+        if -math.log(U) > 43.7 * am1:              # X above 9.2e18
+            continue
         X = math.floor(math.pow(U, -1.0 / am1))
         if X > 9.2e18 or X < 1.0:
             continue
@@ -283,6 +291,20 @@ def logseries(st, p):
 
 # --- lanes helpers -----------------------------------------------------------------------------
 LANE_SRC = """
+def exp_inf(x):
+    # exp with C's overflow to inf (Python's math, the simulator's, raises)
+    if x > 709.782712893384:
+        return math.inf
+    return math.exp(x)
+
+
+def pareto(v, a):
+    x = -math.log(v) / a
+    if x > 709.782712893384:
+        return math.inf
+    return math.expm1(x)
+
+
 def laplace(v, loc, scale):
     if v >= 0.5:
         return loc - scale * math.log(2.0 - v - v)
@@ -292,7 +314,11 @@ def laplace(v, loc, scale):
 def weibull(v, a):
     if a == 0.0:
         return 0.0
-    return math.pow(-math.log(v), 1.0 / a)
+    e = -math.log(v)
+    # (-log v <= 37: only a < 1/8 can overflow; C's pow gives inf, Python's raises)
+    if a < 0.125 and e > 1.0 and math.log(e) > 709.782712893384 * a:
+        return math.inf
+    return math.pow(e, 1.0 / a)
 
 
 def triangular(u, left, mode, right):
@@ -307,10 +333,10 @@ def triangular(u, left, mode, right):
 def geometric(v, p):
     if p == 1.0:
         return 1
-    x = math.ceil(math.log(v) / math.log1p(-p))
-    if x >= 9.2e18:
+    x = math.log(v) / math.log1p(-p)
+    if x >= 9.2e18:         # (inf for a tiny p: ceil would raise on the simulator)
         return 9223372036854775807
-    return int64(x)
+    return int64(math.ceil(x))
 """
 
 _STREAM = (GAMMA, POISSON, BINOMIAL, SAMPLERS_SRC)
@@ -331,14 +357,14 @@ SAMPLERS = {
     "uniform": _lanes("uniform", "u", "p0 + (p1 - p0) * v"),
     "standard_normal": _lanes("standard_normal", "n", "v"),
     "normal": _lanes("normal", "n", "p0 + p1 * v"),
-    "lognormal": _lanes("lognormal", "n", "math.exp(p0 + p1 * v)"),
+    "lognormal": _lanes("lognormal", "n", "exp_inf(p0 + p1 * v)"),
     "standard_exponential": _lanes("standard_exponential", "o", "-math.log(v)"),
     "exponential": _lanes("exponential", "o", "p0 * -math.log(v)"),
     "laplace": _lanes("laplace", "o", "laplace(v, p0, p1)"),
     "logistic": _lanes("logistic", "o", "p0 + p1 * math.log(v / (1.0 - v))"),
     "gumbel": _lanes("gumbel", "o", "p0 - p1 * math.log(-math.log(v))"),
     "weibull": _lanes("weibull", "o", "weibull(v, p0)"),
-    "pareto": _lanes("pareto", "o", "math.expm1(-math.log(v) / p0)"),
+    "pareto": _lanes("pareto", "o", "pareto(v, p0)"),
     "power": _lanes("power", "o", "math.pow(1.0 - v, 1.0 / p0)"),
     "rayleigh": _lanes("rayleigh", "o", "p0 * math.sqrt(-2.0 * math.log(v))"),
     "standard_cauchy": _lanes("standard_cauchy", "o", "math.tan(3.141592653589793 * (v - 0.5))"),

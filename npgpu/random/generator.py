@@ -57,6 +57,28 @@ def _bounds_error(closed, low_zero):
     return "low > high" if closed else "low >= high"
 
 
+def _exact_int(x):
+    """An ``integers`` bound array's integer values for the checks: floats truncated (NumPy's
+    forced cast; ``[0, 2**63]`` is a float64 list), bools as int64, integers as given (uint64,
+    Python ints)."""
+    if x.dtype.kind == "b":
+        return x.astype(_I64)
+    return _xp(x).trunc(x) if x.dtype.kind == "f" else x
+
+
+def _wrap64(x, pdt):
+    """Checked integer bounds as ``pdt`` modulo 2**64 (object arrays of Python ints too)."""
+    if x.dtype == object:
+        x = np.array([int(v) & (2 ** 64 - 1) for v in x.ravel()], _U64).reshape(x.shape)
+    elif x.dtype.kind == "f":
+        # in [-2**63, 2**64]: the negative part through int64, the rest through uint64
+        # (an open uint64 high of 2**64 wraps to 0: high - 1 is then the max)
+        xp = _xp(x)
+        x = xp.where(x >= 2.0 ** 64, x - 2.0 ** 64, x)
+        x = xp.where(x < 0, x, 0).astype(_I64).astype(_U64) + xp.where(x < 0, 0, x).astype(_U64)
+    return x if x.dtype == pdt else x.astype(pdt)
+
+
 def _lowest(dt):
     return int(np.iinfo(dt).min) if dt.kind in "iu" else 0 if dt.kind == "b" else -np.inf
 
@@ -66,11 +88,9 @@ def _highest(dt):
 
 
 def _no_elements(size):
-    """``size`` (not None) asks for no elements (NumPy: ``np.prod(size) == 0``)."""
-    try:
-        return np.prod(size) == 0
-    except (TypeError, ValueError):
-        return False
+    """``size`` (not None) asks for no elements (NumPy: ``np.prod(size) == 0``, with its
+    errors: ``size='a'`` is numpy's UFuncTypeError there)."""
+    return np.prod(size) == 0
 
 
 # --- parameters -----------------------------------------------------------------------------
@@ -154,21 +174,13 @@ def _out_shape(size, params, size_last=False):
     return size
 
 
+_VOID0 = np.dtype([])
+
+
 def _size_tuple(size):
-    """``size`` as a shape tuple, with NumPy's errors (a non-integer: TypeError; a negative
-    dimension: ValueError)."""
-    if np.iterable(size) and not isinstance(size, str):
-        shape = tuple(operator.index(s) for s in size)     # NumPy's error for an element
-    else:
-        try:
-            shape = (operator.index(size),)
-        except TypeError:
-            raise TypeError("expected a sequence of integers or a single integer, got "
-                            f"'{size}'") from None
-    for s in shape:
-        if s < 0:
-            raise ValueError("negative dimensions are not allowed")
-    return shape
+    """``size`` as a shape tuple, converted as NumPy's ``np.empty(size)`` (its errors: a
+    string, a bool, a float, a negative dimension); a 0-byte dtype allocates nothing."""
+    return np.empty(size, _VOID0).shape
 
 
 def _shape(size):
@@ -190,11 +202,12 @@ def _to_device(params):
 
 def _check_out(out, dt, size):
     """NumPy's checks of an ``out=`` array (``check_output``): layout, dtype, size."""
+    # NumPy takes a C- or Fortran-contiguous out (filled in memory order)
     if isinstance(out, np.ndarray):
-        ok = out.flags.c_contiguous and out.flags.writeable and out.flags.aligned and \
-            out.dtype.isnative
+        ok = (out.flags.c_contiguous or out.flags.f_contiguous) and out.flags.writeable and \
+            out.flags.aligned and out.dtype.isnative
     else:
-        ok = isinstance(out, ndarray) and out._c_contig
+        ok = isinstance(out, ndarray) and (out._c_contig or out._f_contig)
     if not ok:
         raise ValueError("Supplied output array must be contiguous, writable, aligned, and in "
                          "machine byte-order.")
@@ -230,7 +243,8 @@ TABLE = {
     "uniform": (("low", "high"), _F * 2, [
         (lambda xp, lo, hi: ~xp.isfinite(hi - lo), OverflowError,
          "high - low range exceeds valid bounds", "Range exceeds valid bounds"),
-        (lambda xp, lo, hi: hi - lo < 0, ValueError, "high - low < 0")], _F64),
+        # NumPy's CONS_NON_NEGATIVE on high - low: uniform(0.0, -0.0) is refused
+        (lambda xp, lo, hi: xp.signbit(hi - lo), ValueError, "high - low < 0")], _F64),
     "normal": (("loc", "scale"), _F * 2, [_on(1, _ge0("scale"))], _F64),
     "lognormal": (("mean", "sigma"), _F * 2, [_on(1, _ge0("sigma"))], _F64),
     "exponential": (("scale",), _F, [_on(0, _ge0("scale"))], _F64),
@@ -378,6 +392,10 @@ class Generator:
                 out[...] = kernels.launch(self._bit_generator, sampler,
                                           empty_array(out.shape, dt), [], dt).get()
                 return out
+            if not out._c_contig:
+                # Fortran order: its transpose is C-contiguous, the same memory
+                kernels.launch(self._bit_generator, sampler, out.T, [], dt)
+                return out
             return kernels.launch(self._bit_generator, sampler, out, [], dt)
         return kernels.launch(self._bit_generator, sampler, empty_array(_shape(size), dt), [], dt)
 
@@ -439,13 +457,18 @@ class Generator:
                 raise ValueError(f"low is out of bounds for {dname}")
             if _highest(hi0.dtype) > hbound and _any(hi0 > hbound):
                 raise ValueError(f"high is out of bounds for {dname}")
-            lo, hi = _param(low, pdt), _param(high, pdt)
-            xp = _xp(lo) if isinstance(lo, ndarray) else _xp(hi)
-            if xp is not np:
+            # compared as given (a uint64 or Python-int high of 2**63 is int64's open bound),
+            # then wrapped to 64 bits: the checks keep high - 1 and the range in pdt
+            lo, hi = _exact_int(lo0), _exact_int(hi0)
+            if isinstance(lo, ndarray) or isinstance(hi, ndarray):
                 gp = _gp()
-                lo, hi = gp.asarray(lo), gp.asarray(hi)
+                if lo.dtype == object or hi.dtype == object:
+                    lo, hi = (x.get() if isinstance(x, ndarray) else x for x in (lo, hi))
+                else:
+                    lo, hi = gp.asarray(lo), gp.asarray(hi)
             if _any(lo > hi) if endpoint else _any(lo >= hi):
                 raise ValueError(_bounds_error(endpoint, not _any(lo != 0)))
+            lo, hi = _wrap64(lo, pdt), _wrap64(hi, pdt)
             if not endpoint:
                 hi = hi - pdt.type(1)
             shape = _out_shape(size, [lo, hi], size_last=True)
@@ -551,6 +574,8 @@ class Generator:
         return self._dist("binomial", (n, p), size)
 
     def negative_binomial(self, n, p, size=None):
+        # NumPy converts these two as float arrays: None is NaN (its "n must not be NaN")
+        n, p = (np.nan if x is None else x for x in (n, p))
         return self._dist("negative_binomial", (n, p), size)
 
     def hypergeometric(self, ngood, nbad, nsample, size=None):
@@ -739,7 +764,7 @@ class Generator:
         from . import permutations as shuffle
         shuffle.shuffle(self._bit_generator, x, axis)
 
-    def permuted(self, x, axis=None, out=None):
+    def permuted(self, x, *, axis=None, out=None):
         from . import permutations as shuffle
         return shuffle.permuted(self._bit_generator, x, axis, out)
 

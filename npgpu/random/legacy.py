@@ -4,6 +4,7 @@ Same kernels as :class:`~.generator.Generator` (a RandomState wraps one), seeded
 ``SeedSequence``; NumPy's legacy MT19937 streams are not reproduced.  ``get_state`` /
 ``set_state`` exchange the Philox4x32 state dict.
 """
+import inspect
 import operator
 
 import numpy as np
@@ -165,6 +166,8 @@ def _delegate(name):
         return getattr(self._gen, name)(*args, **kwargs)
     method.__name__ = method.__qualname__ = name
     method.__doc__ = getattr(Generator, name).__doc__
+    # help() and inspect show NumPy's parameters (the Generator method's, same names)
+    method.__signature__ = inspect.signature(getattr(Generator, name))
     return method
 
 

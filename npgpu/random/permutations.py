@@ -233,9 +233,9 @@ def _shuffle_host(bitgen, x, axis):
             idx = indices(bitgen, n)[0].get()
             x[...] = np.take(x, idx, axis=axis)
         return
+    n = len(x)                     # TypeError for an object without a length, as NumPy (first)
     if axis != 0:
         raise NotImplementedError("Axis argument is only supported on ndarray objects")
-    n = len(x)                     # TypeError for an object without a length, as NumPy
     if n <= 1:
         return
     idx = indices(bitgen, n)[0].get()
@@ -329,7 +329,8 @@ def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True, legacy
             if legacy:
                 raise ValueError("a must be greater than 0 unless no samples are taken")
             raise ValueError("a must be a positive integer unless no samples are taken")
-        pop = max(pop, 0)
+        # (a negative population stays negative, as NumPy's: choice(-1, 0, replace=False) is
+        # its "larger sample than population")
     else:
         if legacy and ndim != 1:
             raise ValueError("a must be 1-dimensional")
