@@ -1,14 +1,13 @@
 """Argument handling of npgpu.scipy.ndimage against SciPy: EDT without background, in-place
 outputs and complex input, label's symmetric structure, binary morphology over ``axes``, 0-d
 correlate/convolve and a few error messages (tiny arrays: the simulator runs the kernels)."""
-import warnings
-
 import numpy
 import pytest
 import scipy.ndimage as snd
 
 import npgpu as gp
 import npgpu.scipy.ndimage as gnd
+from test_ndimage_probe_fixes import _call, _dev, _same_error  # noqa: F401 (shared helpers)
 
 rng = numpy.random.default_rng(25)
 A = rng.standard_normal((4, 5))
@@ -16,28 +15,6 @@ B = rng.random((4, 5)) > 0.4
 B3 = rng.random((3, 4, 5)) > 0.4
 LAB = rng.integers(0, 4, (4, 5))
 CROSS = snd.generate_binary_structure(2, 1)
-
-
-def _dev(v):
-    return gp.asarray(v) if isinstance(v, numpy.ndarray) else v
-
-
-def _call(mod, name, *args, **kw):
-    if mod is gnd:
-        args = [_dev(a) for a in args]
-        kw = {k: _dev(v) for k, v in kw.items()}
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        return getattr(mod, name)(*args, **kw)
-
-
-def _same_error(name, *args, **kw):
-    with pytest.raises(Exception) as se:
-        _call(snd, name, *args, **kw)
-    with pytest.raises(Exception) as ge:
-        _call(gnd, name, *args, **kw)
-    assert type(ge.value) is type(se.value)
-    assert str(ge.value) == str(se.value)
 
 
 def _check(got, want):
