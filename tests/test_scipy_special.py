@@ -220,6 +220,40 @@ def test_logsumexp_edges():
           sp.logsumexp(a, axis=1, b=b))
 
 
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex64, np.complex128])
+def test_logsumexp_near_zero_ties_and_signs(dt):
+    """SciPy 1.17's formula: the maximum's terms apart, log1p(s / m) + log(m) + max, so a
+    result near 0 keeps its relative accuracy (log(1 + s) would give 0 for [0, -40]); ties of
+    the maximum counted; infinite results from log(sum(b exp(a))), with return_sign too."""
+    inf, nan = np.inf, np.nan
+    rows = [[0, -40, -45], [-1e-20, -50, -60], [1e-8, -40, -41], [0, 0, -30], [2, 2, 2],
+            [-inf, -inf, -inf], [inf, 1, 2], [inf, inf, 0], [-inf, 1, 0], [nan, 1, 0],
+            [inf, -inf, 3], [700, 700, 699]]
+    a = np.array(rows)
+    if np.dtype(dt).kind == "c":
+        a = a[:8] + 1j * rng.uniform(-4, 4, a[:8].shape)
+    a = a.astype(dt)
+    b = rng.uniform(-1, 1, a.shape).astype(dt)
+    tol = 1e-13 if np.dtype(dt).itemsize * (2 if np.dtype(dt).kind == "f" else 1) == 16 else 5e-6
+    g, gb = npgpu.asarray(a), npgpu.asarray(b)
+    with np.errstate(all="ignore"):
+        cases = [(gs.logsumexp(g, axis=1), sp.logsumexp(a, axis=1)),
+                 (gs.logsumexp(g[:, ::-1], axis=1, b=gb[:, ::-1]),
+                  sp.logsumexp(a[:, ::-1], axis=1, b=b[:, ::-1])),
+                 (gs.logsumexp(g.T, axis=0, keepdims=True),
+                  sp.logsumexp(a.T, axis=0, keepdims=True))]
+        if np.dtype(dt).kind == "f":
+            cases += [(x, y) for x, y in zip(gs.logsumexp(g, axis=1, b=gb, return_sign=True),
+                                             sp.logsumexp(a, axis=1, b=b, return_sign=True))]
+    for got, want in cases:
+        got = got.get()
+        assert got.dtype == want.dtype and got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=tol, atol=0, equal_nan=True)
+    near = sp.logsumexp(a[:3].real.astype(np.float64), axis=1)
+    np.testing.assert_allclose(gs.logsumexp(npgpu.asarray(a[:3].real.astype(np.float64)),
+                                            axis=1).get(), near, rtol=1e-14)
+
+
 @pytest.mark.parametrize("dt", FLOATS)
 @pytest.mark.parametrize("axis", [None, 0, 1])
 def test_softmax(dt, axis):

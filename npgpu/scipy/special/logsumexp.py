@@ -8,10 +8,12 @@ PyTorch's 1.83 / 0.66 ms):
   along the last axis that is npgpu.fuse's row form (one kernel: each row read once, written
   once), along other axes a max, a sum with ``exp(x - max)`` as its map, and one elementwise
   pass;
-* logsumexp takes the maximum (one read), shifts by it where it is finite (SciPy: a
-  non-finite maximum shifts by 0, so the sum gives the inf or NaN), and sums
-  ``exp(a - shift)`` as the map of one reduction (the second read); the log and the shift
-  back touch only the per-row values;
+* logsumexp is SciPy 1.17's formula: the maximum ``a_max`` (one read), then one fused
+  reduction (the second read) that sums ``exp(a - a_max)`` over the elements below the maximum
+  as the real part and counts the maximum's ties ``m`` as the imaginary part of a complex sum,
+  so that ``log1p(s / m) + log(m) + a_max`` keeps the relative accuracy of results near 0
+  (``logsumexp([0, -40])`` is 4.2e-18, where ``log(1 + s)`` gives 0); one fused elementwise
+  step on the per-row values finishes it;
 * log_softmax is ``(x - shift) - log(sum(exp(x - shift)))``: the maximum, then the fused sum
   and the elementwise step.
 
@@ -73,8 +75,14 @@ def _fused(kind, axis):
     xp = _np()
 
     if kind == "sum_exp":
-        def f(a, shift):
-            return xp.sum(xp.exp(a - shift), axis=axis, keepdims=True)
+        # real part: exp(a - a_max) of the elements below the maximum; imaginary: its ties
+        def f(a, a_max):
+            top = a == a_max
+            e = xp.where(top, 0, xp.exp(a - a_max))
+            return xp.sum(e + top.astype(a.dtype) * 1j, axis=axis, keepdims=True)
+    elif kind == "lse_tail":
+        def f(s, m, a_max):
+            return xp.log1p(xp.where(s == 0, s, s / m)) + xp.log(m) + a_max
     elif kind == "softmax":
         def f(x):
             e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
@@ -89,6 +97,25 @@ def _fused(kind, axis):
 
 def _squeeze(xp, v, axis, ndim):
     return xp.squeeze(v, axis=tuple(range(ndim)) if axis is None else axis)
+
+
+def _max_and_ties(xp, a, axis):
+    """SciPy's maximum and its positions: real input, the maximum and every element equal to
+    it; complex input, the element of largest real part (of several, the last in C order)
+    and its position alone."""
+    if a.dtype.kind != "c":
+        a_max = xp.max(a, axis=axis, keepdims=True)
+        return a_max, a == a_max
+    re = a.real
+    top = re == xp.max(re, axis=axis, keepdims=True)
+    i = xp.where(top, xp.arange(a.size).reshape(a.shape), -1)
+    top = i == xp.max(i, axis=axis, keepdims=True)
+    return xp.sum(xp.where(top, a, 0), axis=axis, keepdims=True, dtype=a.dtype), top
+
+
+def _wrap_radians(xp, x):
+    """x wrapped into (-pi, pi], exact where it is already inside (as SciPy)."""
+    return xp.where(xp.abs(x) < xp.pi, x, -((-x + xp.pi) % (2 * xp.pi) - xp.pi))
 
 
 def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
@@ -113,9 +140,18 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         b = None if b is None else b.reshape(1)
     axis = _axis_key(axis, a.ndim)
     if b is None and not return_sign and a.size and a.dtype.kind == "f":
-        shift = _shift(xp, xp.max(a, axis=axis, keepdims=True))
-        out = xp.log(_fused("sum_exp", axis)(a, shift)) + shift
+        a_max = xp.max(a, axis=axis, keepdims=True)
+        sm = _fused("sum_exp", axis)(a, a_max)
+        out = _fused("lse_tail", axis)(sm.real, sm.imag, a_max)
         return out if keepdims else _squeeze(xp, out, axis, a.ndim)
+    if a.size and not return_sign:
+        # where the result is not finite SciPy takes log(sum(b * exp(a))) instead
+        direct = xp.log(xp.sum(xp.exp(a) if b is None else b * xp.exp(a), axis=axis,
+                               keepdims=True))
+    elif a.size:
+        direct = xp.sum(xp.exp(a) if b is None else b * xp.exp(a), axis=axis, keepdims=True)
+        direct_sgn = xp.sign(direct)
+        direct = xp.log(xp.abs(direct))
     if b is not None:
         # elements with weight 0 add nothing, even where a is inf or NaN (as SciPy)
         a = xp.where(b == 0, xp.asarray(-xp.inf, dtype=a.dtype), a)
@@ -127,18 +163,33 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         out = xp.full(tuple(shape), -xp.inf, dtype=a.dtype)
         sgn = xp.sign(out)
     else:
-        # complex input: shifted by the largest real part (the log's imaginary part stays
-        # SciPy's principal one); with return_sign the sign is the sum's phase, out real
-        a_max = _shift(xp, xp.max(a.real if a.dtype.kind == "c" else a, axis=axis,
-                                  keepdims=True))
-        e = xp.exp(a - a_max)
-        if b is not None:
-            e = b * e
-        s = xp.sum(e, axis=axis, keepdims=True)
+        # SciPy's steps: the maximum's terms (weights m) apart from the rest's sum s, so
+        # log1p(s / m) + log(m) + a_max; the sign of the sum from s + 1 and m
+        a_max, top = _max_and_ties(xp, a, axis)
+        t = top.astype(a.dtype)
+        m = xp.sum(t if b is None else b * t, axis=axis, keepdims=True, dtype=a.dtype)
+        e = xp.exp(xp.where(top, xp.asarray(-xp.inf, dtype=a.dtype), a) - a_max)
+        s = xp.sum(e if b is None else b * e, axis=axis, keepdims=True, dtype=a.dtype)
+        s = xp.where(s == 0, s, s / m)
+        sgn = xp.sign(s + 1) * xp.sign(m)
+        if a.dtype.kind == "c":
+            sgn = sgn * xp.exp(a_max.imag * 1j)
+        else:
+            s = xp.where(s < -1, -s - 2, s)
+            m = xp.abs(m)
+        out = xp.log1p(s) + xp.log(m) + a_max
         if return_sign:
-            sgn = xp.sign(s) if s.dtype.kind != "c" else s / xp.abs(s)
-            s = xp.abs(s)
-        out = xp.log(s) + a_max
+            out = out.real
+        elif a.dtype.kind != "c":
+            out = xp.where(sgn < 0, xp.asarray(xp.nan, dtype=out.dtype), out)
+        finite = xp.isfinite(out)
+        out = xp.where(finite, out, direct)
+        if return_sign:
+            sgn = xp.where(finite, sgn, direct_sgn)
+        if out.dtype.kind == "c":
+            out = out.real + _wrap_radians(xp, out.imag) * 1j
+        if return_sign and sgn.dtype.kind == "c":
+            sgn = sgn.real + _wrap_radians(xp, sgn.imag) * 1j
     if not keepdims:
         out = _squeeze(xp, out, axis, a.ndim)
         if return_sign:
