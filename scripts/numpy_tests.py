@@ -1,8 +1,13 @@
-"""NumPy's own tests, run against npgpu: defects found from outside the project's tests.
+"""NumPy's and SciPy's own tests, run against npgpu: defects found from outside the project's
+tests.
 
 Run: ``python scripts/numpy_tests.py MODULE [MODULE ...] [--timeout S] [--out DIR] [-- PYTEST ARGS]``
 where MODULE is a test file of the installed NumPy, relative to its package
-(``lib/tests/test_arraypad.py``, ``_core/tests/test_indexing.py``).
+(``lib/tests/test_arraypad.py``, ``_core/tests/test_indexing.py``), or of SciPy's ndimage and
+special, from ``scipy/`` (``scipy/ndimage/tests/test_filters.py``).  SciPy's modules keep NumPy
+for their host references; ``scipy.ndimage``/``scipy.special`` become npgpu's (a name npgpu
+lacks skips the test that calls it), the ``xp`` fixture is npgpu (tests SciPy keeps to NumPy
+alone are skipped), and SciPy's assertions and ``FuncData`` checks read device results back.
 
 Each module is copied with its imports turned to npgpu's (``import numpy as np`` -> ``import
 npgpu as np``, ``from numpy import ...`` and ``from numpy.testing import ...`` from npgpu and
@@ -55,6 +60,129 @@ def pytest_runtest_call(item):
         signal.signal(signal.SIGALRM, old)
 '''
 
+# SciPy's test modules also take an ``xp`` fixture (npgpu here, skipped or xfailed where a
+# marker keeps the test to NumPy) and SciPy's assertions (fed host copies)
+_CONFTEST_SCIPY = '''
+import functools
+import npgpu
+import npgpu.testing
+import scipy._lib._array_api as _aa
+
+
+def _reading(f):
+    @functools.wraps(f)
+    def call(actual, desired, *args, **kwargs):
+        __tracebackhide__ = True
+        kwargs.pop("xp", None)
+        if f.__name__.startswith("xp_"):
+            kwargs.update(check_namespace=False, check_0d=False)
+        return f(npgpu.testing._host(actual), npgpu.testing._host(desired), *args, **kwargs)
+    return call
+
+
+for _name in ("xp_assert_close", "xp_assert_equal", "xp_assert_less", "assert_almost_equal",
+              "assert_array_almost_equal"):
+    if hasattr(_aa, _name):
+        setattr(_aa, _name, _reading(getattr(_aa, _name)))
+
+
+_marks = _aa.make_xp_pytest_marks
+
+
+def _patch_funcdata():
+    """SciPy's data-driven special-function checks (FuncData) compare on the host: the
+    function under test is npgpu's, its results read back."""
+    try:
+        import scipy.special._testutils as tu
+    except ImportError:
+        return
+    init = tu.FuncData.__init__
+
+    def __init__(self, func, *args, **kwargs):
+        def on_host(*a, **k):
+            return npgpu.testing._host(func(*a, **k))
+        on_host.__name__ = getattr(func, "__name__", "func")
+        init(self, on_host, *args, **kwargs)
+    tu.FuncData.__init__ = __init__
+
+
+_patch_funcdata()
+
+
+def _scipy_twin(func):
+    """SciPy's function of npgpu's ``func`` (its capabilities table names SciPy's)."""
+    mod = getattr(func, "__module__", "") or ""
+    if mod.startswith("npgpu"):
+        import scipy.ndimage
+        import scipy.special
+        for pkg in (scipy.ndimage, scipy.special):
+            twin = getattr(pkg, getattr(func, "__name__", ""), None)
+            if twin is not None:
+                return twin
+    return func
+
+
+def _twin_marks(*funcs, **kwargs):
+    return _marks(*map(_scipy_twin, funcs), **kwargs)
+
+
+_aa.make_xp_pytest_marks = _twin_marks
+
+
+def _marked(request, kind):
+    """A marker's reason where SciPy keeps a test to NumPy alone; markers naming one backend
+    or CPU-only functions are about that backend's or SciPy's own delegation, not npgpu."""
+    for mark in request.node.iter_markers(f"{kind}_xp_backends"):
+        if mark.kwargs.get("np_only") and "cupy" not in mark.kwargs.get("exceptions", ()):
+            return mark.kwargs.get("reason") or "NumPy only (SciPy's marker)"
+    return None
+
+
+@pytest.fixture
+def xp(request):
+    for kind in ("skip", "xfail"):
+        reason = _marked(request, kind)
+        if reason:
+            getattr(pytest, kind)(reason=reason)
+    return npgpu
+
+
+@pytest.fixture
+def devices():
+    """SciPy's fixture: every device of the namespace, and None."""
+    return list(npgpu.__array_namespace_info__().devices()) + [None]
+
+
+@pytest.fixture
+def num_parallel_threads():
+    return 1            # pytest-run-parallel's fixture, which SciPy's tests take
+
+
+def pytest_configure(config):
+    for kind in ("skip", "xfail"):
+        config.addinivalue_line("markers", f"{kind}_xp_backends: SciPy's backend marker")
+'''
+
+# a name SciPy's tests import that npgpu lacks: a stand-in that skips the test using it
+_PROXY = '''
+"""{pkg} for copied SciPy tests: npgpu's names, a skipping stand-in for the rest."""
+import pytest
+import {npgpu_pkg} as _ours
+import {pkg} as _theirs
+
+
+def __getattr__(name):
+    if hasattr(_ours, name):
+        return getattr(_ours, name)
+    if callable(getattr(_theirs, name, None)):
+        def missing(*args, **kwargs):
+            pytest.skip(f"npgpu has no {pkg}.{{name}}")
+        missing.__name__, missing.__module__ = name, "npgpu.missing"
+        return missing
+    return getattr(_theirs, name)
+'''
+_SCIPY_PKGS = {"scipy.ndimage": "npgpu.scipy.ndimage", "scipy.special": "npgpu.scipy.special"}
+
 # import lines of a NumPy test module -> npgpu's
 _REWRITES = [
     (re.compile(r"^(\s*)import numpy as np\s*$", re.M), r"\1import npgpu as np"),
@@ -75,16 +203,48 @@ def rewrite(source):
     return "import numpy as _numpy_host\n" + source
 
 
+def proxy_name(pkg):
+    return "npgpu_proxy_" + pkg.replace(".", "_")
+
+
+def rewrite_scipy(source, package):
+    """A SciPy test module's source: ``scipy.ndimage`` / ``scipy.special`` are npgpu's (names
+    npgpu lacks skip), NumPy stays NumPy (the tests' host references), ``numpy.testing``'s
+    assertions read device arrays, relative imports are absolute."""
+    source = re.sub(r"^(\s*)from numpy\.testing import", r"\1from npgpu.testing import",
+                    source, flags=re.M)
+    source = re.sub(r"^(\s*)from \.(\w*) import", lambda m: f"{m.group(1)}from {package}"
+                    f"{'.' + m.group(2) if m.group(2) else ''} import", source, flags=re.M)
+    for pkg in _SCIPY_PKGS:
+        parent, leaf = pkg.rsplit(".", 1)
+        proxy = proxy_name(pkg)
+        source = re.sub(rf"^(\s*)from {parent} import {leaf}\b", rf"\1import {proxy} as {leaf}",
+                        source, flags=re.M)
+        source = re.sub(rf"^(\s*)import {re.escape(pkg)} as (\w+)", rf"\1import {proxy} as \2",
+                        source, flags=re.M)
+        source = re.sub(rf"^(\s*)from {re.escape(pkg)} import", rf"\1from {proxy} import",
+                        source, flags=re.M)
+    return source
+
+
 def copy_modules(modules, dest, timeout):
     """Rewritten copies of ``modules`` under ``dest``; their paths."""
+    import scipy
+    scipy_base = os.path.dirname(os.path.dirname(scipy.__file__))
     base = os.path.dirname(numpy.__file__)
     with open(os.path.join(dest, "conftest.py"), "w") as f:
-        f.write(_CONFTEST.format(timeout=timeout))
+        f.write(_CONFTEST.format(timeout=timeout) + _CONFTEST_SCIPY)
+    for pkg, ours in _SCIPY_PKGS.items():
+        with open(os.path.join(dest, proxy_name(pkg) + ".py"), "w") as f:
+            f.write(_PROXY.format(pkg=pkg, npgpu_pkg=ours))
     paths = []
     for mod in modules:
-        src = os.path.join(base, mod)
-        with open(src) as f:
-            text = rewrite(f.read())
+        if mod.startswith("scipy/"):
+            with open(os.path.join(scipy_base, mod)) as f:
+                text = rewrite_scipy(f.read(), os.path.dirname(mod).replace("/", "."))
+        else:
+            with open(os.path.join(base, mod)) as f:
+                text = rewrite(f.read())
         name = "npgpu_" + mod.replace("/", "_").replace("_tests_", "_")
         path = os.path.join(dest, name)
         with open(path, "w") as f:
@@ -119,25 +279,42 @@ def main():
     dest = args.out or tempfile.mkdtemp(prefix="npgpu-numpy-tests-")
     os.makedirs(dest, exist_ok=True)
     paths = copy_modules(args.modules, dest, args.timeout)
-    env = dict(os.environ, COLUMNS="400", PYTHONPATH=os.pathsep.join(
-        [ROOT] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    env = dict(os.environ, COLUMNS="400", SCIPY_ARRAY_API="1", PYTHONPATH=os.pathsep.join(
+        [ROOT, dest] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     env.setdefault("NPGPU_BACKEND", "simulator" if "NUMBA_ENABLE_CUDASIM" in env else "")
     if not env["NPGPU_BACKEND"]:
         del env["NPGPU_BACKEND"]
-    cmd = [sys.executable, "-m", "pytest", "-q", "-rfE", "-p", "no:cacheprovider",
+    cmd = [sys.executable, "-m", "pytest", "-q", "-rfEs", "-p", "no:cacheprovider",
            "--rootdir", dest, "-W", "ignore::RuntimeWarning", *paths, *extra]
     proc = subprocess.run(cmd, cwd=dest, env=env, capture_output=True, text=True)
     log = proc.stdout + proc.stderr
     with open(os.path.join(dest, "pytest.log"), "w") as f:
         f.write(log)
     tail = [ln for ln in log.splitlines() if re.search(r"\d+ (passed|failed)", ln)]
-    print(tail[-1] if tail else log[-2000:])
+    if tail:
+        print(tail[-1])
+    else:       # (pytest printed no count line: count its progress characters)
+        marks = collections.Counter("".join(
+            ln.split(" [")[0] for ln in log.splitlines() if re.search(r"\[\s*\d+%\]$", ln)))
+        names = {".": "passed", "F": "failed", "E": "errors", "s": "skipped", "x": "xfailed",
+                 "X": "xpassed"}
+        print(", ".join(f"{marks[c]} {n}" for c, n in names.items() if marks[c]),
+              f"(from pytest's progress; exit status {proc.returncode})")
     for msg, tests in summarize(log):
         print(f"\n[{len(tests)}] {msg}")
         for t in tests[:6]:
             print(f"    {t}")
         if len(tests) > 6:
             print(f"    ... {len(tests) - 6} more")
+    skips = collections.Counter()
+    for ln in log.splitlines():
+        m = re.match(r"SKIPPED \[(\d+)\] \S+: (.*)", ln)
+        if m:
+            skips[m.group(2)[:120]] += int(m.group(1))
+    if skips:
+        print("\nskipped:")
+        for reason, n in skips.most_common(12):
+            print(f"  [{n}] {reason}")
     print(f"\nlog and copies: {dest}")
     return 0
 
