@@ -14,7 +14,8 @@ from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core import transfer as _transfer
 from ._core.dtypes import check_dtype
-from ._core.ndarray import READONLY, WARN_ON_WRITE, empty_array, fail_unless_writeable, ndarray
+from ._core.ndarray import (READONLY, WARN_ON_WRITE, _new, empty_array, fail_unless_writeable,
+                            ndarray)
 from .creation import asarray
 
 _BOOL = np.dtype(np.bool_)
@@ -189,6 +190,48 @@ def _check_cast(src_dt, dst_dt, casting):
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
 
 
+def _stride_perm(layouts, ndim):
+    """NumPy's memory order of a join's result (PyArray_CreateMultiSortedStridePerm): the axes
+    sorted by stride, largest first, over every (shape, strides) of ``layouts``; axes of length
+    1 tell nothing, and where the inputs disagree C order wins."""
+    perm = list(range(ndim))
+    for i0 in range(1, ndim):
+        ipos, ax0 = i0, perm[i0]
+        for i1 in range(i0 - 1, -1, -1):
+            ax1, ambig, swap = perm[i1], True, False
+            for shape, strides in layouts:
+                if shape[ax0] != 1 and shape[ax1] != 1:
+                    if abs(strides[ax0]) <= abs(strides[ax1]):
+                        swap = False
+                    elif ambig:
+                        swap = True
+                    ambig = False
+            if not ambig:
+                if not swap:
+                    break
+                ipos = i1
+        perm[ipos + 1:i0 + 1] = perm[ipos:i0]
+        perm[ipos] = ax0
+    return perm
+
+
+def _perm_strides(shape, perm, itemsize):
+    """Contiguous strides of ``shape`` with the axes in memory in ``perm``'s order."""
+    strides, s = [0] * len(shape), itemsize
+    for p in reversed(perm):
+        strides[p] = s
+        s *= shape[p]
+    return tuple(strides)
+
+
+def _empty_strided(shape, strides, dt):
+    """An uninitialised array owning its memory, laid out with contiguous ``strides``."""
+    if strides == _layout.c_strides(shape, dt.itemsize):
+        return empty_array(shape, dt)
+    mem = empty_array((_layout.prod(shape),), dt)
+    return _new(mem._mem, mem._ptr, shape, strides, dt)
+
+
 def _casting_arg(casting):
     """NumPy's check of a ``casting=`` argument (str, or bytes as NumPy takes them too)."""
     if not isinstance(casting, (str, bytes)):
@@ -247,7 +290,13 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
             dt = np.result_type(*(a.dtype for a in arrs))
     for a in arrs:
         _check_cast(a.dtype, dt, casting)
-    res = out if out is not None else empty_array(shape, dt)
+    if out is not None:
+        res = out
+    elif nd == 1 or all(a._c_contig for a in arrs):
+        res = empty_array(shape, dt)
+    else:                   # NumPy's result follows the inputs' memory order (F inputs: F)
+        perm = _stride_perm([(a.shape, a._strides) for a in arrs], nd)
+        res = _empty_strided(shape, _perm_strides(shape, perm, dt.itemsize), dt)
     if out is None and all(n == 1 for n in shape[:axis]) and all(
             a._c_contig and a.dtype == dt for a in arrs):
         # every piece is one contiguous block of the new result: a memcpy each, without the

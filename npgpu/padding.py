@@ -87,15 +87,17 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if extra:
         raise ValueError(f"unsupported keyword arguments for mode '{mode}': {extra}")
     shape = tuple(n + b + e for n, (b, e) in zip(a.shape, widths))
+    # NumPy pads an F-ordered (and not C-ordered) array into an F-ordered result
+    order = "F" if a._f_contig and not a._c_contig else "C"
     if mode == "constant":
         values = _pairs(kwargs.get("constant_values", 0), a.ndim)
         maps = [ident(n) if b == e == 0 else
                 AxisMap("const", n + b + e, b, n,
                         fill=(_scalar(v[0], a.dtype), _scalar(v[1], a.dtype)))
                 for n, (b, e), v in zip(a.shape, widths, values)]
-        return _remembered(key, a, maps)
+        return _remembered(key, a, maps, order)
     if mode == "empty":
-        out = empty_array(shape, a.dtype)
+        out = empty_array(shape, a.dtype, order)
         _copy.copy_into(out[_centre(a, widths)], a)
         return out
     if a.size == 0:
@@ -108,8 +110,12 @@ def pad(array, pad_width, mode="constant", **kwargs):
     if mode in ("edge", "wrap") or (mode in ("reflect", "symmetric") and not odd):
         maps = [ident(n) if b == e == 0 else _index_map(mode, n, b, n + b + e)
                 for n, (b, e) in zip(a.shape, widths)]
-        return _remembered(key, a, maps)
-    out = empty_array(shape, a.dtype)
+        return _remembered(key, a, maps, order)
+    if mode in _STATS:
+        lengths = _pairs(kwargs.get("stat_length"), a.ndim, as_index=True)
+        for n, pair in zip(a.shape, lengths):   # NumPy checks unpadded axes too
+            _stat_lengths(n, pair, mode)
+    out = empty_array(shape, a.dtype, order)
     centre = _centre(a, widths)
     _copy.copy_into(out[centre], a)
     for axis, (b, e) in enumerate(widths):
@@ -120,15 +126,22 @@ def pad(array, pad_width, mode="constant", **kwargs):
         if mode == "linear_ramp":
             _ramps(roi, axis, b, e, _pairs(kwargs.get("end_values", 0), a.ndim)[axis])
         elif mode in _STATS:
-            lengths = _pairs(kwargs.get("stat_length"), a.ndim, as_index=True)[axis]
-            _stats(roi, axis, b, e, lengths, mode)
+            _stats(roi, axis, b, e, lengths[axis], mode)
         else:
             _reflect_odd(roi, axis, b, e, a.shape[axis], mode == "symmetric")
     return out
 
 
-def _remembered(key, a, maps):
-    """``remap(a, maps)``, its launch stored for repeat calls of ``key``."""
+def _remembered(key, a, maps, order):
+    """``remap(a, maps)``, its launch stored for repeat calls of ``key``; in F order: the
+    C-ordered gather of the transposes, transposed (not stored: replays make C order)."""
+    if order == "F":
+        # a corner takes the last padded axis's constant: reversed maps would take the first's
+        if len({v.tobytes() for m in maps if m.kind == "const" for v in m.fill}) <= 1:
+            return _remap.remap(a.T, maps[::-1]).T
+        out = empty_array(tuple(m.size for m in maps), a.dtype, "F")
+        _copy.copy_into(out, _remap.remap(a, maps))
+        return out
     out = _remap.remap(a, maps)
     _remap.remember(key, a, maps, out)
     return out
@@ -181,12 +194,19 @@ def _ramps(roi, axis, b, e, ends):
     _set(roi, axis, b, e, ramps[0], ramps[1][_side(axis, None, None, -1)])
 
 
-def _stats(roi, axis, b, e, lengths, mode):
-    lo, hi = b, roi.shape[axis] - e
-    span = hi - lo
+def _stat_lengths(span, lengths, mode):
+    """The (left, right) stat lengths on an axis of ``span`` values, NumPy's clipping and
+    error."""
     ll, rl = (span if x is None or x > span else int(x) for x in lengths)
     if (ll == 0 or rl == 0) and mode in ("maximum", "minimum"):
         raise ValueError("stat_length of 0 yields no value for padding")
+    return ll, rl
+
+
+def _stats(roi, axis, b, e, lengths, mode):
+    lo, hi = b, roi.shape[axis] - e
+    span = hi - lo
+    ll, rl = _stat_lengths(span, lengths, mode)
     stat = _STATS[mode]
     left = stat(roi[_side(axis, lo, lo + ll)], axis=axis, keepdims=True)
     right = left if ll == rl == span else stat(roi[_side(axis, hi - rl, hi)], axis=axis,
