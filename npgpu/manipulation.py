@@ -188,6 +188,7 @@ def _check_cast(src_dt, dst_dt, casting):
 
 
 _CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe")
+_INTC_MAX = int(np.iinfo(np.intc).max)
 
 
 def _stride_perm(layouts, ndim):
@@ -247,6 +248,10 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     _casting_arg(casting)
     if not hasattr(arrays, "__len__") and not isinstance(arrays, ndarray):
         raise TypeError("The first input argument needs to be a sequence")
+    if not isinstance(arrays, ndarray) and len(arrays) > _INTC_MAX:
+        # NumPy's limit, checked before the arrays are read
+        raise ValueError(f"concatenate() only supports up to {_INTC_MAX} arrays but got "
+                         f"{len(arrays)}.")
     arrs = [asarray(a) for a in arrays]
     if not arrs:
         raise ValueError("need at least one array to concatenate")

@@ -181,6 +181,21 @@ def __getattr__(name):
         return missing
     return getattr(_theirs, name)
 '''
+# a NumPy-private module a test imports public names from: npgpu's names where it has them
+_PRIVATE_PROXY = '''
+"""{mod} for copied NumPy tests: npgpu's public names where it has them, NumPy's otherwise."""
+import importlib
+import npgpu as _ours
+_theirs = importlib.import_module("{mod}")
+
+
+def __getattr__(name):
+    if not name.startswith("_") and hasattr(_ours, name):
+        return getattr(_ours, name)
+    return getattr(_theirs, name)
+'''
+_PRIVATE_IMPORT = re.compile(r"^(\s*)from (numpy\.(?:_core|lib\._\w+_impl)) import", re.M)
+
 _SCIPY_PKGS = {"scipy.ndimage": "npgpu.scipy.ndimage", "scipy.special": "npgpu.scipy.special"}
 
 # import lines of a NumPy test module -> npgpu's
@@ -196,10 +211,17 @@ _REWRITES = [
 ]
 
 
-def rewrite(source):
-    """A NumPy test module's source with npgpu in NumPy's place (public imports only)."""
+def rewrite(source, private=None):
+    """A NumPy test module's source with npgpu in NumPy's place; public names imported from
+    NumPy's private modules are npgpu's too (``private`` collects those modules' names)."""
     for pattern, repl in _REWRITES:
         source = pattern.sub(repl, source)
+
+    def proxied(m):
+        if private is not None:
+            private.add(m.group(2))
+        return f"{m.group(1)}from {proxy_name(m.group(2))} import"
+    source = _PRIVATE_IMPORT.sub(proxied, source)
     return "import numpy as _numpy_host\n" + source
 
 
@@ -237,19 +259,22 @@ def copy_modules(modules, dest, timeout):
     for pkg, ours in _SCIPY_PKGS.items():
         with open(os.path.join(dest, proxy_name(pkg) + ".py"), "w") as f:
             f.write(_PROXY.format(pkg=pkg, npgpu_pkg=ours))
-    paths = []
+    paths, private = [], set()
     for mod in modules:
         if mod.startswith("scipy/"):
             with open(os.path.join(scipy_base, mod)) as f:
                 text = rewrite_scipy(f.read(), os.path.dirname(mod).replace("/", "."))
         else:
             with open(os.path.join(base, mod)) as f:
-                text = rewrite(f.read())
+                text = rewrite(f.read(), private)
         name = "npgpu_" + mod.replace("/", "_").replace("_tests_", "_")
         path = os.path.join(dest, name)
         with open(path, "w") as f:
             f.write(text)
         paths.append(path)
+    for mod in private:
+        with open(os.path.join(dest, proxy_name(mod) + ".py"), "w") as f:
+            f.write(_PRIVATE_PROXY.format(mod=mod))
     return paths
 
 
@@ -279,7 +304,8 @@ def main():
     dest = args.out or tempfile.mkdtemp(prefix="npgpu-numpy-tests-")
     os.makedirs(dest, exist_ok=True)
     paths = copy_modules(args.modules, dest, args.timeout)
-    env = dict(os.environ, COLUMNS="400", SCIPY_ARRAY_API="1", PYTHONPATH=os.pathsep.join(
+    # NPY_AVAILABLE_MEM: NumPy's tests that need more memory than this skip (a shared machine)
+    env = dict(os.environ, COLUMNS="400", SCIPY_ARRAY_API="1", NPY_AVAILABLE_MEM="4 GB", PYTHONPATH=os.pathsep.join(
         [ROOT, dest] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     env.setdefault("NPGPU_BACKEND", "simulator" if "NUMBA_ENABLE_CUDASIM" in env else "")
     if not env["NPGPU_BACKEND"]:

@@ -193,3 +193,22 @@ def test_block_1d_pieces_memory_order(rng):
 ])
 def test_block_nesting_errors(arrays):
     raises_like(lambda: numpy.block(arrays), lambda: np.block(arrays))
+
+
+class _Huge:
+    """A sequence that claims more arrays than NumPy's concatenate takes (none is read)."""
+
+    def __len__(self):
+        return 2**31
+
+    def __getitem__(self, i):
+        raise AssertionError("read an element")
+
+
+def test_concatenate_too_many_arrays():
+    """NumPy's limit and message (its test_huge_list_error, a tuple of 2**31 arrays: 16 GiB of
+    references); npgpu checks the length before it reads any array."""
+    msg = "concatenate() only supports up to 2147483647 arrays but got 2147483648."
+    with pytest.raises(ValueError) as e:
+        np.concatenate(_Huge())
+    assert str(e.value) == msg
