@@ -6,7 +6,7 @@ from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core import transfer as _transfer
 from ._core.dtypes import check_dtype
-from ._core.ndarray import empty_array, ndarray
+from ._core.ndarray import empty_array, empty_array_keep, ndarray
 from .cuda import runtime as _runtime
 
 _F64 = np.dtype(np.float64)
@@ -20,7 +20,7 @@ def _order(order):
     return _order(_layout.check_order(order, "CF"))     # lower case, or NumPy's error
 
 
-def empty(shape, dtype=float, order="C", *, device=None, like=None):
+def empty(shape, dtype=None, order="C", *, device=None, like=None):
     if device is not None:
         with _api.device_scope(device):
             return empty(shape, dtype, order)
@@ -31,26 +31,34 @@ def empty(shape, dtype=float, order="C", *, device=None, like=None):
 
 
 def _like_args(a, dtype, order, shape):
+    """NumPy's layout of a ``*_like`` result: "K" (also None) is C or F for a contiguous
+    prototype or a ``shape`` of another length, else "K": the prototype's axis order."""
     dt = a.dtype if dtype is None else check_dtype(dtype)
     if order not in ("C", "F", "A", "K", None):
         order = _layout.check_order(order)
-    if order in ("K", "A", None):
-        order = "F" if isinstance(a, ndarray) and a._f_contig and not a._c_contig else "C"
-    return (a.shape if shape is None else shape), dt, order
+    shape = a.shape if shape is None else _layout.normalize_shape(shape)
+    if order == "A":
+        order = "F" if a._f_contig and not a._c_contig else "C"
+    elif order in ("K", None):
+        order = ("C" if a._c_contig or len(shape) != a.ndim else
+                 "F" if a._f_contig else "K")
+    return shape, dt, order
 
 
 def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None):
     a = asarray(a)
     shape, dt, order = _like_args(a, dtype, order, shape)
     with _api.device_scope(device, a):       # device=None: the device of ``a``
+        if order == "K":
+            return empty_array_keep(shape, dt, a)
         return empty(shape, dt, order)
 
 
-def zeros(shape, dtype=float, order="C", *, device=None, like=None):
+def zeros(shape, dtype=None, order="C", *, device=None, like=None):
     return full(shape, 0, _F64 if dtype is None else dtype, order, device=device)
 
 
-def ones(shape, dtype=float, order="C", *, device=None, like=None):
+def ones(shape, dtype=None, order="C", *, device=None, like=None):
     return full(shape, 1, _F64 if dtype is None else dtype, order, device=device)
 
 

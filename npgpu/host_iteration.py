@@ -26,9 +26,9 @@ class broadcast:
     attributes from the operands' shapes; iterating (``next``, ``for``, ``iters``, ``index``)
     reads the npgpu operands to the host once."""
 
-    def __init__(self, *args):
-        self._args = args
-        self._shape = _np.broadcast(*map(_stand_in, args))      # NumPy's checks and errors
+    def __init__(self, *arrays):                 # NumPy's signature: (*arrays)
+        self._args = arrays
+        self._shape = _np.broadcast(*map(_stand_in, arrays))    # NumPy's checks and errors
         self._it = None
 
     def _host_it(self):
@@ -44,7 +44,7 @@ class broadcast:
     index = property(lambda self: self._it.index if self._it is not None else 0)
     iters = property(lambda self: self._host_it().iters)
 
-    def reset(self):
+    def reset(self, /):
         if self._it is not None:
             self._it.reset()
 

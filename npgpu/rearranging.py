@@ -227,9 +227,12 @@ def rollaxis(a, axis, start=0):
 
 # ---- changing kind --------------------------------------------------------------------------------
 def astype(x, dtype, /, *, copy=True, device=None):
-    """The Array API's ``astype``: ``x.astype(dtype, copy=copy)`` on ``x``'s device."""
+    """The Array API's ``astype``: ``x.astype(dtype, copy=copy)`` on ``x``'s device; a NumPy
+    scalar, which NumPy's ``astype`` also takes, becomes a 0-d array first."""
+    if isinstance(x, np.generic):
+        x, copy = asarray(x), False                       # already a fresh device copy
     if not isinstance(x, ndarray):
-        raise TypeError(f"Input should be an npgpu array. It is a {type(x)} instead.")
+        raise TypeError(f"Input should be an npgpu array or scalar. It is a {type(x)} instead.")
     if device is not None and _api.device_ordinal(device) != x._mem.device_id:
         x, copy = _api.to_device(x, device), False        # already a fresh copy
     return x.astype(check_dtype(dtype), copy=copy)

@@ -110,6 +110,19 @@ class Flags:
             raise KeyError("Unknown flag")
         set_writeable(self._arr, value)
 
+    def _state(self):
+        # the writeable state read directly: comparing flags must not warn
+        return (self.c_contiguous, self.f_contiguous, self.owndata,
+                self._arr._ro < READONLY, self.aligned)
+
+    def __eq__(self, other):
+        # NumPy's flagsobj compares every flag bit; other types: NotImplemented
+        if not isinstance(other, Flags):
+            return NotImplemented
+        return self._state() == other._state()
+
+    __hash__ = None
+
     def __repr__(self):
         w = self._arr._ro
         return "\n".join(
@@ -189,6 +202,18 @@ def empty_array(shape, dtype, order="C"):
     a._base = None
     a._ro = WRITEABLE
     return a
+
+
+def empty_array_keep(shape, dtype, like):
+    """An uninitialised array of ``shape`` (``like``'s length) owning its memory, its axes laid
+    out in the memory order of ``like``'s: NumPy's order 'K' (decreasing |stride|, ties in axis
+    order, as NumPy's sorted stride permutation)."""
+    perm = like._memory_order()
+    t = empty_array(tuple(shape[p] for p in perm), dtype, "C")
+    strides = [0] * len(perm)
+    for i, p in enumerate(perm):
+        strides[p] = t._strides[i]
+    return _new(t._mem, t._ptr, tuple(shape), tuple(strides), dtype)
 
 
 class ndarray:

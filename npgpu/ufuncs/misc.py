@@ -25,16 +25,17 @@ def clip(a, a_min=np._NoValue, a_max=np._NoValue, out=None, *, min=np._NoValue, 
          **kwargs):
     """``numpy.clip``: ``minimum(maximum(a, a_min), a_max)`` in one kernel."""
     global _clip_ufunc
-    if min is not np._NoValue:
-        if a_min is not np._NoValue:
-            raise ValueError("Passed more than one argument for the same parameter: a_min, min")
-        a_min = min
-    if max is not np._NoValue:
-        if a_max is not np._NoValue:
-            raise ValueError("Passed more than one argument for the same parameter: a_max, max")
-        a_max = max
-    a_min = None if a_min is np._NoValue else a_min
-    a_max = None if a_max is np._NoValue else a_max
+    # NumPy's argument rules: both positional bounds or only the min=/max= keywords
+    if a_min is np._NoValue and a_max is np._NoValue:
+        a_min = None if min is np._NoValue else min
+        a_max = None if max is np._NoValue else max
+    elif a_min is np._NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_min'")
+    elif a_max is np._NoValue:
+        raise TypeError("clip() missing 1 required positional argument: 'a_max'")
+    elif min is not np._NoValue or max is not np._NoValue:
+        raise ValueError("Passing `min` or `max` keyword argument when `a_min` and `a_max` "
+                         "are provided is forbidden.")
     kind = getattr(getattr(a, "dtype", None), "kind", "")
     if kind in ("i", "u"):
         # NumPy: a Python int bound at or past the integer dtype's range bounds nothing
