@@ -494,9 +494,18 @@ def _unsigned_subtract(a, b):
                        dtype=u)
 
 
+def _host_range(range):
+    """``range``'s two values on the host: a device array (or device 0-d values, such as
+    ``(x.min(), x.max())``) read back as the NumPy scalars NumPy's unpacking would give."""
+    if isinstance(range, ndarray):
+        range = range.get()
+    first, last = range
+    return tuple(v.get()[()] if isinstance(v, ndarray) else v for v in (first, last))
+
+
 def _outer_edges(a, range):
     if range is not None:
-        first, last = range
+        first, last = _host_range(range)
         if first > last:
             raise ValueError("max must be larger than min in range parameter.")
         if not (np.isfinite(first) and np.isfinite(last)):
