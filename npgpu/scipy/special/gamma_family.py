@@ -214,8 +214,14 @@ def h_zeta(s, q):
 # Riemann zeta: Euler-Maclaurin down to x = -0.5 (its sum and tail cancel more below: 1e-13 at
 # x = -1); below, by the functional equation
 # zeta(x) = 2^x pi^(x-1) sin(pi x/2) Gamma(1-x) zeta(1-x), the sine of x/2 reduced exactly
-# mod 2 (0 at the even negative integers, even where the rest overflows)
-_helpers.register("""
+# mod 2 (0 at the even negative integers, even where the rest overflows).  For y = 1 - x >= 10
+# Stirling's Gamma(y) turns it into 2 sin zeta(y) sqrt(2 pi/y) e^w(y) (y/(2 pi e))^y: the power
+# of a base corrected by its rounding error (y = 261 would lose 5e-14 to it; lgamma's absolute
+# error in exp(lgamma) 2e-13) and by y's own (1 - x rounds where y passes a power of 2: d/dy of
+# the log is log(y/(2 pi)) - 1/(2y)), taken as two halves so that a finite result does not
+# overflow on the way (SciPy's zeta(-260.00000000001) = -5.7e297 with sin ~ -1.6e-11)
+_C_HI, _C_LO = 17.079468445347135, -1.3547630581004849e-15     # 2 pi e = _C_HI + _C_LO
+_helpers.register(f"""
 def h_riemann_zeta(x):
     if math.isnan(x) or x == -math.inf:
         return math.nan
@@ -235,8 +241,19 @@ def h_riemann_zeta(x):
         r = 1.0 - r
     elif r < -0.5:
         r = -1.0 - r
-    lg = x * 0.6931471805599453 + (x - 1.0) * 1.1447298858494002 + libdevice.lgamma(1.0 - x)
-    return math.sin(math.pi * r) * h_hurwitz(1.0 - x, 1.0) * h_exp(lg)
+    s = math.sin(math.pi * r)
+    y = 1.0 - x
+    if y < 10.0:
+        lg = x * 0.6931471805599453 + (x - 1.0) * 1.1447298858494002 + libdevice.lgamma(y)
+        return s * h_hurwitz(y, 1.0) * h_exp(lg)
+    if y > 1000.0:
+        return math.copysign(math.inf, s)
+    dy = 1.0 - (y + x)
+    b = y / {_C_HI!r}
+    lo = (libdevice.fma(-b, {_C_HI!r}, y) - b * {_C_LO!r}) / {_C_HI!r}
+    p = b ** (0.5 * y) * h_exp(0.5 * (y * (lo / b) + dy * (math.log(b) + 1.0 - 0.5 / y)))
+    f = 2.0 * s * h_hurwitz(y, 1.0) * math.sqrt(6.283185307179586 / y) * h_exp(h_stirling_w(y))
+    return (f * p) * p
 """)
 
 # lgamma(1 + a) for |a| < 0.2 by its Taylor series -euler a + sum (-1)^k zeta(k) a^k / k
@@ -246,11 +263,17 @@ def h_lgamma1p_small(a):
     return a * {_LGAMMA1P}
 """)
 
-# log1p(m) - m without the cancellation of the two for small m (the Taylor series to m^12)
+# log1p(m) - m without the cancellation of the two for |m| < 1/2 (log1p(m) - m loses 2/|m|
+# of it: 1.4e-14 near |m| = 0.01, which a ~ 1e6 turns into 1e-12 of gammainc's prefactor):
+# with u = m/(2 + m), log1p(m) = 2 atanh(u) = 2 sum u^(2k+1)/(2k+1) and m - 2u = m u, so
+# log1p(m) - m = 2u^3 sum_k u^(2k)/(2k+3) - m u, the two parts apart by m/6 (u^2 <= 1/9: 18
+# terms); 3.4e-16 relative against mpmath
 _helpers.register(f"""
 def h_log1pmx(m):
-    if abs(m) < 0.01:
-        return m * m * {_horner("m", [Fraction((-1) ** (k + 1), k) for k in range(2, 13)])}
+    if abs(m) < 0.5:
+        u = m / (2.0 + m)
+        w = u * u
+        return 2.0 * u * w * {_horner("w", [Fraction(1, 2 * k + 3) for k in range(18)])} - m * u
     return math.log1p(m) - m
 """)
 
@@ -271,9 +294,10 @@ def h_gammainc_log_prefactor(a, x):
 # Temme's uniform expansion to two terms: Q = erfc(eta sqrt(a/2))/2 + e^(-a eta^2/2) /
 # sqrt(2 pi a) * (C0 + C1/a), m = lambda - 1 = x/a - 1, C0 = 1/m - 1/eta,
 # C1 = 1/eta^3 - 1/m^3 - 1/m^2 - 1/(12 m); both by their Taylor series near m = 0, where they
-# cancel (absolute error ~2e-14 against SciPy for a > 1e6)
+# cancel (absolute error ~2e-14 against SciPy for a > 1e6).  P (upper False) as
+# erfc(-eta sqrt(a/2))/2 - R, Q's complement term by term: 1 - Q would lose a small P entirely
 _helpers.register("""
-def h_gammaincc_temme(a, x):
+def h_gammaincc_temme(a, x, upper):
     m = (x - a) / a
     half = -h_log1pmx(m)
     eta = math.sqrt(2.0 * half)
@@ -285,8 +309,10 @@ def h_gammaincc_temme(a, x):
     else:
         c0 = 1.0 / m - 1.0 / eta
         c1 = 1.0 / (eta * eta * eta) - (1.0 / m + 1.0 + m / 12.0) / (m * m)
-    return (0.5 * math.erfc(eta * math.sqrt(0.5 * a))
-            + h_exp(-a * half) / math.sqrt(6.283185307179586 * a) * (c0 + c1 / a))
+    r = h_exp(-a * half) / math.sqrt(6.283185307179586 * a) * (c0 + c1 / a)
+    if upper:
+        return 0.5 * math.erfc(eta * math.sqrt(0.5 * a)) + r
+    return 0.5 * math.erfc(-eta * math.sqrt(0.5 * a)) - r
 """)
 
 # Q(a, x) for a < 0.2 and x < a + 1, where 1 - P cancels (P -> 1 as a -> 0):
@@ -325,8 +351,7 @@ def h_gammainc(a, x, upper):
     if x == math.inf:
         return 0.0 if upper else 1.0
     if a > 1e6 and abs(x - a) < 0.3 * a:
-        q = h_gammaincc_temme(a, x)
-        return q if upper else 1.0 - q
+        return h_gammaincc_temme(a, x, upper)
     if upper and a < 0.2 and x < a + 1.0:
         return h_gammaincc_small_a(a, x)
     if a < 2.2250738585072014e-308 and x < a + 1.0:

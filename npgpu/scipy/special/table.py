@@ -108,9 +108,13 @@ if a <= x0:
     return type(x0)(0.5) * x1 * x1
 return x0 * (a - type(x0)(0.5) * x0)"""
 
+# SciPy's: past expm1's overflow, exp(t - log|lmbda|) keeps a finite x^lmbda / lmbda finite
 _BOXCOX = """if abs(x1) < type(x1)(1e-19):
     return h_log(x0)
-return h_expm1(x1 * h_log(x0)) / x1"""
+t = x1 * h_log(x0)
+if t < type(x1)(709.78):
+    return h_expm1(t) / x1
+return math.copysign(type(x1)(1), x1) * h_exp(t - h_log(abs(x1))) - type(x1)(1) / x1"""
 
 # SciPy's: where lmbda * x overflows, log1p of it is log|lmbda| + log|x|
 _INV_BOXCOX = """if x1 == type(x1)(0):
