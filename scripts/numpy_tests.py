@@ -237,6 +237,9 @@ def rewrite_scipy(source, package):
                     source, flags=re.M)
     source = re.sub(r"^(\s*)from \.(\w*) import", lambda m: f"{m.group(1)}from {package}"
                     f"{'.' + m.group(2) if m.group(2) else ''} import", source, flags=re.M)
+    # SciPy's compiled ufunc module (its tests' ``cephes``): the same names as scipy.special
+    source = re.sub(r"^(\s*)import scipy\.special\._ufuncs as (\w+)",
+                    rf"\1import {proxy_name('scipy.special')} as \2", source, flags=re.M)
     for pkg in _SCIPY_PKGS:
         parent, leaf = pkg.rsplit(".", 1)
         proxy = proxy_name(pkg)
