@@ -19,7 +19,11 @@ _COMPARE = ("assert_allclose", "assert_almost_equal", "assert_approx_equal",
 _AS_IS = ("assert_raises", "assert_raises_regex", "assert_warns", "assert_no_warnings",
           "assert_no_gc_cycles", "suppress_warnings", "clear_and_catch_warnings", "SkipTest",
           "KnownFailureException", "IgnoreException", "temppath", "tempdir", "verbose",
-          "build_err_msg", "break_cycles", "measure", "run_threaded", "HAS_REFCOUNT", "IS_PYPY")
+          "build_err_msg", "break_cycles", "measure", "run_threaded", "runstring", "HAS_REFCOUNT",
+          "IS_PYPY",
+          # the platform flags tests skip on
+          "IS_64BIT", "IS_EDITABLE", "IS_INSTALLED", "IS_MUSL", "IS_PYSTON", "IS_WASM",
+          "NOGIL_BUILD", "HAS_LAPACK64", "BLAS_SUPPORTS_FPE", "check_support_sve")
 
 
 def _host(v):

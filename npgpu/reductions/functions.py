@@ -130,6 +130,7 @@ def _ufunc_reduce(name, a, axis, dtype, out, keepdims, initial, where, pre="x", 
     axes = _r.reduce_axes(axis, a.ndim)
     init = None if initial is NoValue or initial is None else \
         _um.initial_value(initial, out, dt)
+    spec = _um.with_initial(spec, uf, init)
     shape = _r.result_shape(a.shape, axes, keepdims)
     r = _r.prepare_out(out, shape, dt)
     target = r if out is None or not _copy.may_overlap(r, a) else _r.empty_array(shape, dt)

@@ -97,14 +97,9 @@ TAIL_MIN_CHUNK = int(os.environ.get("NPGPU_REDUCE_TAIL_CHUNK") or 0) or MIN_CHUN
 SPLIT_MAX_BYTES = -1 if _SIM else 1 << 18
 
 
-class _NoValue:
-    """Marker for 'argument not given' (NumPy's ``np._NoValue``)."""
-
-    def __repr__(self):
-        return "<no value>"
-
-
-NoValue = _NoValue()
+# 'argument not given': NumPy's own marker, so that a caller passing np._NoValue (as NumPy's
+# wrappers do) means the same
+NoValue = np._NoValue
 
 
 # ---- argument handling ------------------------------------------------------------------

@@ -6,6 +6,8 @@ free.  Reorderable ufuncs (NumPy's notion: add, maximum, logical_and, ...)
 reduce by trees and scan in parallel; the others (subtract, power, arctan2,
 ...) fold in order along the axis, in parallel across the other axes.
 """
+import copy
+
 import numpy as np
 
 from .._codegen.elementwise import compute_dtype
@@ -126,6 +128,18 @@ def _reduce_spec(uf, dt, wide=True):
                       reorderable=reorder), ident is not None
 
 
+def with_initial(spec, uf, init):
+    """``spec`` for a reduction given ``initial=``: a float sum's states start from -0.0, the
+    exact identity (x + -0.0 == x), so that -0.0 summed onto initial=-0.0 stays -0.0 as in
+    NumPy's loop, which starts from the initial (without one, NumPy's sums start from +0.0)."""
+    if init is None or uf.__name__ != "add" or spec.state[0].kind not in "fc":
+        return spec
+    spec = copy.copy(spec)
+    spec.identity = (literal(complex(-0.0, -0.0) if spec.state[0].kind == "c" else -0.0,
+                             spec.state[0]),)
+    return spec
+
+
 _NEG_POWER = "Integers to negative integer powers are not allowed."
 
 
@@ -210,6 +224,7 @@ def ufunc_reduce(uf, array, axis=0, dtype=None, out=None, keepdims=False, initia
     spec, _ = reduce_spec(uf, dt)
     init = None if initial is _r.NoValue or initial is None else \
         initial_value(initial, out, dt)
+    spec = with_initial(spec, uf, init)
     seed_first = not spec.reorderable and init is None and uf._np.identity is None
     if len(axes) == 1:
         check_power_exponents(uf, a, dt, axes[0], first=int(init is None), mask=mask)

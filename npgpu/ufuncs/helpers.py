@@ -605,8 +605,38 @@ def h_ccosh(z):
     return type(z)(complex(h_cosh(x) * h_cos(y), h_sinh(x) * h_sin(y)))
 """)
 
+# |z|**2 - 1 for 0.5 <= |z|**2 <= 2, in float64 with the squares split exactly (Dekker's
+# product; kernels are compiled without FMA) and the sum compensated: log|z| near |z| = 1 is
+# half its log1p, without the cancellation of log(hypot) (NumPy's clog: glibc's __x2y2m1)
+_h("""
+def h_x2y2m1(x, y):
+    c = float64(134217729.0) * x
+    xh = c - (c - x)
+    xl = x - xh
+    d = float64(134217729.0) * y
+    yh = d - (d - y)
+    yl = y - yh
+    p = x * x
+    pe = ((xh * xh - p) + float64(2) * xh * xl) + xl * xl
+    q = y * y
+    qe = ((yh * yh - q) + float64(2) * yh * yl) + yl * yl
+    a = p - float64(1)
+    ab = a - p
+    ae = (p - (a - ab)) + (float64(-1) - ab)
+    t = a + q
+    tb = t - a
+    te = (a - (t - tb)) + (q - tb)
+    return t + (((pe + qe) + ae) + te)
+""")
+
 _h("""
 def h_clog(z):
+    x = float64(abs(z.real))
+    y = float64(abs(z.imag))
+    r2 = x * x + y * y
+    if r2 >= float64(0.5) and r2 <= float64(2):
+        re = float64(0.5) * math.log1p(h_x2y2m1(x, y))
+        return type(z)(complex(type(z.real)(re), math.atan2(z.imag, z.real)))
     return type(z)(complex(h_log(type(z.real)(math.hypot(z.real, z.imag))),
                            math.atan2(z.imag, z.real)))
 """)

@@ -5,6 +5,7 @@ the only code path from a call to the elementwise generator.
 """
 import math
 import operator
+import sys
 import warnings
 from functools import partial
 
@@ -356,6 +357,20 @@ class ufunc:
         run on 0-d stand-ins (:func:`dry_run`); shapes and values are checked by the call.
         Returns the keywords :meth:`_run` takes."""
         dry_run(self._np, args, kwargs)
+        if kwargs.get("where", True) is not True and "out" not in kwargs and \
+                len(args) <= self.nin:
+            # NumPy's warning (the dry run silences it): the masked-out elements are garbage
+            warnings.warn("'where' used without 'out', expect unitialized memory in output. "
+                          "If this is intentional, use out=None.", UserWarning,
+                          stacklevel=_caller_level())
+        if "sig" in kwargs or kwargs.get("out", None) is Ellipsis:
+            # NumPy's alias of signature=; out=... (results as arrays, never scalars) is what
+            # npgpu always returns
+            kwargs = dict(kwargs)
+            if "sig" in kwargs:
+                kwargs["signature"] = kwargs.pop("sig")
+            if kwargs.get("out") is Ellipsis:
+                kwargs["out"] = None
         return kwargs
 
     def _run(self, *args, out=None, where=True, casting="same_kind", order="K", dtype=None,
@@ -536,6 +551,8 @@ class ufunc:
         :func:`numpy_error`) is raised if it has one.  A non-bool ``where=`` array, which npgpu
         would cast, is NumPy's error before anything runs."""
         func = getattr(self._np, name)
+        if kwargs.get("out", None) is Ellipsis:       # npgpu's results are arrays already
+            kwargs = {**kwargs, "out": None}
         where = kwargs.get("where", args[6] if name == "reduce" and len(args) > 6 else True)
         if isinstance(where, _ARRAYS) and where.dtype != _BOOL:
             err = numpy_error(func, args, kwargs)
@@ -751,15 +768,20 @@ def dry_run(func, args, kwargs):
     keywords (:func:`stand_in`), so that the call raises ``func``'s error class and message.
     Answers are remembered per (func, operand dtypes/types, keywords); an unhashable keyword
     (a list) asks every time."""
+    nin = getattr(func, "nin", len(args))     # positional outputs stand in as out= does
     try:
-        key = (func, tuple(map(_operand_key, args)),
+        key = (func, tuple(map(_operand_key, args[:nin])), tuple(map(_dry_key, args[nin:])),
                tuple((k, _dry_key(v)) for k, v in kwargs.items()))
         r = _DRY.get(key)
     except TypeError:
         key = r = None
     if r is None:
-        ins = [_operand_stand_in(x) for x in args]
-        kw = {k: stand_in(v) for k, v in kwargs.items()}
+        ins = [_operand_stand_in(x) for x in args[:nin]] + [stand_in(x) for x in args[nin:]]
+        # a sequence where= as the bool array NumPy makes of it (any values): its shape must
+        # not meet the stand-ins'
+        kw = {k: stand_in(np.asarray(v, bool) if k == "where" and v.__class__ in (list, tuple)
+                          else v)
+              for k, v in kwargs.items()}
         with warnings_lock, warnings.catch_warnings():      # the filters are process-wide
             warnings.simplefilter("ignore")
             with np.errstate(all="ignore"):
@@ -771,6 +793,15 @@ def dry_run(func, args, kwargs):
                 _DRY.clear()
             _DRY[key] = r
     return r
+
+
+def _caller_level():
+    """warnings.warn's stacklevel naming the first frame outside this module (a warning
+    about the user's call points at it)."""
+    f, level = sys._getframe(1), 1
+    while f is not None and f.f_globals.get("__name__") == __name__:
+        f, level = f.f_back, level + 1
+    return level
 
 
 def _launch1(kern, n, out, a):
