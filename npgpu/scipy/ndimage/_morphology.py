@@ -576,26 +576,28 @@ def binary_fill_holes(input, structure=None, output=None, origin=0, *, axes=None
 
 
 # ---- grey morphology ------------------------------------------------------------------------
-def _render_grey(dt, w):
+def _render_grey(dt, out_dt, w):
     from . import _boundary
     t = _ew.type_name(dt)
     modes = "\n".join(_boundary.any_mode_lines("mode", "c[d] + offs[k, d]", "s", j="q",
                                                 pad=" " * 16))
     # SciPy's C loop: the first tap's value + structure in double, every later one's in the
     # input's type (the structure value cast to it first: integers truncate and wrap), compared
-    # in double; the result stored by C's cast (unsigned and bool outputs through SciPy's
-    # negation for values below -1: the low bits either way)
-    load = "uint8(X[j])" if dt.kind == "b" else "X[j]"
+    # in double; the result stored into the output's type by C's cast (unsigned and bool
+    # outputs through SciPy's negation for values below -1: the low bits either way).  Bool
+    # images are read and written as their npy_bool bytes (uint8): SciPy stores -1 as 255,
+    # which a following pass reads as 255
     if dt.kind == "b":
         cv = "uint8(int64(cval))"
         tap = "uint8(int64(v) + int64(uint8(int64(w))))"
-        store = "(int64(acc) & int64(255)) != int64(0)"
     elif dt.kind == "f":
-        cv, tap, store = f"{t}(cval)", f"{t}(v + {t}(w))", f"{t}(acc)"
+        cv, tap = f"{t}(cval)", f"{t}(v + {t}(w))"
     else:
         cv = f"{t}(int64(cval))"
         tap = f"{t}(int64(v) + int64({t}(int64(w))))"
-        store = f"{t}(int64(acc))"
+    to = _ew.type_name(out_dt)
+    store = (f"{to}(acc)" if out_dt.kind == "f" else
+             "uint8(int64(acc) & int64(255))" if out_dt.kind == "b" else f"{to}(int64(acc))")
     text = f"""def KERNEL(n, nd, K, dilate, mode, cval, shp, offs, sv, X, Y):
     c = cuda.local.array({MAXDIMS}, int64)
     i = cuda.grid(1)
@@ -614,7 +616,7 @@ def _render_grey(dt, w):
                 s = shp[d]
 {modes}
                 j = j * s + q
-            v = {cv} if oob else {load}
+            v = {cv} if oob else X[j]
             w = sv[k] if dilate != 0 else -sv[k]
             if k == 0:
                 acc = float64(v) + w
@@ -631,17 +633,26 @@ def _render_grey(dt, w):
     name = _ew._kernel_name("ndi_grey", text)
     params = ([Param("scalar", _I64)] * 5 + [Param("scalar", _F64),
               Param("array", _I64, 1, "C"), Param("array", _I64, 2, "C"),
-              Param("array", _F64, 1, "C"), Param("array", dt, 1, "C"),
-              Param("array", dt, 1, "C")])
+              Param("array", _F64, 1, "C"), Param("array", _bytes(dt), 1, "C"),
+              Param("array", _bytes(out_dt), 1, "C")])
     return KernelSource(name, text.replace("def KERNEL(", f"def {name}("), params)
 
 
-def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate, axes=None):
+def _bytes(dt):
+    """The dtype the grey kernel reads and writes ``dt`` images as: bool as its bytes."""
+    return np.dtype(np.uint8) if dt == _BOOL else dt
+
+
+def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate, axes=None,
+          bytes_in=False, bytes_out=False):
     """SciPy's ``_min_or_max_filter``: without ``structure`` the filters module's minimum /
     maximum filter (separable passes for a box); with it, the grey kernel above.  ``axes``:
-    the footprint, structure and origin name those axes only (size 1 along the others)."""
+    the footprint, structure and origin name those axes only (size 1 along the others).
+    ``bytes_in``: ``input`` is a uint8 array of npy_bool bytes (a bool image); ``bytes_out``:
+    a bool result (``output`` None) is returned as its bytes, as SciPy's next pass reads it."""
     from . import _boundary, _filters
     x = check_input(input)
+    in_dt = _BOOL if bytes_in else x.dtype
     if size is None and footprint is None and structure is None:
         raise ValueError("size, footprint, or structure must be specified")
     nd = x.ndim
@@ -685,31 +696,35 @@ def _grey(input, size, footprint, structure, output, mode, cval, origin, dilate,
                                 "footprints")
     code = _boundary.code(mode)
     out_dt = output.dtype if isinstance(output, ndarray) else \
-        x.dtype if output is None else np.dtype(output)
+        in_dt if output is None else np.dtype(output)
     if isinstance(output, ndarray) and output.shape != x.shape:
         raise RuntimeError("output shape not correct")
-    if x.dtype.char not in _filters._SUPPORTED or out_dt.char not in _filters._SUPPORTED:
+    if in_dt.char not in _filters._SUPPORTED or out_dt.char not in _filters._SUPPORTED:
         raise RuntimeError("array type not supported")          # SciPy's C n-D filter
     cval = _boundary.real_cval(cval)
     pts = offsets(fp, origin)
     sv = device(np.ascontiguousarray(s[fp], dtype=np.float64))
     xc = contiguous(x, x.dtype)
-    y = empty_array(x.shape, x.dtype)
+    if in_dt == _BOOL:
+        xc = xc.view(np.uint8)
+    y = empty_array(x.shape, _bytes(out_dt))
     if y.size:
         offs, _, shp = _tables(pts, x.shape)
         w = "uint32" if y.size < 2 ** 32 else "int64"
-        kern = compiler.get_kernel(("ndimage", "grey", x.dtype, w),
-                                   lambda: _render_grey(x.dtype, w))
+        kern = compiler.get_kernel(("ndimage", "grey", in_dt, out_dt, w),
+                                   lambda: _render_grey(in_dt, out_dt, w))
         grid, block = _ew._grid(y.size, 1)
         kern(grid, block, [y.size, max(nd, 1), len(pts), int(dilate), code, float(cval)]
              + arr(shp) + arr(offs) + arr(sv) + arr(xc.reshape(-1)) + arr(y.reshape(-1)))
-    if out_dt == _BOOL:         # SciPy stores into an npy_bool byte: truncation, not != 0
+    if out_dt == _BOOL:
+        if bytes_out and output is None:
+            return y
         from ...ufuncs import not_equal
-        y = not_equal(y.astype(np.uint8), 0)
+        y = not_equal(y, 0)
     if isinstance(output, ndarray):
         output[...] = y
         return output
-    return y if output is None else y.astype(out_dt)
+    return y
 
 
 def grey_erosion(input, size=None, footprint=None, structure=None, output=None,
@@ -725,6 +740,18 @@ def grey_dilation(input, size=None, footprint=None, structure=None, output=None,
     return _grey(input, size, footprint, structure, output, mode, cval, origin, True, axes)
 
 
+def _grey_pair(input, size, footprint, structure, output, mode, cval, origin, axes, dilate):
+    """Two grey passes, the first a dilation when ``dilate``, as SciPy's opening and closing:
+    a bool image passes between them as its npy_bool bytes (SciPy's first pass may store 255
+    or 2 there, which its second reads as such)."""
+    x = device(input)
+    raw = structure is not None and x.dtype == _BOOL
+    tmp = _grey(x, size, footprint, structure, None, mode, cval, origin, dilate, axes,
+                bytes_out=raw)
+    return _grey(tmp, size, footprint, structure, output, mode, cval, origin, not dilate,
+                 axes, bytes_in=raw)
+
+
 def _warn_size(size, footprint, stacklevel=3):
     if size is not None and footprint is not None:
         warnings.warn("ignoring size because footprint is set", UserWarning,
@@ -735,18 +762,16 @@ def grey_opening(input, size=None, footprint=None, structure=None, output=None,
                  mode="reflect", cval=0.0, origin=0, *, axes=None):
     """``scipy.ndimage.grey_opening``: grey erosion then grey dilation."""
     _warn_size(size, footprint)
-    tmp = grey_erosion(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    return grey_dilation(tmp, size, footprint, structure, output, mode, cval, origin,
-                         axes=axes)
+    return _grey_pair(input, size, footprint, structure, output, mode, cval, origin, axes,
+                      False)
 
 
 def grey_closing(input, size=None, footprint=None, structure=None, output=None,
                  mode="reflect", cval=0.0, origin=0, *, axes=None):
     """``scipy.ndimage.grey_closing``: grey dilation then grey erosion."""
     _warn_size(size, footprint)
-    tmp = grey_dilation(input, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    return grey_erosion(tmp, size, footprint, structure, output, mode, cval, origin,
-                        axes=axes)
+    return _grey_pair(input, size, footprint, structure, output, mode, cval, origin, axes,
+                      True)
 
 
 # ---- composed grey operators (npgpu's arithmetic on the grey results, SciPy's order) --------
@@ -765,9 +790,8 @@ def _tophat(input, size, footprint, structure, output, mode, cval, origin, axes,
     _device_output(output)
     x = device(input)
     _warn_size(size, footprint, 4)      # white_tophat's caller
-    first, second = (grey_erosion, grey_dilation) if white else (grey_dilation, grey_erosion)
-    tmp = first(x, size, footprint, structure, None, mode, cval, origin, axes=axes)
-    tmp = second(tmp, size, footprint, structure, output, mode, cval, origin, axes=axes)
+    tmp = _grey_pair(x, size, footprint, structure, output, mode, cval, origin, axes,
+                     not white)
     a, b = (x, tmp) if white else (tmp, x)
     if x.dtype == _BOOL and tmp.dtype == _BOOL:
         return bitwise_xor(a, b, out=tmp)
