@@ -172,13 +172,26 @@ def resolve_newshape(newshape, size):
     return tuple(newshape)
 
 
+def broadcast_shape(*shapes):
+    """The broadcast of ``shapes`` (ValueError where they do not broadcast), in pure Python:
+    NumPy's ``broadcast_shapes`` stops at 32 dimensions."""
+    nd = max(map(len, shapes), default=0)
+    out = [1] * nd
+    for shape in shapes:
+        for i, n in enumerate(shape, nd - len(shape)):
+            if n != 1:
+                if out[i] not in (1, n):
+                    raise ValueError("shapes do not broadcast")
+                out[i] = n
+    return tuple(out)
+
+
 def broadcasts_to(shape, target):
     """Whether an array of ``shape`` broadcasts to exactly ``target`` (NumPy's assignment
-    rule; no exception for shapes that do not broadcast at all)."""
-    try:
-        return np.broadcast_shapes(shape, target) == tuple(target)
-    except ValueError:
-        return False
+    rule; no exception for shapes that do not broadcast at all).  Pure Python: NumPy's
+    ``broadcast_shapes`` stops at 32 dimensions."""
+    return len(shape) <= len(target) and all(
+        s in (1, t) for s, t in zip(reversed(shape), reversed(target)))
 
 
 def c_shape_text(shape):

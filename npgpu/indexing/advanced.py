@@ -228,6 +228,7 @@ def parse(a, index):
         entries.append(("slice", slice(None), d))
         d += 1
     p = _plan(a, entries)
+    _check_count(p)
     if not _layout.prod(p.bshape):
         # NumPy checks a 0-d index array as an integer, even where the broadcast is empty
         for k, ax in enumerate(p.axes):
@@ -235,6 +236,19 @@ def parse(a, index):
                 check(p.replace(bshape=(), adv=(0, 0), arrays=[p.arrays[k]],
                                 sizes=[p.sizes[k]], steps=[p.steps[k]], axes=[ax]))
     return p
+
+
+def _check_count(p):
+    """NumPy's limits on the number of index arrays (its iterator's operand count): 64, and 63
+    where no subspace of more than one element is left besides them."""
+    k = len(p.arrays)
+    if k > 64:
+        raise IndexError("too many advanced (array) indices. This probably means you are "
+                         "indexing with too many booleans. (more than 64 found)")
+    start, length = p.adv
+    if k > 63 and _layout.prod(p.shape[:start] + p.shape[start + length:]) == 1:
+        raise IndexError("when no subspace is given, the number of index arrays cannot be "
+                         f"above 63, but {k} index arrays found")
 
 
 def _entries_0d(entries, k):
@@ -258,7 +272,7 @@ def _plan(a, entries):
         elif kind == "int" and not -a.shape[ax] <= v < a.shape[ax]:
             raise _layout.index_error(v, ax, a.shape[ax])
     try:
-        bshape = np.broadcast_shapes(*(x.shape for x in arrays))
+        bshape = _layout.broadcast_shape(*(x.shape for x in arrays))
     except ValueError:
         raise IndexError("shape mismatch: indexing arrays could not be broadcast together with "
                          "shapes " + "".join(shape_text(x.shape) + " " for x in arrays)) from None
@@ -728,9 +742,33 @@ def _gather_fast(a, index):
     return out
 
 
+def _f_like(shape, strides):
+    """Do ``strides`` run F-ordered over the axes longer than one (at least two of them)?"""
+    st = [abs(t) for n, t in zip(shape, strides) if n > 1]
+    return len(st) > 1 and 0 not in st and all(x < y for x, y in zip(st, st[1:]))
+
+
+def _f_ordered(p):
+    """NumPy's result order for a plan with no subspace (none left, or of one element): its
+    iterator keeps the index arrays' order, F where every one of them runs F-ordered."""
+    start, length = p.adv
+    if _layout.prod(p.shape[:start] + p.shape[start + length:]) != 1:
+        return False
+    return all(_f_like(p.shape, x._strides) for x in p.arrays)
+
+
+def _reversed(p):
+    """``p`` with its axes reversed: gathered C-ordered, the result's ``.T`` is F-ordered."""
+    start, length = p.adv
+    return p.replace(shape=p.shape[::-1], strides=p.strides[::-1], bshape=p.bshape[::-1],
+                     adv=(len(p.shape) - start - length, length),
+                     arrays=[x.T for x in p.arrays])
+
+
 def getitem(a, index):
     """``a[index]`` for a non-basic index (NumPy's advanced indexing: a new array)."""
-    if type(index) is ndarray and index.dtype.kind in "iu":
+    if type(index) is ndarray and index.dtype.kind in "iu" and not _f_like(index.shape,
+                                                                          index._strides):
         return _gather_fast(a, index)
     m = _single_mask(a, index)
     if m is not None:
@@ -739,11 +777,24 @@ def getitem(a, index):
     p = parse(a, index)
     if isinstance(p, tuple):
         return _copy.getitem(a, p[1])
+    if _f_ordered(p):
+        return gather(_reversed(p)).T
     return gather(p)
+
+
+def _unshared(a, index):
+    """``index`` with its device arrays that share memory with ``a`` copied: NumPy reads such an
+    index from a copy, so that writes to ``a`` cannot change it (``a[2:][a[:-2]] = 3``)."""
+    if isinstance(index, tuple):
+        return tuple(_unshared(a, x) for x in index)
+    if isinstance(index, ndarray) and _copy.may_overlap(a, index):
+        return index.copy()
+    return index
 
 
 def setitem(a, index, value):
     """``a[index] = value`` for a non-basic index."""
+    index = _unshared(a, index)
     m = _single_mask(a, index)
     if m is not None:
         from . import masks

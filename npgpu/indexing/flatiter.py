@@ -76,7 +76,7 @@ class flatiter:
     def __len__(self):
         return self._a.size
 
-    def copy(self):
+    def copy(self, /):
         return self._a.flatten()
 
     def __iter__(self):
@@ -89,7 +89,7 @@ class flatiter:
         self._i += 1
         return out
 
-    def __array__(self, dtype=None, copy=None):
+    def __array__(self, dtype=None, /, *, copy=None):
         raise TypeError("Implicit conversion to a NumPy array is not allowed (it would copy device "
                         "memory to the host). Use .copy().get() explicitly.")
 
@@ -124,6 +124,15 @@ class flatiter:
         if isinstance(key, (float, np.floating)):
             _deprecated_key()
             return "int", self._checked(int(key), n)
+        if isinstance(key, flatiter):
+            # NumPy reads a flat iterator as the 1-d sequence it yields (cast to intp)
+            key = key.copy()
+            if key.dtype == np.bool_:
+                raise IndexError(_NO_BOOL)
+            if key.dtype.kind in "fc":
+                if key.size:
+                    _deprecated_key()
+                key = key.astype(np.intp)
         if isinstance(key, ndarray):
             idx = key
         else:

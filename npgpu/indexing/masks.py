@@ -268,7 +268,7 @@ def place(arr, mask, vals):
         _cp.expand(arr, rk, v.reshape((v.size, 1)), cyclic=True)
 
 
-def putmask(a, mask, values):
+def putmask(a, /, mask, values):
     """``a.flat[i] = values.flat[i % values.size]`` where ``mask.flat[i]`` (NumPy's
     ``putmask``: the value is chosen by the element's position, not by the mask's count)."""
     if not isinstance(a, ndarray):
@@ -278,5 +278,7 @@ def putmask(a, mask, values):
     mask = _device(mask)
     if mask.size != a.size:
         raise ValueError("putmask: mask and data must be the same size")
+    if _copy.may_overlap(a, mask):
+        mask = mask.copy()          # NumPy reads a mask that shares a's memory first (gh-6272)
     v = _fill_values(a, values)
     _cp.masked_cycle(a, mask, v)

@@ -5,6 +5,7 @@ mask_indices, unravel_index, ravel_multi_index) and fill_diagonal.
 Each builds a :class:`~.advanced.Plan` (or an advanced index) and runs the one gather / check /
 scatter template; arithmetic on indices is one elementwise launch.  Bounds in ``mode='raise'`` are
 checked on the device, the record brought to the host once, as in ``a[idx]``."""
+import itertools
 import operator
 
 import numpy as np
@@ -22,6 +23,8 @@ from ..creation import arange, asarray
 from . import advanced as _adv
 
 _I64 = np.dtype(np.int64)
+_I64_MIN, _I64_MAX = -2**63, 2**63 - 1
+_WEAK = (bool, int, float, complex)      # Python scalars: weak in NumPy's type promotion
 _MODES = ("raise", "wrap", "clip")
 
 
@@ -315,11 +318,17 @@ def choose(a, choices, out=None, mode="raise"):
     if isinstance(choices, ndarray):
         cs = [choices[j] for j in range(choices.shape[0])]
     else:
-        cs = [c if isinstance(c, ndarray) else asarray(c) for c in choices]
+        cs = [c if isinstance(c, ndarray) or type(c) in _WEAK else asarray(c) for c in choices]
     if not cs:
         raise ValueError("0-length sequence.")
+    if len(cs) > 63:
+        # NumPy's iterator takes 64 operands, the index among them
+        raise ValueError("Need at least 0 and at most 64 array objects.")
+    # Python scalars are weak (NEP 50) and cast unsafely to the result type: NumPy's
+    # choose(i, (1000, uint8 array)) is uint8, 1000 wrapping to 232
+    dt = np.result_type(*(c if type(c) in _WEAK else c.dtype for c in cs))
+    cs = [asarray(np.asarray(c).astype(dt)) if type(c) in _WEAK else c for c in cs]
     shape = np.broadcast_shapes(*(c.shape for c in cs), idx.shape)   # (NumPy's arg order)
-    dt = np.result_type(*(c.dtype for c in cs))
     table = stack([broadcast_to(c, shape) for c in cs]).astype(dt, copy=False)
     # iteration over the result; the index picks the row of the stacked table
     lo, m = _adv._extent(table)
@@ -422,12 +431,23 @@ def _dims_arg(dims):
     if dims is None:
         raise TypeError("Use () not None as shape arguments")
     try:
-        return (operator.index(dims),)
+        out = (operator.index(dims),)
     except TypeError:
-        pass
-    if not hasattr(dims, "__len__"):
-        raise TypeError(f"expected a sequence of integers or a single integer, got '{dims}'")
-    return tuple(operator.index(d) for d in dims)
+        if not hasattr(dims, "__len__"):
+            raise TypeError(f"expected a sequence of integers or a single integer, got '{dims}'"
+                            ) from None
+        out = tuple(operator.index(d) for d in dims)
+    if any(not _I64_MIN <= d <= _I64_MAX for d in out):
+        raise ValueError("Maximum allowed dimension exceeded")
+    return out
+
+
+def _in_intp(products, error):
+    """``products`` (partial products of dims), raising ``error`` at the first that leaves intp:
+    NumPy multiplies with an overflow check at every step, so the order of the dims counts."""
+    for s in products:
+        if not _I64_MIN <= s <= _I64_MAX:
+            raise ValueError(error)
 
 
 _DIVMOD = _ew.ScalarOp.from_expr("unravel_coord", 3, "(x0 // x1) % x2")
@@ -436,6 +456,11 @@ _DIVMOD = _ew.ScalarOp.from_expr("unravel_coord", 3, "(x0 // x1) % x2")
 def unravel_index(indices, shape, order="C"):
     shape = _dims_arg(shape)        # (NumPy's order: the arguments, then the indices' dtype)
     order = _order_arg(order)
+    # (a zero dimension ends NumPy's product before the dimensions after it)
+    _in_intp(itertools.accumulate(shape[:shape.index(0)] if 0 in shape else shape,
+                                  operator.mul),
+             "dimensions are too large; arrays and shapes with a total size greater than "
+             "'intp' are not supported.")
     idx = _int_index(indices, None)
     size = _layout.prod(shape)
     _checked(idx, size, lambda v, n, ax: ValueError(
@@ -471,6 +496,8 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError(f"list of clipmodes has wrong length ({len(modes)} instead of {k})")
     modes = tuple(_mode(m) for m in modes)
     order = _order_arg(order)
+    _in_intp(itertools.accumulate(dims[::-1] if order == "C" else dims, operator.mul),
+             "invalid dims: array size defined by dims is larger than the maximum possible size.")
     if any(n < 0 for n in dims) and modes != ("raise",) * k:
         # (mode='raise': NumPy finds every coordinate invalid, as the check below does)
         raise ValueError("negative dimensions are not allowed")
@@ -483,9 +510,6 @@ def ravel_multi_index(multi_index, dims, mode="raise", order="C"):
         raise ValueError("operands could not be broadcast together with shapes "
                          + "".join(_adv.shape_text(x.shape) + " " for x in arrs)) from None
     strides = (_layout.c_strides if order == "C" else _layout.f_strides)(dims, 1)
-    if _layout.prod(dims) > np.iinfo(np.int64).max:
-        raise ValueError("invalid dims: array size defined by dims is larger than the maximum "
-                         "possible size.")
     if 0 in dims and _layout.prod(shape):
         raise ValueError("cannot unravel if shape has zero entries (is empty).")
     raised = [(x, n) for x, n, md in zip(arrs, dims, modes) if md == "raise"]
