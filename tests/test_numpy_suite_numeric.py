@@ -169,3 +169,29 @@ def test_astype_rejects_non_arrays():
     for bad in ([1, 2], 3, numpy.arange(3)):
         with pytest.raises(TypeError, match="Input should be an npgpu array or scalar"):
             np.astype(bad, numpy.float64)
+
+
+@pytest.mark.parametrize("src", ["complex64", "complex128"])
+@pytest.mark.parametrize("dst", ["float32", "float64", "int8", "uint16", "bool", "complex64"])
+def test_astype_complex_to_real_warns(src, dst):
+    """ndarray.astype of complex into a real integer or float dtype: NumPy's ComplexWarning
+    (bool and complex targets take the values silently); npgpu's own casts stay silent."""
+    import warnings
+    h = (numpy.random.default_rng(3).standard_normal(6) * 3
+         + 1j * numpy.random.default_rng(4).standard_normal(6)).astype(src)
+    d = np.asarray(h)[::-1]
+    with warnings.catch_warnings(record=True) as wh:
+        warnings.simplefilter("always")
+        want = h[::-1].astype(dst)
+    with warnings.catch_warnings(record=True) as wd:
+        warnings.simplefilter("always")
+        got = d.astype(dst)
+    kinds = [w.category for w in wh if issubclass(w.category, numpy.exceptions.ComplexWarning)]
+    assert [w.category for w in wd
+            if issubclass(w.category, numpy.exceptions.ComplexWarning)] == kinds
+    assert all(w.filename == __file__ for w in wd)
+    numpy.testing.assert_array_equal(got.get(), want)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", numpy.exceptions.ComplexWarning)
+        np.sort(d)
+        np.abs(d)

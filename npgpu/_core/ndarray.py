@@ -523,6 +523,11 @@ class ndarray:
                             f"rule '{casting}'")
         if not copy and dt == self.dtype:
             return self
+        if self.dtype.kind == "c" and dt.kind not in "cb" and _backend._user_stacklevel() == 2:
+            # NumPy's ComplexWarning, for a call from the user's code (npgpu's own complex-to-
+            # real casts drop the imaginary part on purpose)
+            warnings.warn("Casting complex values to real discards the imaginary part",
+                          np.exceptions.ComplexWarning, stacklevel=2)
         return _ops["copy"](self, order=order, dtype=dt)
 
     def fill(self, value):
