@@ -48,7 +48,10 @@ def _gather(arr, axis, table):
 
 # ---- delete ---------------------------------------------------------------------------------------
 def delete(arr, obj, axis=None):
-    arr, axis = _flat_axis(asarray(arr), axis)
+    arr = asarray(arr)
+    # NumPy's slice and single-index paths keep a Fortran-ordered array's order
+    order = "F" if arr.flags.f_contiguous and not arr.flags.c_contiguous else "C"
+    arr, axis = _flat_axis(arr, axis)
     n = arr.shape[axis]
     if isinstance(obj, ndarray) and obj.size != 1:
         return _delete_device(arr, obj, axis, n)
@@ -59,14 +62,18 @@ def delete(arr, obj, axis=None):
         r = range(start, stop, step)
         if step < 0:
             r = r[::-1]
-        if len(r) and r.step == 1:          # one run removed: two slice copies
-            return _without_run(arr, axis, r.start, r.stop)
+        if not len(r):
+            return arr.copy(order=order)
+        if r.step == 1:                     # one run removed: two slice copies
+            return _without_run(arr, axis, r.start, r.stop, order)
+        if order == "F":                    # gathered C-ordered along the reversed axes
+            return delete(arr.T, obj, arr.ndim - 1 - axis).T
     elif isinstance(obj, (int, np.integer)) and not isinstance(obj, (bool, np.bool_)):
         i = operator.index(obj)
         if not -n <= i < n:
             raise IndexError(f"index {i} is out of bounds for axis {axis} with size {n}")
         i += n if i < 0 else 0
-        return _without_run(arr, axis, i, i + 1)
+        return _without_run(arr, axis, i, i + 1, order)
     else:
         h = np.asarray(obj)
         if h.size == 1 and h.dtype.kind in "ui":
@@ -86,10 +93,10 @@ def delete(arr, obj, axis=None):
     return _gather(arr, axis, np.flatnonzero(keep))
 
 
-def _without_run(arr, axis, start, stop):
+def _without_run(arr, axis, start, stop, order="C"):
     shape = list(arr.shape)
     shape[axis] -= stop - start
-    new = empty_array(tuple(shape), arr.dtype)
+    new = empty_array(tuple(shape), arr.dtype, order)
     _copy.copy_into(new[_at(axis, slice(None, start))], arr[_at(axis, slice(None, start))])
     _copy.copy_into(new[_at(axis, slice(start, None))], arr[_at(axis, slice(stop, None))])
     return new

@@ -304,13 +304,15 @@ def isreal(x):
 
 def iscomplexobj(x):
     """``numpy.iscomplexobj``: is the dtype of ``x`` (or of ``asarray(x)``) complex?"""
-    dt = getattr(x, "dtype", None)
-    if not isinstance(dt, np.dtype):
+    try:
+        # NumPy's duck typing: any ``dtype`` with a ``type`` (pandas' extension dtypes) decides
+        type_ = x.dtype.type
+    except AttributeError:
         try:
-            dt = np.asarray(x).dtype          # host data: no device copy needed to know it
+            type_ = np.asarray(x).dtype.type  # host data: no device copy needed to know it
         except TypeError:
-            dt = asarray(x).dtype             # a sequence holding device arrays
-    return issubclass(dt.type, np.complexfloating)
+            type_ = asarray(x).dtype.type     # a sequence holding device arrays
+    return issubclass(type_, np.complexfloating)
 
 
 def isrealobj(x):

@@ -2,12 +2,14 @@
 
 Each is NumPy's formula written with npgpu's own operations (``arange``, ``cos``, ``where``,
 ``sqrt``, ``i0`` and arithmetic), in NumPy's operation order so the values round as NumPy's do.
-The window length ``M`` (and ``beta``) are host values: they are promoted on the host with a
-float64 zero, as NumPy does, so an integer ``M`` gives a float64 window and NumPy's errors for a
-bad ``M`` come from the same comparisons.
+The window length ``M`` (and ``beta``) are host values (a device array is read, as ``arange``
+reads its bounds): they are promoted on the host with a float64 zero, as NumPy does, so an
+integer ``M`` gives a float64 window and NumPy's errors for a bad ``M`` come from the same
+comparisons.
 """
 import numpy as np
 
+from ._core.ndarray import ndarray
 from .creation import arange, empty, ones
 from .logic import where
 from .ufuncs import UFUNCS
@@ -21,8 +23,9 @@ _less_equal = UFUNCS["less_equal"]
 
 def _promoted(*args):
     """``args`` promoted together with a float64 zero (at least float64; complex stays complex),
-    and the promoted dtype."""
-    values = np.array([0.0, *args])
+    and the promoted dtype.  Device arrays (a 0-d length as ``a.max()`` or ``a[()]`` gives) are
+    read: the window's length must be known on the host."""
+    values = np.array([0.0, *(a.get() if isinstance(a, ndarray) else a for a in args)])
     return values[1:], values.dtype
 
 

@@ -121,5 +121,15 @@ def device_sources(fn):
         out.append(ast.unparse(ast.fix_missing_locations(node)))
         return name
 
+    mod = _MODULES.get(id(getattr(fn, "__self__", None)))
+    if isinstance(fn, types.BuiltinFunctionType) and mod in ("math", "cmath"):
+        # NumPy's vectorize(math.cos): a call of the namespace's own function, no source to read
+        try:
+            params = inspect.signature(fn).parameters
+        except ValueError:
+            raise TypeError(f"vectorize: the signature of {fn!r} is not available") from None
+        args = ", ".join(f"x{k}" for k in range(len(params)))
+        name = f"{fn.__name__}_0"
+        return (f"def {name}({args}):\n    return {mod}.{fn.__name__}({args})\n",), name
     name = render(fn)
     return tuple(out), name

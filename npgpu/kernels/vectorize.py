@@ -30,22 +30,23 @@ _NOVALUE = object()
 
 
 def _otypes(otypes):
-    """NumPy's normalisation of ``otypes`` (its errors) -> a tuple of dtypes, or None."""
+    """NumPy's normalisation of ``otypes`` (its errors) -> (NumPy's value: the string of type
+    codes or a list of dtypes; a tuple of dtypes), or (None, None)."""
     if otypes is None:
-        return None
+        return None, None
     if isinstance(otypes, str):
         for char in otypes:
             if char not in np.typecodes["All"]:
                 raise ValueError(f"Invalid otype specified: {char}")
     elif np.iterable(otypes):
-        otypes = "".join(np.dtype(x).char for x in otypes)
+        otypes = [np.dtype(x) for x in otypes]
     else:
         raise ValueError("Invalid otype specification")
     out = tuple(np.dtype(c) for c in otypes)
     for dt in out:
         if dt.kind in "OSUVMm":
             raise TypeError(f"npgpu.vectorize: output type {dt} is not supported on the GPU")
-    return out
+    return otypes, out
 
 
 def _inferred(helpers, name, in_dts):
@@ -96,19 +97,32 @@ class vectorize:
         if excluded:
             raise NotImplementedError("npgpu.vectorize does not support excluded=")
         self.pyfunc = pyfunc
-        self.otypes = _otypes(otypes)
+        self._plans = {}         # input dtypes -> (op, output dtypes)
+        self._replays = {}       # the arrays' dtypes -> ew.ContigPlan (repeat calls)
+        self.otypes = otypes
         self.cache = cache
         self.signature = signature
         self.excluded = set()
         self.__doc__ = doc if doc is not None else getattr(pyfunc, "__doc__", None)
-        self._plans = {}         # input dtypes -> (op, output dtypes)
-        self._replays = {}       # the arrays' dtypes -> ew.ContigPlan (repeat calls)
         compiler.forgets_launchers_with_memory_cache(self)
         self._source = None
         self._sig = None
         if pyfunc is not _NOVALUE:
             functools.update_wrapper(self, pyfunc, assigned=("__module__", "__name__",
                                                              "__qualname__"))
+
+    @property
+    def otypes(self):
+        """NumPy's ``otypes``: the string of type codes or list of dtypes given, or None."""
+        return self._otypes_str
+
+    @otypes.setter
+    def otypes(self, otypes):
+        # NumPy's tests and users assign ``f.otypes = 'i'`` after construction: the plans made
+        # for the old output dtypes no longer hold
+        self._otypes_str, self._otypes = _otypes(otypes)
+        self._plans.clear()
+        self._replays.clear()
 
     def forget_launchers(self):
         """Drop the repeat-call replays (``compiler.clear_memory_cache``: a changed knob)."""
@@ -126,7 +140,7 @@ class vectorize:
                 shape = args[0].shape
                 outs = [empty_array(shape, d) for d in plan.out_dtypes]
                 n = outs[0].size
-                if n or self.otypes is not None:    # (size 0 without otypes: the error below)
+                if n or self._otypes is not None:    # (size 0 without otypes: the error below)
                     plan(n, (*outs, *args))
                     return outs[0] if len(outs) == 1 else tuple(outs)
         given = args
@@ -151,7 +165,7 @@ class vectorize:
         in_dts = [ew.compute_dtype(x.dtype) for x in inputs]
         shape = np.broadcast_shapes(*(np.shape(x) if isinstance(x, np.generic) else x.shape
                                       for x in inputs)) if inputs else ()
-        if self.otypes is None and 0 in shape:
+        if self._otypes is None and 0 in shape:
             raise ValueError("cannot call `vectorize` on size 0 inputs unless `otypes` is set")
         op, out_dts = self._plan(tuple(in_dts))
         outs = [creation.empty(shape, dt) for dt in out_dts]
@@ -175,7 +189,7 @@ class vectorize:
         if self._source is None:
             self._source = _pyfunc.device_sources(self.pyfunc)
         helpers, name = self._source
-        out_dts = self.otypes if self.otypes is not None else _inferred(helpers, name, in_dts)
+        out_dts = self._otypes if self._otypes is not None else _inferred(helpers, name, in_dts)
         args = ", ".join(f"x{k}" for k in range(len(in_dts)))
         call = f"{name}({args})"
         if len(out_dts) > 1:

@@ -328,6 +328,8 @@ def _prepare_q(q, percent):
         qh = np.asanyarray(q0)
         if not _q_valid(qh):
             raise ValueError("Quantiles must be in the range [0, 1]")
+    if qh.dtype == object:          # Fraction or Decimal q: NumPy computes in object dtype
+        raise TypeError(f"npgpu does not support dtype object (from {type(q0).__name__})")
     return weak, q0, qh
 
 
