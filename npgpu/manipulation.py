@@ -177,13 +177,13 @@ def flipud(m):
 
 
 # ---- joins --------------------------------------------------------------------------------------
-def _check_cast(src_dt, dst_dt, casting):
+def _check_cast(src_dt, dst_dt, casting, what="array data"):
     if src_dt == dst_dt:                # every rule casts a dtype to itself (no NumPy call)
         return
     if not np.can_cast(src_dt, dst_dt, casting=casting):
         if isinstance(casting, bytes):      # (NumPy names the rule decoded)
             casting = casting.decode("latin-1")
-        raise TypeError(f"Cannot cast array data from {src_dt!r} to {dst_dt!r} according to the "
+        raise TypeError(f"Cannot cast {what} from {src_dt!r} to {dst_dt!r} according to the "
                         f"rule '{casting}'")
 
 
@@ -255,7 +255,11 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
     arrs = [asarray(a) for a in arrays]
     if not arrs:
         raise ValueError("need at least one array to concatenate")
+    # Python scalars are weak (NEP 50): they take the arrays' dtype, their cast unchecked
+    weak = {} if isinstance(arrays, ndarray) else {
+        i: v for i, v in enumerate(arrays) if type(v) in (int, float, complex)}
     flat = axis is None
+    zero_d = {i for i, a in enumerate(arrs) if a.ndim == 0}     # NumPy's "scalar" in messages
     if flat:
         arrs = [a.ravel() for a in arrs]
         axis = 0
@@ -291,10 +295,11 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         dt = out.dtype
     else:
         dt = check_dtype(dtype) if dtype is not None else arrs[0].dtype
-        if dtype is None and (not dt.isnative or any(a.dtype != dt for a in arrs)):
-            dt = np.result_type(*(a.dtype for a in arrs))
-    for a in arrs:
-        _check_cast(a.dtype, dt, casting)
+        if dtype is None and (weak or not dt.isnative or any(a.dtype != dt for a in arrs)):
+            dt = np.result_type(*(weak.get(i, a.dtype) for i, a in enumerate(arrs)))
+    for i, a in enumerate(arrs):
+        if i not in weak:
+            _check_cast(a.dtype, dt, casting, "scalar" if i in zero_d else "array data")
     if out is not None:
         res = out
     elif nd == 1 or all(a._c_contig for a in arrs):

@@ -22,6 +22,7 @@ from .._core import layout as _layout
 from .._core.ndarray import empty_array, fail_unless_writeable, ndarray
 from . import products
 from ..creation import ones
+from ..manipulation import _casting_arg
 from ..ufuncs import multiply
 from ._common import asarray
 
@@ -213,7 +214,8 @@ def _contract(x, lx, y, ly, keep, sizes, rt):
         # nothing to sum: a broadcast elementwise product
         xv = x.transpose([lx.index(c) for c in batch + ms]).reshape(bshape + (M, 1))
         yv = y.transpose([ly.index(c) for c in batch + ns]).reshape(bshape + (1, N))
-        r = multiply(xv, yv, dtype=rt)
+        # operands reach ``rt`` as einsum's ``casting`` allowed (checked up front)
+        r = multiply(xv, yv, dtype=rt, casting="unsafe")
         return r.reshape(oshape), labels
     xm = x.transpose([lx.index(c) for c in batch + ms + ks]).reshape(bshape + (M, K))
     ym = y.transpose([ly.index(c) for c in batch + ks + ns]).reshape(bshape + (K, N))
@@ -227,10 +229,9 @@ def _path(ins, out, shapes, sizes, optimize, nops):
         return [(0,)]
     if optimize is False or optimize is None:
         return [(0, 1)] * (nops - 1)
-    if isinstance(optimize, (list, tuple)) and optimize and optimize[0] == "einsum_path":
-        return [tuple(p) for p in optimize[1:]]
     if optimize is True:
         optimize = "greedy"
+    # NumPy's planner; an explicit ['einsum_path', ...] list is checked there (RuntimeError)
     dummies = [np.broadcast_to(np.zeros((), np.float64), tuple(sizes[c] for c in t)) for t in ins]
     path, _ = np.einsum_path(",".join(ins) + "->" + out, *dummies, optimize=optimize)
     return [tuple(p) for p in path[1:]]
@@ -246,12 +247,16 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         subscripts, ops = _from_sublists(operands)
     ops = [asarray(x) for x in ops]
     shapes = [x.shape for x in ops]
+    if optimize is False:               # NumPy's C einsum checks its keywords first
+        _check_keywords(dtype, order, casting)
     try:
         ins, outl = parse(subscripts, shapes, strict=optimize is False)
         sizes = _sizes(ins, shapes)
     except ValueError:
         _numpy_error(operands, ops, optimize)
         raise
+    if optimize is not False:
+        _check_keywords(dtype, order, casting)
     if out is not None:
         if not isinstance(out, ndarray):
             raise TypeError("keyword parameter out must be an array for einsum")
@@ -264,12 +269,17 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
         x, lx = _diag(ops[0], ins[0])
         x = _expand(x, lx, sizes)
         return x.transpose([lx.index(c) for c in outl]) if lx != outl else x
-    rt = _einsum_dtype(ops, out, dtype, casting)
+    path = _path(ins, outl, shapes, sizes, optimize, len(ops))
+    # NumPy's optimized path ends a pairwise step with a 0-d result by ``out[...] = result``
+    # (an unsafe cast); elsewhere the output's cast follows ``casting``
+    unsafe_out = (optimize is not False and out is not None and out.ndim == 0
+                  and len(path[-1]) == 2)
+    rt = _einsum_dtype(ops, out, dtype, casting, unsafe_out)
     # operands and their labels; repeated labels become diagonal views up front
     work = []
     for x, t in zip(ops, ins):
         work.append(_diag(x, t))
-    for step in _path(ins, outl, shapes, sizes, optimize, len(ops)):
+    for step in path:
         picked = [work[i] for i in step]
         for i in sorted(step, reverse=True):
             del work[i]
@@ -293,10 +303,30 @@ def einsum(*operands, out=None, dtype=None, order="K", casting="safe", optimize=
             raise ValueError(f"out has shape {out.shape}, expected {res.shape}")
         _copy.copy_into(out, res)
         return out
+    return _ordered(res, order, ops)
+
+
+def _check_keywords(dtype, order, casting):
+    """NumPy's checks of einsum's ``dtype``, ``order`` and ``casting`` (their errors)."""
+    if dtype is not None:
+        np.dtype(dtype)
+    if not (order is None or isinstance(order, str) and order.upper() in ("C", "F", "A", "K")):
+        raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
+    _casting_arg(casting)
+
+
+def _ordered(res, order, ops):
+    """The result in the memory order ``order`` asks for ('A': Fortran when every operand
+    is; 'K' keeps the layout the contraction left)."""
+    order = (order or "K").upper()
+    if order == "A":
+        order = "F" if all(x.flags.f_contiguous for x in ops) else "C"
+    if order == "C" and not res.flags.c_contiguous or order == "F" and not res.flags.f_contiguous:
+        return res.copy(order=order)
     return res
 
 
-def _einsum_dtype(ops, out, dtype, casting):
+def _einsum_dtype(ops, out, dtype, casting, unsafe_out=False):
     """The dtype einsum computes in: ``dtype``, else NumPy's common dtype of the operands and
     ``out`` (its iterator's, so a wider ``out`` widens the sums); NumPy's casting errors, the
     operands' before the output's, and its ComplexWarnings."""
@@ -313,7 +343,7 @@ def _einsum_dtype(ops, out, dtype, casting):
         if not np.can_cast(out.dtype, rt, casting=casting):
             raise TypeError(f"Iterator operand {len(ops)} dtype could not be cast from "
                             f"{out.dtype!r} to {rt!r} according to the rule '{casting}'")
-        if not np.can_cast(rt, out.dtype, casting=casting):
+        if not unsafe_out and not np.can_cast(rt, out.dtype, casting=casting):
             raise TypeError(f"Iterator requested dtype could not be cast from {rt!r} to "
                             f"{out.dtype!r}, the operand {len(ops)} dtype, according to the "
                             f"rule '{casting}'")
@@ -356,10 +386,12 @@ def _fold(work, outl, sizes, rt):
 
 def einsum_path(*operands, optimize="greedy", einsum_call=False):
     """NumPy's ``einsum_path`` on the operands' shapes (no data is read)."""
-    if isinstance(operands[0], str):
-        subscripts, ops = operands[0], list(operands[1:])
+    def stand_in(x):
+        return np.broadcast_to(np.zeros((), x.dtype), x.shape) if isinstance(x, ndarray) else x
+    if operands and not isinstance(operands[0], str):
+        # sublist form as given: NumPy's own labels for the integer subscripts
+        args = list(operands)
+        args[0::2] = [stand_in(x) for x in args[0::2]]     # (an output sublist stays)
     else:
-        subscripts, ops = _from_sublists(operands)
-    dummies = [np.broadcast_to(np.zeros((), x.dtype), x.shape) if isinstance(x, ndarray) else x
-               for x in ops]
-    return np.einsum_path(subscripts, *dummies, optimize=optimize, einsum_call=einsum_call)
+        args = [*operands[:1], *map(stand_in, operands[1:])]
+    return np.einsum_path(*args, optimize=optimize, einsum_call=einsum_call)
