@@ -6,7 +6,7 @@ from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core import transfer as _transfer
 from ._core.dtypes import check_dtype
-from ._core.ndarray import empty_array, empty_array_keep, ndarray
+from ._core.ndarray import _ops, empty_array, empty_array_keep, ndarray
 from .cuda import runtime as _runtime
 
 _F64 = np.dtype(np.float64)
@@ -102,6 +102,7 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
     (``to_device``) unless ``copy=False``."""
     if order is not None and order not in ("C", "F", "A", "K"):
         order = _layout.check_order(order)
+    _check_copy(copy)
     if device is not None:
         return _asarray_on(a, dtype, order, device, copy)
     if isinstance(a, ndarray):
@@ -135,19 +136,31 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
             out = None
         if out is not None:
             return asarray(out, dtype=dtype, order=order, copy=copy)
+    flat = _ops.get("flatiter")
+    if flat is not None and isinstance(a, flat):
+        # ``x.flat``: NumPy's 1-d array of it, a view of a C-contiguous ``x``, else a copy
+        # (NumPy copies then even under copy=False)
+        base = a.base
+        view = base._c_contig
+        return asarray(base.reshape(-1) if view else base.flatten(), dtype=dtype, order=order,
+                       copy=copy if view else None)
     if copy is False:
         raise ValueError("Unable to avoid copy while creating a device array from host data.")
     if isinstance(a, (list, tuple)) and any(isinstance(x, ndarray) for x in _flat_items(a)):
         # a (nested) sequence holding device arrays: stacked on the device, no host round trip
-        items = [asarray(x) for x in a]
-        shape = items[0].shape
-        if any(x.shape != shape for x in items):
+        leaves = []
+        shape, ragged = _nested_shape(a, (), leaves)
+        if ragged:
             raise ValueError("setting an array element with a sequence. The requested array has "
-                             "an inhomogeneous shape after 1 dimensions. The detected shape was "
-                             f"({len(items)},) + inhomogeneous part.")
-        out = empty_array((len(items),) + shape, np.result_type(*[x.dtype for x in items]))
-        for i, x in enumerate(items):
-            _copy.copy_into(out[i], x)
+                             f"an inhomogeneous shape after {len(shape)} dimensions. The detected "
+                             f"shape was {shape} + inhomogeneous part.")
+        if len(shape) > 64:
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             "would exceed the maximum number of dimension of 64.")
+        dts = [x.dtype for _, x, counts in leaves if counts]
+        out = empty_array(shape, np.result_type(*dts) if dts else np.dtype(np.float64))
+        for idx, x, _ in leaves:
+            _copy.copy_into(out[idx], x)
         return asarray(out, dtype=dtype, order=order)
     host = np.asarray(a, dtype=dtype)
     if host.dtype == object:
@@ -165,20 +178,65 @@ def _asarray_on(a, dtype, order, device, copy):
         return asarray(a, dtype, order, copy=copy)
 
 
-def _flat_items(seq):
+def _nested_shape(seq, index, leaves):
+    """NumPy's shape discovery of a nested sequence holding device arrays: (shape, ragged),
+    ``shape`` cut to the dimensions every element shares when ragged.  Appends (index, array,
+    whether its dtype counts) for each leaf; a host sublist without device arrays is one leaf."""
+    if len(index) >= 64:
+        raise ValueError("setting an array element with a sequence. The requested array "
+                         "would exceed the maximum number of dimension of 64.")
+    shapes, ragged = [], False
+    for i, x in enumerate(seq):
+        at = index + (i,)
+        if isinstance(x, (list, tuple)):
+            if not any(isinstance(y, ndarray) for y in _flat_items(x)):
+                try:
+                    h = np.asarray(x)
+                except ValueError:
+                    h = None
+                if h is not None and h.dtype != object:
+                    # an empty host list adds no dtype (NumPy's discovery finds none in it)
+                    leaves.append((at, _transfer.from_host(h), h.size > 0))
+                    shapes.append(h.shape)
+                    continue
+            sub, sub_ragged = _nested_shape(x, at, leaves)
+            ragged |= sub_ragged
+            shapes.append(sub)
+        else:
+            x = asarray(x)
+            leaves.append((at, x, True))
+            shapes.append(x.shape)
+    if not shapes:
+        return (0,), False
+    common = shapes[0]
+    for sh in shapes[1:]:
+        n = 0
+        while n < min(len(common), len(sh)) and common[n] == sh[n]:
+            n += 1
+        if n < len(common) or n < len(sh):
+            ragged = True
+        common = common[:n]
+    return (len(seq),) + tuple(common), ragged
+
+
+def _flat_items(seq, depth=1):
+    # no deeper than an array can be (a self-containing list ends here: NumPy's error later)
     for x in seq:
         if isinstance(x, (list, tuple)):
-            yield from _flat_items(x)
+            if depth < 64:
+                yield from _flat_items(x, depth + 1)
         else:
             yield x
 
 
-def array(obj, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False):
+def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False, *,
+          like=None):
     if ndmin > 64:
         raise ValueError("ndmin must be <= ndmax (64)")     # NumPy 2.4's message (checked first)
-    out = asarray(obj, dtype=dtype, order=None if order == "K" else order, copy=copy)
-    if copy and isinstance(obj, ndarray) and out is obj:
-        out = obj.copy(order=order)
+    _check_copy(copy)
+    out = asarray(object, dtype=dtype, order=None if order == "K" else order, copy=copy)
+    if copy and isinstance(object, ndarray) and out is object:
+        out = object.copy(order=order)
     if out.ndim < ndmin:
         out = out.reshape((1,) * (ndmin - out.ndim) + out.shape)
     return out
@@ -190,14 +248,20 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     return asarray(a, dtype=dtype, order=order, device=device, copy=copy)
 
 
-def ascontiguousarray(a, dtype=None):
+def _check_copy(copy):
+    if isinstance(copy, str):          # NumPy's copy converter
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None "
+                         "instead.")
+
+
+def ascontiguousarray(a, dtype=None, *, like=None):
     a = asarray(a, dtype=dtype)
     if a.ndim == 0:
         a = a.reshape(1)
     return a if a._c_contig else a.copy(order="C")
 
 
-def asfortranarray(a, dtype=None):
+def asfortranarray(a, dtype=None, *, like=None):
     a = asarray(a, dtype=dtype)
     if a.ndim == 0:
         a = a.reshape(1)

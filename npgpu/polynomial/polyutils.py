@@ -11,6 +11,7 @@ import warnings
 
 import numpy as np
 from numpy.polynomial.polyutils import format_float  # noqa: F401  (host-side printing)
+from numpy.polynomial.polyutils import trimseq as _host_trimseq
 
 from .._core.ndarray import ndarray
 from ..creation import asarray, ones, zeros
@@ -42,6 +43,9 @@ def _kept_lengths(*seqs):
 
 def trimseq(seq):
     """The series without its trailing zeros (one left if all are zero)."""
+    if isinstance(seq, (list, tuple)):
+        # a host sequence: NumPy's own loop, its type kept (NumPy returns a list for a list)
+        return _host_trimseq(seq)
     return seq[:_kept_lengths(seq)[0]] if len(seq) else seq
 
 

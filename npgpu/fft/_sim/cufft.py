@@ -15,10 +15,10 @@ surviving fail in CI.
 
 Each transformed dimension is one launch of a direct DFT kernel (:func:`_render`, compiled
 by ``_codegen.compiler`` like every npgpu kernel): a thread per output element sums its whole
-line in float64 with exact twiddle arguments ``2 pi (k j mod n) / n``.  Multi-dimensional
-plans pass through C-contiguous temporaries from npgpu's pool: R2C transforms the last
-dimension first, C2R last, as cuFFT does.  Streams are accepted and ignored (the simulator
-runs each launch at once).
+line in float64 with exact twiddle arguments ``2 pi (k j mod n) / n`` (a quarter-turn count
+and an angle of at most pi / 4).  Multi-dimensional plans pass through C-contiguous
+temporaries from npgpu's pool: R2C transforms the last dimension first, C2R last, as cuFFT
+does.  Streams are accepted and ignored (the simulator runs each launch at once).
 """
 import itertools
 
@@ -72,8 +72,17 @@ def _render(kind, nd, axis, in_dt, out_dt):
     count = "n // 2 + 1" if kind == "c2r" else "n"
     L += ["        re = 0.0", "        im = 0.0", f"        for j in range({count}):",
           "            m = (k * j) % n",
-          "            ang = sign * 6.283185307179586 * float64(m) / float64(n)",
-          "            wr = math.cos(ang)", "            wi = math.sin(ang)",
+          # 2 pi m / n as q quarter turns plus |a| <= pi / 4 (q and 4 m - q n exact integers):
+          # the angle's rounding costs the twiddle under an ulp, where 2 pi m / n rounded
+          # near a full turn cost several (round trips past NumPy's 5-ulp tolerance)
+          "            q = (8 * m + n) // (2 * n)",
+          "            a = 1.5707963267948966 * float64(4 * m - q * n) / float64(n)",
+          "            ca = math.cos(a)", "            sa = math.sin(a)", "            q = q % 4",
+          "            if q == 0:", "                wr = ca", "                wi = sa",
+          "            elif q == 1:", "                wr = -sa", "                wi = ca",
+          "            elif q == 2:", "                wr = -ca", "                wi = -sa",
+          "            else:", "                wr = sa", "                wi = -ca",
+          "            wi = sign * wi",
           f"            v = X[{src}]"]
     if kind == "r2c":
         L += ["            vr = float64(v)", "            re += vr * wr", "            im += vr * wi"]
