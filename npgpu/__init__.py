@@ -75,7 +75,7 @@ from . import linalg
 from .linalg import einsum, einsum_path, matrix_transpose
 from .linalg.products import (dot, vdot, inner, outer, matmul, tensordot, kron, trace, cross, vecdot,
                               matvec, vecmat, diagonal)
-_ops.update(matmul=matmul)
+_ops.update(matmul=matmul, copyto=copyto)     # ndarray.conj(out) of a real array
 from .byteorder import byteswap as _byteswap   # noqa: E402  (ndarray.byteswap)
 _ops.update(byteswap=_byteswap)
 

@@ -6,7 +6,7 @@ from .._codegen.stats import stats as _stats
 from ..cuda import runtime as _runtime
 from . import layout as _layout
 from .dtypes import check_dtype
-from .ndarray import _ops, empty_array, fail_unless_writeable, ndarray
+from .ndarray import _ops, empty_array, empty_array_keep, fail_unless_writeable, ndarray
 from . import transfer as _transfer
 
 IDENTITY = _ew.ScalarOp.from_expr("identity", 1, "x0")
@@ -94,13 +94,15 @@ def copy(a, order="C", dtype=None):
     dt = a.dtype if dtype is None else check_dtype(dtype)
     if order not in ("C", "F", "A", "K"):
         order = "C" if order is None else _layout.check_order(order)   # NumPy's converter
+    # 'K' of a non-contiguous array: its axes' memory order (a permuted C layout), as NumPy's
+    keep = order == "K" and a.ndim > 1 and not (a._c_contig or a._f_contig)
     if order == "K" or order == "A":
         order = "F" if (a._f_contig and not a._c_contig) else "C"
     if order not in ("C", "F"):
         raise ValueError(f"order must be one of 'C', 'F', 'A', or 'K' (got {order!r})")
     if _runtime.multi_device[0] and a._mem.device_id != _runtime._tls.device:
         return copy_from_device(a, order, dt)
-    out = empty_array(a.shape, dt, order)
+    out = empty_array_keep(a.shape, dt, a) if keep else empty_array(a.shape, dt, order)
     if a.size:
         if _same_block(out, a):
             _transfer.d2d(out._ptr, a._ptr, out.nbytes)

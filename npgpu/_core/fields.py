@@ -63,6 +63,7 @@ def resize(a, args, refcheck=True):
     ``a`` grows it gets new device memory, and views or other references to ``a`` keep the old
     memory (they neither dangle, as NumPy's may with ``refcheck=False``, nor see the change), so
     npgpu never refuses a resize because of references."""
+    operator.index(refcheck)          # NumPy's int converter: its TypeError for others
     shape = _new_shape(args)
     if shape is None:
         return

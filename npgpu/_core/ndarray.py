@@ -97,10 +97,25 @@ class Flags:
         included)."""
         return self._arr._ptr % self._arr.dtype.alignment == 0
 
+    # NumPy's derived flags (aliases and combinations of the ones above)
+    contiguous = property(lambda self: self.c_contiguous)
+    fortran = property(lambda self: self.f_contiguous)
+    forc = property(lambda self: self.c_contiguous or self.f_contiguous)
+    fnc = property(lambda self: self.f_contiguous and not self.c_contiguous)
+    behaved = property(lambda self: self.aligned and self._arr._ro < READONLY)
+    carray = property(lambda self: self.c_contiguous and self.behaved)
+    # NumPy's test is "any of F_CONTIGUOUS, ALIGNED, WRITEABLE, and not C_CONTIGUOUS"
+    farray = property(lambda self: not self.c_contiguous and (
+        self.f_contiguous or self.aligned or self._arr._ro < READONLY))
+    writebackifcopy = property(lambda self: False)
+
     _names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
               "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
               "OWNDATA": "owndata", "O": "owndata", "WRITEABLE": "writeable", "W": "writeable",
-              "ALIGNED": "aligned", "A": "aligned"}
+              "ALIGNED": "aligned", "A": "aligned", "FNC": "fnc", "FORC": "forc",
+              "BEHAVED": "behaved", "B": "behaved", "CARRAY": "carray", "CA": "carray",
+              "FARRAY": "farray", "FA": "farray", "WRITEBACKIFCOPY": "writebackifcopy",
+              "X": "writebackifcopy"}
 
     def __getitem__(self, name):
         return getattr(self, self._names[name.upper()])
@@ -528,7 +543,9 @@ class ndarray:
             # real casts drop the imaginary part on purpose)
             warnings.warn("Casting complex values to real discards the imaginary part",
                           np.exceptions.ComplexWarning, stacklevel=2)
-        return _ops["copy"](self, order=order, dtype=dt)
+        # (order K as A: a C- or F-contiguous result, which npgpu's own callers of astype take
+        # for granted; copy(order='K') keeps a permuted layout as NumPy's)
+        return _ops["copy"](self, order="A" if order == "K" else order, dtype=dt)
 
     def fill(self, value):
         if not isinstance(value, ndarray) and not self._ro:
@@ -574,8 +591,13 @@ class ndarray:
     def put(self, indices, values, mode="raise"):
         _ops["put"](self, indices, values, mode=mode)
 
-    def choose(self, choices, out=None, mode="raise"):
-        return _ops["choose"](self, choices, out=out, mode=mode)
+    def choose(self, *choices, out=None, mode="raise"):
+        # NumPy's: several positional arguments are the choices themselves
+        if len(choices) != 1:
+            if not choices:
+                raise TypeError("choose() takes exactly 1 argument (0 given)")
+            return _ops["choose"](self, choices, out=out, mode=mode)
+        return _ops["choose"](self, choices[0], out=out, mode=mode)
 
     # ---- sorting (npgpu.sorting, issue 14) ----------------------------------------------------
     def sort(self, axis=-1, kind=None, order=None, *, stable=None):
@@ -597,8 +619,14 @@ class ndarray:
     def clip(self, min=None, max=None, out=None, **kwargs):
         return _ops["clip"](self, min, max, out=out, **kwargs)
 
-    def conj(self):
-        return _ops["conjugate"](self)
+    def conj(self, out=None):
+        if self.dtype.kind == "c":
+            return _ops["conjugate"](self, out=out)
+        # NumPy's: a real array is its own conjugate, self (not a copy) or copied into out
+        if out is None:
+            return self
+        _ops["copyto"](out, self, casting="same_kind")
+        return out
 
     conjugate = conj
 
@@ -780,9 +808,13 @@ class ndarray:
         return _ops["matmul"](self, other, out=self)
 
     def __divmod__(self, other):
+        if _defers(other):
+            return NotImplemented
         return _ops["divmod"](self, other)
 
     def __rdivmod__(self, other):
+        if _defers(other):
+            return NotImplemented
         return _ops["divmod"](other, self)
 
     def __copy__(self):

@@ -20,7 +20,7 @@ def _as_seed_sequence(seed):
     if isinstance(seed, SeedSequence):
         return seed
     if seed is None or isinstance(seed, (int, np.integer)) or (
-            isinstance(seed, (list, tuple, np.ndarray)) and not isinstance(seed, str)):
+            isinstance(seed, (list, tuple, range, np.ndarray)) and not isinstance(seed, str)):
         # SeedSequence raises NumPy's own errors (negative values, non-integers, ...)
         if isinstance(seed, (float, np.floating)):
             raise TypeError("SeedSequence expects int or sequence of ints for entropy not "

@@ -329,6 +329,8 @@ def _check_kth(kth, a, axis, kind, order, arg=False):
     is_array = isinstance(kth, (ndarray, np.ndarray))
     if isinstance(kth, ndarray):
         kth = kth.get()
+    elif isinstance(kth, (list, tuple)):        # device scalars among the indices (0-d arrays)
+        kth = [v.get() if isinstance(v, ndarray) else v for v in kth]
     k = np.asarray(kth)
     if k.dtype == np.bool_:
         raise ValueError("Booleans unacceptable as partition index")

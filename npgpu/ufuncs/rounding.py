@@ -68,7 +68,7 @@ def around(a, decimals=0, out=None):
                                                          out=empty_array(a.shape, dt))
     if dt.kind in "iu" and decimals >= 0:      # bool is not NumPy's integer here: rint, float16
         if out is None:
-            return a.copy()
+            return a.copy(order="K")       # NumPy's copy keeps the layout
         if not np.can_cast(dt, out.dtype, "same_kind"):
             raise TypeError(f"Cannot cast array data from {dt!r} to {out.dtype!r} according "
                             "to the rule 'same_kind'")

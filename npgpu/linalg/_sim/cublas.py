@@ -77,17 +77,18 @@ class Cublas:
         al = host_scalar(alpha, scalar_dt)
         be = host_scalar(beta, scalar_dt)
         cm = batch(c, dt, m, n, ldc, sc, count)
-        if k == 0 or al == 0:
-            prod = np.zeros(cm.shape, ct)
-        else:
-            am = _op(batch(a, dt, ar, ac, lda, sa, count), transa).astype(ct)
-            bm = _op(batch(b, dt, br, bc, ldb, sb, count), transb).astype(ct)
-            prod = np.matmul(am, bm)
-            if al != 1:
-                prod *= al
-        if be != 0:          # beta == 0: C is write-only (NaN garbage in it does not propagate)
-            prod += be * cm.astype(ct)
-        cm[...] = prod.astype(dt)
+        with np.errstate(all="ignore"):     # cuBLAS raises no floating-point errors
+            if k == 0 or al == 0:
+                prod = np.zeros(cm.shape, ct)
+            else:
+                am = _op(batch(a, dt, ar, ac, lda, sa, count), transa).astype(ct)
+                bm = _op(batch(b, dt, br, bc, ldb, sb, count), transb).astype(ct)
+                prod = np.matmul(am, bm)
+                if al != 1:
+                    prod *= al
+            if be != 0:      # beta == 0: C is write-only (NaN garbage in it does not propagate)
+                prod += be * cm.astype(ct)
+            cm[...] = prod.astype(dt)
 
     def gemm_ex(self, handle, transa, transb, m, n, k, alpha, a, atype, lda, b, btype, ldb, beta, c,
                 ctype, ldc, compute_type, algo):
