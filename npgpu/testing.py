@@ -30,6 +30,8 @@ def _host(v):
     """``v`` with every npgpu array in it (at any depth of lists, tuples and dicts) read."""
     if v.__class__ in (list, tuple):
         return v.__class__(_host(x) for x in v)
+    if isinstance(v, tuple) and hasattr(v, "_fields"):     # a named tuple: SlogdetResult, ...
+        return v.__class__(*(_host(x) for x in v))
     if v.__class__ is dict:
         return {k: _host(x) for k, x in v.items()}
     return host_values(v)

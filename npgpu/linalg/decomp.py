@@ -194,7 +194,7 @@ def _svd_hermitian(a, compute_uv):
         s = _ufuncs.absolute(eigvalsh(a))
         return _sorting.sort(s, axis=-1)[..., ::-1]
     s, u = eigh(a)
-    sgn = _ufuncs.sign(s)
+    sgn = _ufuncs.copysign(1.0, s)     # NumPy's: a zero eigenvalue keeps its vector in V^H
     s = _ufuncs.absolute(s)
     sidx = _sorting.argsort(s, axis=-1)[..., ::-1]
     sgn = take_along_axis(sgn, sidx, axis=-1)

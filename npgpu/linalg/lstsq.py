@@ -70,12 +70,12 @@ def lstsq(a, b, rcond=None):
     if b2.shape[0] != m:
         raise LinAlgError("Incompatible dimensions")
     rt = linalg_dtype(a.dtype, b.dtype)
-    # NumPy computes in double (LAPACK's gelsd): its default and its negative rcond
-    # ("machine precision") are float64's epsilon
+    # NumPy computes in double (LAPACK's gelsd): its default is float64's epsilon times
+    # max(m, n); gelsd replaces an rcond outside (0, 1) by dlamch('E'), half that epsilon
     if rcond is None:
         rcond = np.finfo(np.float64).eps * max(m, n)
-    elif np.ndim(rcond) == 0 and rcond < 0:
-        rcond = np.finfo(np.float64).eps
+    elif np.ndim(rcond) == 0 and not 0 < rcond < 1:
+        rcond = np.finfo(np.float64).eps / 2
     if get_error_check() and a.size and not bool(isfinite(a).all()):
         raise LinAlgError("SVD did not converge in Linear Least Squares")
     u, s, vh = svd(a.astype(rt, copy=False), full_matrices=False)
