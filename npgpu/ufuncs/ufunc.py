@@ -3,6 +3,7 @@
 Each ufunc is built from one row of :mod:`npgpu.ufuncs.table`; this module is
 the only code path from a call to the elementwise generator.
 """
+import inspect
 import math
 import operator
 import sys
@@ -76,8 +77,25 @@ def operands(args):
     return inputs, tuple(keys)
 
 
+class _SignatureOf:
+    """``__signature__``: the NumPy ufunc's parameters, for ``inspect.signature``.  A descriptor
+    rather than a property because ``inspect.signature(ufunc)`` of the class reads the class
+    attribute and rejects a property object; absent on the class and where NumPy's ufunc has no
+    signature of its own (inspect then falls back to ``__call__``)."""
+
+    def __get__(self, obj, objtype=None):
+        if obj is not None:
+            try:
+                return inspect.signature(obj._np)
+            except (TypeError, ValueError):
+                pass
+        raise AttributeError("__signature__")
+
+
 class ufunc:
     """A universal function running as generated kernels (NumPy's ``ufunc`` interface)."""
+
+    __signature__ = _SignatureOf()
 
     def __init__(self, name, np_ufunc, loops, doc=None):
         self.__name__ = name
@@ -152,6 +170,22 @@ class ufunc:
         r = (loop_in, loop_out, self._op_for(loop_in))
         self._resolved[ck] = r
         return r
+
+    def resolve_dtypes(self, dtypes, *, signature=None, casting=None, reduction=False):
+        """NumPy's ``ufunc.resolve_dtypes``: the operand dtypes of the loop a call with these
+        dtypes runs (NumPy's answer and errors); a loop npgpu does not run (an unsupported
+        dtype) is npgpu's TypeError, as the call would be."""
+        # NumPy rejects signature=None and casting=None passed explicitly: pass only those given
+        kw = {"reduction": reduction}
+        if signature is not None:
+            kw["signature"] = signature
+        if casting is not None:
+            kw["casting"] = casting
+        dts = self._np.resolve_dtypes(dtypes, **kw)
+        for d in dts:
+            check_dtype(d)
+        self._op_for(dts[:self.nin])
+        return dts
 
     # ---- call ------------------------------------------------------------------------------------
     def __call__(self, *args, **kwargs):
