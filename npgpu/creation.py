@@ -1,4 +1,6 @@
 """Array creation: empty/zeros/ones/full (and _like), asarray/array, contiguous copies."""
+import operator
+
 import numpy as np
 
 from . import _array_api as _api
@@ -230,11 +232,21 @@ def _flat_items(seq, depth=1):
 
 
 def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocking=False, *,
-          like=None):
-    if ndmin > 64:
-        raise ValueError("ndmin must be <= ndmax (64)")     # NumPy 2.4's message (checked first)
+          ndmax=None, like=None):
+    """NumPy's ``array``.  ``ndmax`` (NumPy 2.4) caps the dimensions read from nested
+    sequences; NumPy keeps deeper levels as Python objects (``dtype=object``), a dtype npgpu
+    does not have, so a deeper nesting is NumPy's error for it without ``dtype=object``."""
+    limit = 64 if ndmax is None else _check_ndmax(ndmax)
+    if ndmin > limit:
+        raise ValueError(f"ndmin must be <= ndmax ({limit})")   # NumPy 2.4's message (checked first)
     _check_copy(copy)
     out = asarray(object, dtype=dtype, order=None if order == "K" else order, copy=copy)
+    if out.ndim > limit and not isinstance(object, (ndarray, np.ndarray)):
+        # NumPy: an array passes whole; a nested sequence or another array-like is refused
+        if isinstance(object, (list, tuple)):
+            raise ValueError("setting an array element with a sequence. The requested array "
+                             f"would exceed the maximum number of dimension of {limit}.")
+        raise ValueError("object too deep for desired array")
     if copy and isinstance(object, ndarray) and out is object:
         out = object.copy(order=order)
     if out.ndim < ndmin:
@@ -246,6 +258,15 @@ def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """NumPy's ``asanyarray``: npgpu has no array subclasses, so :func:`asarray` (Dask's
     ``asanyarray(..., like=meta)`` reaches it, e.g. ``x[mask] = v``)."""
     return asarray(a, dtype=dtype, order=order, device=device, copy=copy)
+
+
+def _check_ndmax(ndmax):
+    if isinstance(ndmax, float):
+        raise TypeError("integer argument expected, got float")
+    ndmax = operator.index(ndmax)
+    if not 0 <= ndmax <= 64:
+        raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
+    return ndmax
 
 
 def _check_copy(copy):

@@ -323,6 +323,42 @@ def test_indices(dt):
             same(g, h)
 
 
+# ---- array(ndmax=): NumPy 2.4's cap on the dimensions read from nested sequences -------------
+_NDMAX_OBJECTS = {"2d list": [[1.5, -2.0], [3.25, 4.0]], "3d list": [[[1, 2]], [[3, 4]]],
+                  "empty": [], "empty row": [[]], "scalar": 7,
+                  "list of arrays": [numpy.arange(3.0), numpy.arange(3.0) * 2]}
+
+
+@pytest.mark.parametrize("ndmax", [0, 1, 2, 3, True, numpy.int64(2)], ids=repr)
+@pytest.mark.parametrize("name", list(_NDMAX_OBJECTS))
+def test_array_ndmax_matches_numpy(name, ndmax):
+    obj = _NDMAX_OBJECTS[name]
+    try:
+        want = numpy.array(obj, ndmax=ndmax)
+    except ValueError as e:
+        with pytest.raises(ValueError) as got:
+            np.array(obj, ndmax=ndmax)
+        assert str(got.value) == str(e)
+        return
+    same(np.array(obj, ndmax=ndmax), want)
+
+
+def test_array_ndmax_arrays_and_bad_values():
+    h = rand((2, 3, 4), numpy.float32)
+    # an array passes whole, whatever ndmax says (NumPy 2.4)
+    same(np.array(np.asarray(h), ndmax=1), numpy.array(h, ndmax=1))
+    same(np.array(h, ndmax=1), numpy.array(h, ndmax=1))
+    same(np.array([[1, 2]], ndmin=2, ndmax=2), numpy.array([[1, 2]], ndmin=2, ndmax=2))
+    for kw, exc in [(dict(ndmax=65), ValueError), (dict(ndmax=-1), ValueError),
+                    (dict(ndmax=1.5), TypeError), (dict(ndmax="a"), TypeError),
+                    (dict(ndmin=3, ndmax=2), ValueError)]:
+        with pytest.raises(exc) as want:
+            numpy.array([[1, 2]], **kw)
+        with pytest.raises(exc) as got:
+            np.array([[1, 2]], **kw)
+        assert str(got.value) == str(want.value), kw
+
+
 # ---- conversions -------------------------------------------------------------------------------
 @pytest.mark.parametrize("dt", DTYPES, ids=str)
 def test_asarray_array(dt):
