@@ -18,20 +18,27 @@ class _Header:
     __slots__ = ("__array_interface__",)
 
     def __init__(self, a):
-        self.__array_interface__ = {"data": (a._ptr, False), "shape": a.shape,
-                                    "strides": a._strides, "typestr": a.dtype.str,
-                                    "version": 3}
+        if isinstance(a, ndarray):
+            iface = {"data": (a._ptr, False), "shape": a.shape, "strides": a._strides,
+                     "typestr": a.dtype.str}
+        else:               # another library's device array (CuPy, PyTorch, Numba, ...)
+            cai = a.__cuda_array_interface__
+            iface = {k: cai.get(k) for k in ("data", "shape", "strides", "typestr")}
+        self.__array_interface__ = dict(iface, version=3)
+
+
+def _on_device(x):
+    return isinstance(x, ndarray) or hasattr(x, "__cuda_array_interface__")
 
 
 def _headers(a, b):
-    """(a, b) as NumPy arrays over their device addresses, or None when only one is npgpu's
-    (device and host memory never overlap)."""
-    da, db = isinstance(a, ndarray), isinstance(b, ndarray)
+    """(a, b) as NumPy arrays over their device addresses, or None when only one is on the
+    device (device and host memory never overlap)."""
+    da, db = _on_device(a), _on_device(b)
     if da != db:
         return None
     if not da:
         return a, b
-    # a zero-size array has no memory; its header would carry a meaningless address
     return np.asarray(_Header(a)), np.asarray(_Header(b))
 
 

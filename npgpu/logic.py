@@ -42,11 +42,11 @@ def _result_type(values, keys):
 
 def _scalar_as(v, dt):
     """Host scalar ``v`` as a NumPy scalar of ``dt``, cast as ``copyto`` would (a weak Python int
-    out of range wraps: NumPy's where and select convert it through its default dtype)."""
+    out of range wraps: NumPy's where and select convert it through its default dtype; a float
+    overflowing ``dt`` gives NumPy's cast warning, under the caller's errstate)."""
     if isinstance(v, np.generic) and v.dtype == dt:
         return v
-    with np.errstate(all="ignore"):
-        return np.asarray(v).astype(dt)[()]
+    return np.asarray(v).astype(dt)[()]
 
 
 def _shape_of(v):

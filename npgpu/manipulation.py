@@ -465,8 +465,12 @@ def copyto(dst, src, casting="same_kind", where=True):
     if where is True:
         _copy.copy_into(dst, src) if isinstance(src, ndarray) else _copy.fill(dst, src)
         return
-    where = asarray(where)
-    _check_cast(where.dtype, _BOOL, "safe")
+    if isinstance(where, (ndarray, np.ndarray)):
+        where = asarray(where)
+        _check_cast(where.dtype, _BOOL, "safe")
+    else:
+        # NumPy's: a list or scalar is discovered as bool ([[0, 1], [1, 0]] is a mask)
+        where = asarray(where, dtype=_BOOL)
     if not _layout.broadcasts_to(where.shape, dst.shape):
         raise ValueError("could not broadcast where mask from shape "         # NumPy's message
                          f"{_layout.c_shape_text(where.shape)} into shape "

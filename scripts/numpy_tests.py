@@ -226,9 +226,9 @@ _REWRITES = [
     (re.compile(r"^(\s*)import numpy\.testing as npt\s*$", re.M),
      r"\1import npgpu.testing as npt"),
     (re.compile(r"^(\s*)from numpy import", re.M), r"\1from npgpu import"),
-    (re.compile(r"^(\s*)from numpy\.(linalg|fft|random|polynomial)((?:\.[a-z]\w*)?) import", re.M),
+    (re.compile(r"^(\s*)from numpy\.(linalg|fft|random|polynomial|lib\.stride_tricks)((?:\.[a-z]\w*)?) import", re.M),
      r"\1from npgpu.\2\3 import"),
-    (re.compile(r"^(\s*)import numpy\.(linalg|fft|random|polynomial)((?:\.[a-z]\w*)?) as", re.M),
+    (re.compile(r"^(\s*)import numpy\.(linalg|fft|random|polynomial|lib\.stride_tricks)((?:\.[a-z]\w*)?) as", re.M),
      r"\1import npgpu.\2\3 as"),
     # NumPy's private modules reached through ``np``: NumPy's own
     (re.compile(r"\bnp\.(_core|lib\._\w+|_utils)\b"), r"_numpy_host.\1"),

@@ -42,7 +42,21 @@ def same_elements(a, b, shape):
         return False
     sa = _ew.broadcast_strides(a.shape, a._strides, shape)
     sb = _ew.broadcast_strides(b.shape, b._strides, shape)
-    return all((x == y and x) or n == 1 for x, y, n in zip(sa, sb, shape))
+    return (all((x == y and x) or n == 1 for x, y, n in zip(sa, sb, shape))
+            and (a._c_contig or a._f_contig or distinct_places(a.shape, a._strides, a.itemsize)))
+
+
+def distinct_places(shape, strides, itemsize):
+    """True if no two elements of the layout share a byte (checked by a sufficient rule: with
+    the axes sorted by stride, each stride clears the extent of the smaller ones).  False may
+    be a layout that does not overlap after all (``as_strided`` ones): callers then copy."""
+    reach = itemsize
+    for n, s in sorted(((n, abs(s)) for n, s in zip(shape, strides) if n > 1),
+                       key=lambda t: t[1]):
+        if s < reach:
+            return False
+        reach = s * (n - 1) + reach
+    return True
 
 
 def copy_into(dst, src):

@@ -30,9 +30,7 @@ def getfield(a, dtype, offset=0):
         shape = shape + sub
         strides = strides + _layout.c_strides(sub, dt.itemsize)
     dt = check_dtype(dt)
-    if offset % dt.alignment:
-        raise ValueError(f"npgpu: a {dt} field at byte offset {offset} is not aligned (device "
-                         f"loads need offsets that are multiples of {dt.alignment})")
+    _layout.check_aligned(a._ptr + offset, shape, strides, dt, f"a field at byte offset {offset}")
     return a._view(offset, shape, strides, dt)
 
 

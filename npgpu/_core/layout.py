@@ -323,3 +323,18 @@ def host_stand_in(shape, dtype, writeable=False):
     NumPy's own argument checks run on to give NumPy's errors for an npgpu call."""
     return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), tuple(shape), (0,) * len(shape),
                                            writeable=writeable)
+
+
+def check_aligned(ptr, shape, strides, dtype, what):
+    """ValueError unless every element of the layout starts at a multiple of ``dtype``'s
+    alignment: NumPy reads misaligned views through buffers, a device load of one faults (and
+    the fault poisons the context), so npgpu never makes one."""
+    al = dtype.alignment
+    acc = ptr
+    for s in strides:
+        acc |= s
+    if acc % al == 0 or 0 in shape:          # (an OR of multiples of a power of 2 is one)
+        return
+    if ptr % al or any(s % al for s, n in zip(strides, shape) if n > 1):
+        raise ValueError(f"npgpu: {what} would not be aligned for {dtype} (device loads need "
+                         f"addresses and strides that are multiples of {al} bytes)")

@@ -70,13 +70,18 @@ def set_writeable(a, flag):
 class Flags:
     """``ndarray.flags``: the layout flags as of the call; ``writeable`` reads and sets the array's."""
 
-    __slots__ = ("c_contiguous", "f_contiguous", "owndata", "_arr")
+    __slots__ = ("_c", "_f", "_own", "_arr")
 
     def __init__(self, arr):
-        self.c_contiguous = arr._c_contig
-        self.f_contiguous = arr._f_contig
-        self.owndata = arr._base is None
+        self._c = arr._c_contig
+        self._f = arr._f_contig
+        self._own = arr._base is None
         self._arr = arr
+
+    # read-only as NumPy's (AttributeError on assignment); ``writeable`` alone is set
+    c_contiguous = property(lambda self: self._c)
+    f_contiguous = property(lambda self: self._f)
+    owndata = property(lambda self: self._own)
 
     @property
     def writeable(self):
@@ -118,7 +123,11 @@ class Flags:
               "X": "writebackifcopy"}
 
     def __getitem__(self, name):
-        return getattr(self, self._names[name.upper()])
+        # NumPy's keys are the upper-case names alone
+        attr = self._names.get(name) if isinstance(name, str) else None
+        if attr is None:
+            raise KeyError("Unknown flag")
+        return getattr(self, attr)
 
     def __setitem__(self, name, value):
         if self._names.get(name.upper() if isinstance(name, str) else name) != "writeable":
@@ -251,6 +260,8 @@ class ndarray:
             mem, ptr = (memptr.mem, memptr.ptr) if isinstance(memptr, MemoryPointer) else (memptr, memptr.ptr)
         if strides is None:
             strides = (_layout.c_strides if order != "F" else _layout.f_strides)(shape, dtype.itemsize)
+        elif memptr is not None:
+            _layout.check_aligned(ptr, shape, tuple(strides), dtype, "an array with these strides")
         self._mem = mem
         self._ptr = ptr
         self._shape = shape
@@ -400,6 +411,8 @@ class ndarray:
             return self._view(0, self.shape, self._strides)
         dt = check_dtype(dtype)
         if dt.itemsize == self.itemsize:
+            if dt.alignment > self._dtype.alignment:
+                _layout.check_aligned(self._ptr, self.shape, self._strides, dt, "this view")
             return self._view(0, self.shape, self._strides, dt)
         if self.ndim == 0:
             raise ValueError("Changing the dtype of a 0d array is only supported if the itemsize is unchanged")
@@ -411,6 +424,7 @@ class ndarray:
                              "size in bytes of the last axis of the array.")
         shape = self.shape[:-1] + (last // dt.itemsize,)
         strides = self._strides[:-1] + (dt.itemsize,)
+        _layout.check_aligned(self._ptr, shape, strides, dt, "this view")
         return self._view(0, shape, strides, dt)
 
     def reshape(self, *shape, order="C", copy=None):
@@ -532,12 +546,18 @@ class ndarray:
         return _ops["copy"](self, order=order)
 
     def astype(self, dtype, order="K", casting="unsafe", subok=True, copy=True):
+        o = _layout.check_order(order)
+        if isinstance(copy, np._CopyMode):
+            raise ValueError("_CopyMode enum is not allowed for astype function. Use true/false "
+                             "instead.")
         dt = check_dtype(dtype)
         if not np.can_cast(self.dtype, dt, casting=casting):
             raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dt!r} according to the "
                             f"rule '{casting}'")
-        if not copy and dt == self.dtype:
-            return self
+        if not copy and dt == self.dtype and (
+                o in (None, "K") or (o == "C" and self._c_contig) or (o == "F" and self._f_contig)
+                or (o == "A" and (self._c_contig or self._f_contig))):
+            return self     # NumPy's: no copy only where the layout already meets ``order``
         if self.dtype.kind == "c" and dt.kind not in "cb" and _backend._user_stacklevel() == 2:
             # NumPy's ComplexWarning, for a call from the user's code (npgpu's own complex-to-
             # real casts drop the imaginary part on purpose)
@@ -545,7 +565,7 @@ class ndarray:
                           np.exceptions.ComplexWarning, stacklevel=2)
         # (order K as A: a C- or F-contiguous result, which npgpu's own callers of astype take
         # for granted; copy(order='K') keeps a permuted layout as NumPy's)
-        return _ops["copy"](self, order="A" if order == "K" else order, dtype=dt)
+        return _ops["copy"](self, order="A" if o in (None, "K") else o, dtype=dt)
 
     def fill(self, value):
         if not isinstance(value, ndarray) and not self._ro:
@@ -805,6 +825,14 @@ class ndarray:
         return _ops["matmul"](other, self)
 
     def __imatmul__(self, other):
+        if _defers(other, True):
+            return NotImplemented
+        # NumPy passes matmul axes= that keep the result from broadcasting into self: a 1-d
+        # second operand is its error (0-d operands: matmul's own)
+        other = other if isinstance(other, ndarray) else _ops["asarray"](other)
+        if self.ndim and other.ndim == 1:
+            raise ValueError("inplace matrix multiplication requires the first operand to have "
+                             "at least one and the second at least two dimensions.")
         return _ops["matmul"](self, other, out=self)
 
     def __divmod__(self, other):
@@ -818,10 +846,10 @@ class ndarray:
         return _ops["divmod"](other, self)
 
     def __copy__(self):
-        return self.copy()
+        return self.copy(order="K")             # NumPy keeps the layout (an F array stays F)
 
     def __deepcopy__(self, memo):
-        return self.copy()
+        return self.copy(order="K")
 
     def __reduce__(self):
         # pickles the values (a host copy); unpickling puts them on the current device
@@ -848,20 +876,33 @@ class ndarray:
 _PLAIN = frozenset((int, float, complex, bool))
 
 
-def _defers(other):
+def _defers(other, inplace=False):
     """NumPy's rule for binary operators: the other operand gets the operation (its reflected
-    method runs) when its class sets ``__array_ufunc__ = None`` (a LinearOperator), or has no
-    ``__array_ufunc__`` and a higher ``__array_priority__`` (a sparse matrix)."""
+    method runs) when its class sets ``__array_ufunc__ = None`` (a LinearOperator; not for
+    in-place operators, whose ufunc then raises), or has no ``__array_ufunc__`` and a higher
+    ``__array_priority__`` (a sparse matrix)."""
     t = other.__class__
     if t is ndarray or t in _PLAIN:
         return False
     au = getattr(t, "__array_ufunc__", 0)
     if au is None:
-        return True
+        return not inplace
     if au != 0 or isinstance(other, (ndarray, np.generic)):
         return False
-    prio = getattr(other, "__array_priority__", 0.0)
-    return type(prio) is float and prio > 0.0
+    try:
+        prio = getattr(other, "__array_priority__", 0.0)
+    except Exception:       # NumPy: a failing lookup is the default priority
+        return False
+    # NumPy reads it as a C double (PyFloat_AsDouble): ints, bools and NumPy scalars count,
+    # strings do not
+    if type(prio) is float:
+        return prio > 0.0
+    if not (hasattr(type(prio), "__float__") or hasattr(type(prio), "__index__")):
+        return False
+    try:
+        return float(prio) > 0.0
+    except (TypeError, ValueError, OverflowError):
+        return False
 
 
 def _binop(name):
@@ -876,6 +917,8 @@ def _binop(name):
         return _ops[name](other, self)
 
     def inplace(self, other):
+        if _defers(other, True):
+            return NotImplemented
         return _ops[name](self, other, out=self)
 
     return fwd, rev, inplace
@@ -945,6 +988,8 @@ def _fast_power(name):
     (``(inf+0j) ** -1`` is 0 there, not NaN) and 0.5 of one is ``sqrt`` (``-inf ** 0.5`` is NaN
     there, not inf); anything else is ``power``."""
     def pw(self, other, *out):
+        if _defers(other, bool(out)):
+            return NotImplemented
         if type(other) is int and other == 2:
             return _ops["square"](self, *out)
         if type(other) is int and other == -1 and self.dtype.kind in "fc":

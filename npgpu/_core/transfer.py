@@ -358,6 +358,7 @@ def from_cuda_array_interface(obj, cai=None):
         producer = _cai_stream(s)
         if _backend.IS_CUDA:
             _runtime.stream_wait(_runtime.current_stream_handle(), producer)
+    _layout.check_aligned(ptr, shape, strides, dt, "this foreign device array")
     lo, hi, contig = foreign_extent(shape, strides, dt.itemsize)
     mem = _memory.Memory(ptr + lo, hi - lo, None, _runtime._tls.device, None, 0, obj)
     return _new(mem, ptr, shape, strides, dt, None, contig,

@@ -4,10 +4,12 @@ device memory, no copy.
 The new shape and strides are NumPy's own answer: its function runs on a host stand-in with the
 array's shape, strides and dtype over a one-element buffer (nothing is read), so the layouts,
 argument handling and errors are NumPy's; the view is then made over the device memory.  As in
-NumPy, ``as_strided`` checks nothing (a view past the memory reads garbage), and the views of
+NumPy, ``as_strided`` checks no bounds (a view past the memory reads garbage); unlike NumPy's,
+its strides must keep elements aligned (device loads fault otherwise), and the views of
 ``sliding_window_view`` are read-only unless ``writeable=True``."""
 import numpy as _np
 
+from .._core import layout as _layout
 from .._core.ndarray import READONLY, _new, ndarray
 from ..creation import asarray
 from ..manipulation import broadcast_arrays, broadcast_shapes, broadcast_to
@@ -30,6 +32,7 @@ def as_strided(x, shape=None, strides=None, subok=False, writeable=True):
     ``strides`` (bytes), unchecked."""
     x = asarray(x)
     like = _np.lib.stride_tricks.as_strided(_stand_in(x), shape, strides, subok, writeable)
+    _layout.check_aligned(x._ptr, like.shape, like.strides, x.dtype, "a view with these strides")
     return _view(x, like, writeable)
 
 

@@ -359,7 +359,8 @@ def cumulative(name, a, axis, dtype, out, np_func, pre=None):
         ax = 0
     else:
         from .._core import layout as _layout
-        ax = _layout.normalize_axis(axis, a.ndim)
+        # the dry run refused axis=None beyond 1-D (NumPy's "multiple axes" error)
+    ax = 0 if axis is None else _layout.normalize_axis(axis, a.ndim)
     r = _r.prepare_out(out, a.shape, dt)
     if r.size == 0:
         return r
@@ -407,7 +408,8 @@ def ufunc_accumulate(uf, array, axis=0, dtype=None, out=None):
     dt = check_dtype(dtype) if dtype is not None else \
         check_dtype(out.dtype if out is not None else res.dtype)
     from .._core import layout as _layout
-    ax = _layout.normalize_axis(axis, a.ndim)
+    # the dry run refused axis=None beyond 1-D (NumPy's "multiple axes" error)
+    ax = 0 if axis is None else _layout.normalize_axis(axis, a.ndim)
     r = _r.prepare_out(out, a.shape, dt)
     if r.size == 0:
         return r

@@ -303,7 +303,9 @@ def ufunc_reduceat(uf, array, indices, axis=0, dtype=None, out=None):
         kw["dtype"] = dtype
     if a.ndim == 0:
         raise ValueError("reduceat: the array must be at least one-dimensional")
-    ax = _layout.normalize_axis(axis, a.ndim)
+    if axis is None and a.ndim > 1:
+        raise ValueError("reduceat does not allow multiple axes")
+    ax = 0 if axis is None else _layout.normalize_axis(axis, a.ndim)   # None: NumPy's 1-D axis
     if idx.ndim != 1 or (idx.size and idx.dtype.kind not in "iu"):
         raise TypeError("reduceat: indices must be a 1-D sequence of integers")
     n = a.shape[ax]

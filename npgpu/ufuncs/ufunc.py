@@ -22,6 +22,7 @@ from .._core import layout as _layout
 from .._core.layout import c_shape_text
 from .._core.ndarray import _ops, empty_array, fail_unless_writeable, ndarray
 from ..cuda import runtime as _runtime
+from . import overrides as _overrides
 
 _multi_device = _runtime.multi_device
 
@@ -370,6 +371,9 @@ class ufunc:
         if _hostmode.on_host(*args, *(out if isinstance(out, tuple) else (out,))):
             # a host-mode @npgpu.fuse call: NumPy inputs compute with NumPy
             return self._np(*args, **kwargs)
+        res = _overrides.dispatch(self, "__call__", args, kwargs)
+        if res is not _overrides.NONE:
+            return res
         nin = self.nin
         ins, err = [], None
         for x in args[:nin]:    # lists and the like to the device, unless npgpu cannot hold them
@@ -637,6 +641,12 @@ class OneOperandUfunc(ufunc):
         self._single = ufunc(name, np_ufunc, single_loops)
 
     def __call__(self, *args, **kwargs):
+        if not (len(args) == 2 and not kwargs and args[0].__class__ is ndarray
+                and (args[1].__class__ is ndarray or args[1].__class__ in _FAST_SCALAR)):
+            # an override gets this ufunc, not _single
+            res = _overrides.dispatch(self, "__call__", args, kwargs)
+            if res is not _overrides.NONE:
+                return res
         if len(args) >= 2 and _one_value(self, args, kwargs):
             return self._single(*args, **kwargs)
         return ufunc.__call__(self, *args, **kwargs)
