@@ -165,6 +165,10 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
             _copy.copy_into(out[idx], x)
         return asarray(out, dtype=dtype, order=order)
     host = np.asarray(a, dtype=dtype)
+    if dtype is not None and host.dtype.byteorder == ">":
+        # a requested non-native dtype is refused as zeros/astype refuse it (host data of one
+        # is read into the native dtype below)
+        check_dtype(host.dtype)
     if host.dtype == object:
         raise TypeError(f"npgpu does not support dtype object (from {type(a).__name__})")
     return _transfer.from_host(host, order=order or "K")
@@ -395,13 +399,25 @@ def _arange_dtype(values):
     return np.result_type(*dts)
 
 
-def _arange_length(start, stop, step):
+def _arange_length(start, stop, step, cmplx=True):
     try:
         q = (stop - start) / step
     except ZeroDivisionError:
         raise ZeroDivisionError("division by zero") from None
+    if not cmplx and isinstance(q, complex):
+        # NumPy reads the quotient as a C double for a real dtype (PyFloat_AsDouble): a Python
+        # complex is its TypeError, a NumPy complex scalar its real part and a ComplexWarning
+        if not isinstance(q, np.complexfloating):
+            raise TypeError("must be real number, not complex")
+        import warnings
+        warnings.warn("Casting complex values to real discards the imaginary part",
+                      np.exceptions.ComplexWarning, stacklevel=3)
+        q = q.real
     # NumPy: min of the ceilings of both parts only when the quotient itself is complex
     parts = (q.real, q.imag) if isinstance(q, (complex, np.complexfloating)) else (q,)
+    if len(parts) == 1 and q == 0 and stop != start:
+        # NumPy: a quotient that underflowed (or a step of +-inf) gives one value when it is +0.0
+        return 0 if _math.copysign(1.0, float(q)) < 0 else 1
     n = None
     for p in parts:
         p = float(p)
@@ -427,7 +443,11 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     if step is None:
         step = 1
     if dtype is None:
-        dt = check_dtype(_arange_dtype([start, stop, step]))
+        raw = _arange_dtype([start, stop, step])
+        if raw.kind == "O":
+            # Python integers past 64 bits: NumPy's size error comes before the dtype's
+            _arange_length(start, stop, step, False)
+        dt = check_dtype(raw)
     else:
         _arange_dtype([start, stop, step])
         dt = check_dtype(dtype)
@@ -436,7 +456,7 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
     if device is not None:
         with _api.device_scope(device):
             return arange(start, stop, step, dtype)
-    n = _arange_length(start, stop, step)
+    n = _arange_length(start, stop, step, dt.kind == "c")
     if dt.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")
     out = empty_array((n,), dt)

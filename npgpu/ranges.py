@@ -161,8 +161,9 @@ def _power(base, y):
 def logspace(start, stop, num=50, endpoint=True, base=10.0, dtype=None, axis=0):
     num = _num(num)
     start, stop, base = _operand(start), _operand(stop), _operand(base)
-    if isinstance(base, ndarray) or isinstance(start, ndarray) or isinstance(stop, ndarray):
-        # NumPy: ndmin so that start, stop and base broadcast; base gets an axis at `axis`
+    if isinstance(base, ndarray) and base.ndim:
+        # NumPy: a non-scalar base broadcasts with start and stop (ndmin) and gets an axis at
+        # `axis`; a scalar one stays a scalar (a Python float weak: float16 y stays float16)
         nd = len(np.broadcast_shapes(*(x.shape if isinstance(x, ndarray) else () for x in (start, stop, base))))
         start, stop, base = (asarray(x) if not isinstance(x, ndarray) else x for x in (start, stop, base))
         start, stop, base = (x.reshape((1,) * (nd - x.ndim) + x.shape) for x in (start, stop, base))

@@ -111,17 +111,19 @@ def normalize_axis(axis, ndim, prefix=None):
 def reshape_strides(shape, strides, itemsize, newshape, order="C"):
     """Strides that view (shape, strides) as ``newshape`` without copying, or None.
 
-    NumPy's rule: walk both shapes, grouping dims whose products match; each
-    old group must be contiguous among itself in the requested order.
+    NumPy's rule (``PyArray_Newshape``): an array contiguous in the requested order gets
+    contiguous strides; otherwise walk both shapes, grouping dims whose products match, each
+    old group contiguous among itself in that order (``_attempt_nocopy_reshape``, whose strides
+    for the new shape's leftover 1-dims are observable, so they are NumPy's too).
     """
-    if prod(shape) == 0 or prod(newshape) == 0:
-        return (c_strides if order == "C" else f_strides)(newshape, itemsize)
+    if tuple(newshape) == tuple(shape):
+        return tuple(strides)                   # NumPy: the same shape is a plain view
+    f = order == "F"
+    if prod(shape) == 0 or prod(newshape) == 0 or (is_f_contig if f else is_c_contig)(
+            shape, strides, itemsize):
+        return (f_strides if f else c_strides)(newshape, itemsize)
     old = [(n, s) for n, s in zip(shape, strides) if n != 1]
-    if order == "F":
-        old = old[::-1]
-        new = list(newshape)[::-1]
-    else:
-        new = list(newshape)
+    new = list(newshape)
     out = [0] * len(new)
     oi = ni = 0
     while oi < len(old) and ni < len(new):
@@ -136,19 +138,23 @@ def reshape_strides(shape, strides, itemsize, newshape, order="C"):
                 oj += 1
         # the old group oi..oj must be contiguous among itself
         for k in range(oi, oj - 1):
-            if old[k][1] != old[k + 1][1] * old[k + 1][0]:
+            (n0, s0), (n1, s1) = old[k], old[k + 1]
+            if (s1 != n0 * s0) if f else (s0 != n1 * s1):
                 return None
-        # new strides for ni..nj, from the innermost of the old group
-        acc = old[oj - 1][1]
-        for k in range(nj - 1, ni - 1, -1):
-            out[k] = acc
-            acc *= new[k]
+        # new strides for ni..nj, from the group's fastest old axis
+        if f:
+            out[ni] = old[oi][1]
+            for k in range(ni + 1, nj):
+                out[k] = out[k - 1] * new[k - 1]
+        else:
+            out[nj - 1] = old[oj - 1][1]
+            for k in range(nj - 1, ni, -1):
+                out[k - 1] = out[k] * new[k]
         oi, ni = oj, nj
-    # remaining new dims are all 1
+    # the remaining new dims are all 1 (ni >= 1: a non-contiguous array has a dim > 1)
+    last = out[ni - 1] * (new[ni - 1] if f else 1)
     for k in range(ni, len(new)):
-        out[k] = out[k - 1] * new[k - 1] if k > 0 and new[k - 1] else itemsize
-    if order == "F":
-        out = out[::-1]
+        out[k] = last
     return tuple(out)
 
 
