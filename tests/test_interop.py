@@ -314,9 +314,13 @@ def test_dlpack_bad_arguments():
     else:
         with pytest.raises(BufferError):
             x.__dlpack__(dl_device=(2, 0))         # the simulator has no CUDA memory to give
-    odd = npgpu.zeros((3, 3), dtype=np.uint8)[:, :2].view(np.int16)   # byte stride 3, itemsize 2
+    # byte stride 24, itemsize 16 (aligned for complex128, but no whole number of elements)
+    odd = npgpu.zeros((3, 3), dtype=np.float64)[:, :2].view(np.complex128)
+    assert odd.strides == (24, 16)
     with pytest.raises(BufferError, match="itemsize"):
         odd.__dlpack__()
+    with pytest.raises(ValueError, match="would not be aligned"):   # a misaligned view: never made
+        npgpu.zeros((3, 3), dtype=np.uint8)[:, :2].view(np.int16)
 
 
 def test_dlpack_host_copy_via_dl_device():

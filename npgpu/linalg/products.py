@@ -14,11 +14,32 @@ from .._core.ndarray import (READONLY, _new as _new_array, empty_array, fail_unl
 from ..cuda.memory import alloc as _alloc
 from ..creation import ones
 from ..ufuncs import multiply, negative, subtract
+from ..ufuncs import overrides as _overrides
 from . import _gemm
 from ._common import (asarray, check_core_ndim, conj, gufunc_broadcast_error,
                       gufunc_core_error)
 
 _SIG = "(n?,k),(k,m?)->(n?,m?)"
+_GUFUNC_DEFAULTS = {"casting": "same_kind", "order": "K", "dtype": None, "subok": True,
+                    "axis": -1, "keepdims": False}
+
+
+def _override(name, x1, x2, out, **opts):
+    """NEP 13 for the gufuncs npgpu runs as functions: an operand with its own
+    ``__array_ufunc__`` gets the call with NumPy's ufunc ``name`` (npgpu has no ufunc object
+    for it; called back on npgpu arrays, NumPy's ufunc comes here) and the options given."""
+    if x1.__class__ is ndarray and x2.__class__ is ndarray and out is None:
+        return _overrides.NONE
+    kw = {} if out is None else {"out": out}
+    kw.update((k, v) for k, v in opts.items() if not _same(v, _GUFUNC_DEFAULTS[k]))
+    return _overrides.dispatch(getattr(np, name), "__call__", (x1, x2), kw)
+
+
+def _same(v, default):
+    try:
+        return v is default or v.__class__ is default.__class__ and v == default
+    except (TypeError, ValueError):
+        return False
 
 
 
@@ -192,6 +213,10 @@ def matmul(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
             res = _fresh(p[0], p[1], p[2], p[3], p[4])
             p[5](res._ptr, x1._ptr, x2._ptr)
             return res
+    res = _override("matmul", x1, x2, out, casting=casting, order=order, dtype=dtype,
+                    subok=subok)
+    if res is not _overrides.NONE:
+        return res
     out = _plain_out(out)
     a = asarray(x1)
     b = asarray(x2)
@@ -370,6 +395,10 @@ def vecdot(x1, x2, /, out=None, *, axis=-1, keepdims=False, casting="same_kind",
     axis = operator.index(axis)         # NumPy's TypeError for a tuple
     if not isinstance(keepdims, (bool, np.bool_)):
         raise TypeError("'keepdims' must be a boolean")
+    res = _override("vecdot", x1, x2, out, axis=axis, keepdims=keepdims, casting=casting,
+                    order=order, dtype=dtype, subok=subok)
+    if res is not _overrides.NONE:
+        return res
     out = _plain_out(out)
     a0 = asarray(x1)
     b0 = asarray(x2)
@@ -415,6 +444,10 @@ def _check_vector_gufunc(name, sig, a, b, na, nb):
 
 def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
     """Matrix-vector products over the last axes, batch dims broadcast (NumPy's gufunc)."""
+    res = _override("matvec", x1, x2, out, casting=casting, order=order, dtype=dtype,
+                    subok=subok)
+    if res is not _overrides.NONE:
+        return res
     out = _plain_out(out)
     a = asarray(x1)
     b = asarray(x2)
@@ -425,6 +458,10 @@ def matvec(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, s
 
 def vecmat(x1, x2, /, out=None, *, casting="same_kind", order="K", dtype=None, subok=True):
     """Vector-matrix products (the vector conjugated), batch dims broadcast (NumPy's gufunc)."""
+    res = _override("vecmat", x1, x2, out, casting=casting, order=order, dtype=dtype,
+                    subok=subok)
+    if res is not _overrides.NONE:
+        return res
     out = _plain_out(out)
     a = asarray(x1)
     b = asarray(x2)

@@ -19,8 +19,11 @@ def _overriders(objs):
         t = x.__class__
         if t in _PLAIN or isinstance(x, np.generic):
             continue
-        au = getattr(t, "__array_ufunc__", None)
-        if au is None or au in _OWN or any(o.__class__ is t for o in found):
+        au = getattr(t, "__array_ufunc__", NONE)
+        if au is None:
+            raise TypeError(f"operand {t.__name__!r} does not support ufuncs "
+                            "(__array_ufunc__=None)")
+        if au is NONE or au in _OWN or any(o.__class__ is t for o in found):
             continue
         at = next((i for i, o in enumerate(found) if issubclass(t, o.__class__)), len(found))
         found.insert(at, x)
@@ -59,7 +62,50 @@ def dispatch(uf, method, args, kwargs):
         del kw["out"]
     if "sig" in kw:
         kw["signature"] = kw.pop("sig")
+    return _hand_on(uf, method, args[:nin], kw, found)
+
+
+# a method's operands checked for overrides and the names of its later positional parameters,
+# as NumPy normalises them (keywords for the override)
+_METHODS = {"reduce": (1, ("axis", "dtype", "out", "keepdims", "initial", "where")),
+            "accumulate": (1, ("axis", "dtype", "out")),
+            "reduceat": (2, ("axis", "dtype", "out")),
+            "outer": (2, ()), "at": (3, ())}
+
+
+def dispatch_method(uf, method, args, kwargs):
+    """:func:`dispatch` for the ufunc methods: the override's answer to ``uf.method(*args,
+    **kwargs)``, or ``NONE`` where no operand (inputs, ``out``, reduce's ``where``) has one or
+    the call's arguments do not parse (the method then raises NumPy's error)."""
+    out, where = kwargs.get("out"), kwargs.get("where")
+    plain = _PLAIN
+    for x in (*args, *out, where) if out.__class__ is tuple else (*args, out, where):
+        if x.__class__ not in plain:
+            break
+    else:
+        return NONE
+    nin, names = _METHODS[method]
+    nin = min(nin, len(args))
+    if len(args) > nin + len(names) or any(n in kwargs for n in names[:len(args) - nin]):
+        return NONE
+    kw = dict(zip(names, args[nin:]))
+    if "out" in kw:         # NumPy lists a positional out first
+        kw = {"out": kw.pop("out"), **kw}
+    kw.update(kwargs)
+    if "out" in kw:
+        out = kw["out"]
+        kw["out"] = out if isinstance(out, tuple) else (out,)
+        if all(o is None for o in kw["out"]):
+            del kw["out"]
     inputs = args[:nin]
+    objs = inputs + kw.get("out", ()) + ((kw["where"],) if "where" in kw else ())
+    found = _overriders(objs)
+    if not found:
+        return NONE
+    return _hand_on(uf, method, inputs, kw, found)
+
+
+def _hand_on(uf, method, inputs, kw, found):
     for x in found:
         res = x.__array_ufunc__(uf, method, *inputs, **kw)
         if res is not NotImplemented:

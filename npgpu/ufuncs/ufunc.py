@@ -588,6 +588,9 @@ class ufunc:
         for every error: where npgpu raises, NumPy's exception (from host stand-ins,
         :func:`numpy_error`) is raised if it has one.  A non-bool ``where=`` array, which npgpu
         would cast, is NumPy's error before anything runs."""
+        res = _overrides.dispatch_method(self, name, args, kwargs)
+        if res is not _overrides.NONE:
+            return res
         func = getattr(self._np, name)
         if kwargs.get("out", None) is Ellipsis:       # npgpu's results are arrays already
             kwargs = {**kwargs, "out": None}
