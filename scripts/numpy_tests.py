@@ -11,8 +11,8 @@ alone are skipped), and SciPy's assertions and ``FuncData`` checks read device r
 
 Each module is copied with its imports turned to npgpu's (``import numpy as np`` -> ``import
 npgpu as np``, ``from numpy import ...`` and ``from numpy.testing import ...`` from npgpu and
-``npgpu.testing``, whose assertions read npgpu arrays to the host); NumPy's private modules
-(``numpy._core...``, ``numpy.lib._..._impl``) stay NumPy's.  Then pytest runs the copies on
+``npgpu.testing``, whose assertions read npgpu arrays to the host, NumPy's names where it has
+none); NumPy's private modules (``numpy._core...``, ``numpy.lib._..._impl``) stay NumPy's.  Then pytest runs the copies on
 whatever backend npgpu finds (the simulator here), each test under an alarm of ``--timeout``
 seconds, and the failures are grouped by their exception's type and first line.
 
@@ -194,6 +194,17 @@ def __getattr__(name):
         return getattr(_ours, name)
     return getattr(_theirs, name)
 '''
+# numpy.testing: npgpu.testing's assertions (they read device arrays), NumPy's other names
+# (private helpers such as ``_assert_valid_refcount``)
+_TESTING_PROXY = '''
+"""numpy.testing for copied tests: npgpu.testing's names, NumPy's where it has none."""
+import numpy.testing as _theirs
+import npgpu.testing as _ours
+
+
+def __getattr__(name):
+    return getattr(_ours, name) if hasattr(_ours, name) else getattr(_theirs, name)
+'''
 # the tests' ``np``: npgpu, with NumPy's names for what npgpu lacks (np.longdouble, np.object_,
 # np.ma ... in parametrize lists and class bodies would stop a module from collecting; a test
 # that uses one fails on its own, and is triaged as out of scope)
@@ -222,9 +233,10 @@ _SCIPY_PKGS = {"scipy.ndimage": "npgpu.scipy.ndimage", "scipy.special": "npgpu.s
 # import lines of a NumPy test module -> npgpu's
 _REWRITES = [
     (re.compile(r"^(\s*)import numpy as np\s*$", re.M), r"\1import npgpu_proxy_numpy as np"),
-    (re.compile(r"^(\s*)from numpy\.testing import", re.M), r"\1from npgpu.testing import"),
+    (re.compile(r"^(\s*)from numpy\.testing import", re.M),
+     r"\1from npgpu_proxy_numpy_testing import"),
     (re.compile(r"^(\s*)import numpy\.testing as npt\s*$", re.M),
-     r"\1import npgpu.testing as npt"),
+     r"\1import npgpu_proxy_numpy_testing as npt"),
     (re.compile(r"^(\s*)from numpy import", re.M), r"\1from npgpu import"),
     (re.compile(r"^(\s*)from numpy\.(linalg|fft|random|polynomial|lib\.stride_tricks)((?:\.[a-z]\w*)?) import", re.M),
      r"\1from npgpu.\2\3 import"),
@@ -257,8 +269,8 @@ def rewrite_scipy(source, package):
     """A SciPy test module's source: ``scipy.ndimage`` / ``scipy.special`` are npgpu's (names
     npgpu lacks skip), NumPy stays NumPy (the tests' host references), ``numpy.testing``'s
     assertions read device arrays, relative imports are absolute."""
-    source = re.sub(r"^(\s*)from numpy\.testing import", r"\1from npgpu.testing import",
-                    source, flags=re.M)
+    source = re.sub(r"^(\s*)from numpy\.testing import",
+                    r"\1from npgpu_proxy_numpy_testing import", source, flags=re.M)
     source = re.sub(r"^(\s*)from \.(\w*) import", lambda m: f"{m.group(1)}from {package}"
                     f"{'.' + m.group(2) if m.group(2) else ''} import", source, flags=re.M)
     # SciPy's compiled ufunc module (its tests' ``cephes``): the same names as scipy.special
@@ -304,6 +316,8 @@ def copy_modules(modules, dest, timeout):
             f.write(_PRIVATE_PROXY.format(mod=mod))
     with open(os.path.join(dest, proxy_name("numpy") + ".py"), "w") as f:
         f.write(_NP_PROXY)
+    with open(os.path.join(dest, proxy_name("numpy.testing") + ".py"), "w") as f:
+        f.write(_TESTING_PROXY)
     return paths
 
 
