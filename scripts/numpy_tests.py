@@ -12,9 +12,10 @@ alone are skipped), and SciPy's assertions and ``FuncData`` checks read device r
 Each module is copied with its imports turned to npgpu's (``import numpy as np`` -> ``import
 npgpu as np``, ``from numpy import ...`` and ``from numpy.testing import ...`` from npgpu and
 ``npgpu.testing``, whose assertions read npgpu arrays to the host, NumPy's names where it has
-none); NumPy's private modules (``numpy._core...``, ``numpy.lib._..._impl``) stay NumPy's.  Then pytest runs the copies on
-whatever backend npgpu finds (the simulator here), each test under an alarm of ``--timeout``
-seconds, and the failures are grouped by their exception's type and first line.
+none); NumPy's private modules (``numpy._core...``, ``numpy.lib._..._impl``) stay NumPy's.
+Then pytest runs the copies on whatever backend npgpu finds (the simulator here), each test
+under an alarm of ``--timeout`` seconds, and the failures are grouped by their exception's type
+and first line.
 
 A failure is not by itself an npgpu defect: NumPy's tests also cover what npgpu leaves out by
 design (object, string, structured and datetime dtypes, subclasses, ``np.matrix``, masked arrays,
