@@ -1,7 +1,8 @@
 """NumPy's and SciPy's own tests, run against npgpu: defects found from outside the project's
 tests.
 
-Run: ``python scripts/numpy_tests.py MODULE [MODULE ...] [--timeout S] [--out DIR] [-- PYTEST ARGS]``
+Run: ``python scripts/numpy_tests.py MODULE [MODULE ...] [--timeout S] [--out DIR]
+[-- PYTEST ARGS]``
 where MODULE is a test file of the installed NumPy, relative to its package
 (``lib/tests/test_arraypad.py``, ``_core/tests/test_indexing.py``), or of SciPy's ndimage and
 special, from ``scipy/`` (``scipy/ndimage/tests/test_filters.py``).  SciPy's modules keep NumPy
@@ -232,6 +233,7 @@ _PRIVATE_IMPORT = re.compile(r"^(\s*)from (numpy\.(?:_core|lib\._\w+_impl)) impo
 _SCIPY_PKGS = {"scipy.ndimage": "npgpu.scipy.ndimage", "scipy.special": "npgpu.scipy.special"}
 
 # import lines of a NumPy test module -> npgpu's
+_SUBPACKAGES = r"(linalg|fft|random|polynomial|lib\.stride_tricks)((?:\.[a-z]\w*)?)"
 _REWRITES = [
     (re.compile(r"^(\s*)import numpy as np\s*$", re.M), r"\1import npgpu_proxy_numpy as np"),
     (re.compile(r"^(\s*)from numpy\.testing import", re.M),
@@ -239,10 +241,8 @@ _REWRITES = [
     (re.compile(r"^(\s*)import numpy\.testing as npt\s*$", re.M),
      r"\1import npgpu_proxy_numpy_testing as npt"),
     (re.compile(r"^(\s*)from numpy import", re.M), r"\1from npgpu import"),
-    (re.compile(r"^(\s*)from numpy\.(linalg|fft|random|polynomial|lib\.stride_tricks)((?:\.[a-z]\w*)?) import", re.M),
-     r"\1from npgpu.\2\3 import"),
-    (re.compile(r"^(\s*)import numpy\.(linalg|fft|random|polynomial|lib\.stride_tricks)((?:\.[a-z]\w*)?) as", re.M),
-     r"\1import npgpu.\2\3 as"),
+    (re.compile(rf"^(\s*)from numpy\.{_SUBPACKAGES} import", re.M), r"\1from npgpu.\2\3 import"),
+    (re.compile(rf"^(\s*)import numpy\.{_SUBPACKAGES} as", re.M), r"\1import npgpu.\2\3 as"),
     # NumPy's private modules reached through ``np``: NumPy's own
     (re.compile(r"\bnp\.(_core|lib\._\w+|_utils)\b"), r"_numpy_host.\1"),
 ]
@@ -349,7 +349,8 @@ def main():
     os.makedirs(dest, exist_ok=True)
     paths = copy_modules(args.modules, dest, args.timeout)
     # NPY_AVAILABLE_MEM: NumPy's tests that need more memory than this skip (a shared machine)
-    env = dict(os.environ, COLUMNS="400", SCIPY_ARRAY_API="1", NPY_AVAILABLE_MEM="4 GB", PYTHONPATH=os.pathsep.join(
+    env = dict(os.environ, COLUMNS="400", SCIPY_ARRAY_API="1", NPY_AVAILABLE_MEM="4 GB",
+               PYTHONPATH=os.pathsep.join(
         [ROOT, dest] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
     env.setdefault("NPGPU_BACKEND", "simulator" if "NUMBA_ENABLE_CUDASIM" in env else "")
     if not env["NPGPU_BACKEND"]:
