@@ -25,6 +25,8 @@ def _overriders(objs):
                             "(__array_ufunc__=None)")
         if au is NONE or au in _OWN or any(o.__class__ is t for o in found):
             continue
+        if getattr(x, "_fuse_trace", None) is not None:
+            continue        # a value inside @npgpu.fuse: the ufunc records it
         at = next((i for i, o in enumerate(found) if issubclass(t, o.__class__)), len(found))
         found.insert(at, x)
     return found
