@@ -97,6 +97,14 @@ def full_like(a, fill_value, dtype=None, order="K", subok=None, shape=None, *, d
     return out
 
 
+# NumPy's message for copy=False where a copy is needed
+_NO_COPY = ("Unable to avoid copy while creating an array as requested.\nIf using "
+            "`np.array(obj, copy=False)` replace it with `np.asarray(obj)` to allow a copy when "
+            "needed (no behavior change in NumPy 1.x).\nFor more details, see "
+            "https://numpy.org/devdocs/numpy_2_0_migration_guide.html"
+            "#adapting-to-changes-in-the-copy-keyword.")
+
+
 def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False, like=None):
     """Convert to a device array: device arrays pass through; foreign CUDA arrays are wrapped
     without copying (CUDA Array Interface, DLPack); host data is copied to the device.
@@ -104,25 +112,26 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
     (``to_device``) unless ``copy=False``."""
     if order is not None and order not in ("C", "F", "A", "K"):
         order = _layout.check_order(order)
-    _check_copy(copy)
+    if copy is not None and copy.__class__ is not bool:     # (the common calls skip a call)
+        copy = _layout.check_copy(copy)
     if device is not None:
         return _asarray_on(a, dtype, order, device, copy)
     if isinstance(a, ndarray):
         if _runtime.multi_device[0] and a._mem.device_id != _runtime._tls.device:
             # an array of another device: copied here (peer-to-peer when the devices allow)
             if copy is False:
-                raise ValueError("Unable to avoid copy while creating an array as requested.")
+                raise ValueError(_NO_COPY)
             a, copy = a.copy(order=order or "K"), None
         out = a
         if dtype is not None and check_dtype(dtype) != a.dtype:
             if copy is False:
-                raise ValueError("Unable to avoid copy while creating an array as requested.")
+                raise ValueError(_NO_COPY)
             return a.astype(dtype, order=order or "K")
         if copy:
             return a.copy(order=order or "K")
         if order == "C" and not a._c_contig or order == "F" and not a._f_contig:
             if copy is False:
-                raise ValueError("Unable to avoid copy while creating an array as requested.")
+                raise ValueError(_NO_COPY)
             return a.copy(order=order)
         return out
     # read once: PyTorch's __cuda_array_interface__ is a property that builds the dict each time
@@ -178,7 +187,7 @@ def _asarray_on(a, dtype, order, device, copy):
     did = _api.device_ordinal(device)
     if isinstance(a, ndarray) and a._mem.device_id != did:
         if copy is False:
-            raise ValueError("Unable to avoid copy while creating an array as requested.")
+            raise ValueError(_NO_COPY)
         a, copy = _api.to_device(a, did), None      # a fresh copy: no second one needed
     with _api.device_scope(did):
         return asarray(a, dtype, order, copy=copy)
@@ -243,7 +252,7 @@ def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocki
     limit = 64 if ndmax is None else _check_ndmax(ndmax)
     if ndmin > limit:
         raise ValueError(f"ndmin must be <= ndmax ({limit})")   # NumPy 2.4's message (checked first)
-    _check_copy(copy)
+    copy = _layout.check_copy(copy)
     out = asarray(object, dtype=dtype, order=None if order == "K" else order, copy=copy)
     if out.ndim > limit and not isinstance(object, (ndarray, np.ndarray)):
         # NumPy: an array passes whole; a nested sequence or another array-like is refused
@@ -271,12 +280,6 @@ def _check_ndmax(ndmax):
     if not 0 <= ndmax <= 64:
         raise ValueError("ndmax must be in the range [0, NPY_MAXDIMS (64)] ")
     return ndmax
-
-
-def _check_copy(copy):
-    if isinstance(copy, str):          # NumPy's copy converter
-        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None "
-                         "instead.")
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
@@ -430,10 +433,23 @@ def _arange_length(start, stop, step, cmplx=True):
     return max(n, 0)
 
 
-def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
-    """``numpy.arange``: values ``first + i*delta`` computed in the result dtype on the device,
-    where ``first`` and the second value are ``start`` and ``start + step`` cast to it and
-    ``delta`` is their difference in it (NumPy's fill rule)."""
+def arange(*args, **kwargs):
+    """``numpy.arange([start,] stop[, step,], dtype=None, *, device=None, like=None)``: values
+    ``first + i*delta`` computed in the result dtype on the device, where ``first`` and the
+    second value are ``start`` and ``start + step`` cast to it and ``delta`` is their difference
+    in it (NumPy's fill rule)."""
+    if not args and "stop" not in kwargs:
+        # NumPy's rule: a lone keyword ``start`` is no stop (``arange(start=4)``)
+        raise TypeError("arange() requires stop to be specified.")
+    return _arange(*args, **kwargs)
+
+
+_NO_START = object()
+
+
+def _arange(start=_NO_START, stop=None, step=None, dtype=None, *, device=None, like=None):
+    if start is _NO_START:
+        start, stop = stop, None        # ``arange(stop=3)``: NumPy's ``arange(3)``
     # 0-d device values (np.arange(labels.max() + 1)): the length needs them on the host, read
     # as NumPy scalars (one small read each)
     start, stop, step = (v.get()[()] if isinstance(v, ndarray) and v.ndim == 0 else v
@@ -455,7 +471,7 @@ def arange(start, stop=None, step=None, dtype=None, *, device=None, like=None):
         raise ZeroDivisionError("division by zero")
     if device is not None:
         with _api.device_scope(device):
-            return arange(start, stop, step, dtype)
+            return _arange(start, stop, step, dtype)
     n = _arange_length(start, stop, step, dt.kind == "c")
     if dt.kind == "b" and n > 2:
         raise TypeError("arange() is only supported for booleans when the result has at most length 2.")

@@ -60,6 +60,17 @@ class NpzFile:
 
     files = property(lambda self: self._npz.files)
 
+    @property
+    def f(self):
+        """NumPy's attribute access to the members (``npz.f.x`` is ``npz["x"]``)."""
+        return _Members(self)
+
+    def __getattr__(self, name):
+        # NumPy's other attributes (``zip``, ``fid``, ``allow_pickle``, ``max_header_size``...)
+        if name.startswith("__") or name == "_npz":
+            raise AttributeError(name)
+        return getattr(self._npz, name)
+
     def __getitem__(self, key):
         return _device(self._npz[key])
 
@@ -94,7 +105,23 @@ class NpzFile:
         self.close()
 
     def __repr__(self):
-        return f"<npgpu NpzFile of {self._npz!r}>"
+        return repr(self._npz)          # NumPy's: the file name and the keys
+
+
+class _Members:
+    """``NpzFile.f``: the archive's members as attributes."""
+
+    def __init__(self, npz):
+        object.__setattr__(self, "_npz", npz)
+
+    def __getattribute__(self, key):
+        try:
+            return object.__getattribute__(self, "_npz")[key]
+        except KeyError:
+            raise AttributeError(key) from None
+
+    def __dir__(self):
+        return list(object.__getattribute__(self, "_npz").files)
 
 
 def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="ASCII", *,

@@ -236,7 +236,7 @@ _SCIPY_PKGS = {"scipy.ndimage": "npgpu.scipy.ndimage", "scipy.special": "npgpu.s
 _SUBPACKAGES = r"(linalg|fft|random|polynomial|lib\.stride_tricks)((?:\.[a-z]\w*)?)"
 _REWRITES = [
     (re.compile(r"^(\s*)import numpy as np\s*$", re.M), r"\1import npgpu_proxy_numpy as np"),
-    (re.compile(r"^(\s*)from numpy\.testing import", re.M),
+    (re.compile(r"^(\s*)from numpy\.(?:ma\.test_?utils|testing) import", re.M),
      r"\1from npgpu_proxy_numpy_testing import"),
     (re.compile(r"^(\s*)import numpy\.testing as npt\s*$", re.M),
      r"\1import npgpu_proxy_numpy_testing as npt"),

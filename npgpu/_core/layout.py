@@ -70,6 +70,8 @@ def normalize_shape(shape):
     for n in shape:
         if n < 0:
             raise ValueError("negative dimensions are not allowed")
+        if n > 2 ** 63 - 1:         # NumPy's: not an intp
+            raise ValueError("Maximum allowed dimension exceeded")
     return shape
 
 
@@ -89,6 +91,19 @@ def check_order(order, allowed="CFAK"):
     if o not in allowed:
         raise ValueError("only 'C' or 'F' order is permitted")
     return o
+
+
+def check_copy(copy):
+    """NumPy's ``copy=`` converter: True (always), False (never) or None (if needed), from None,
+    a ``numpy._CopyMode`` or any truth value (``numpy.False_`` is never)."""
+    if copy is None or copy is True or copy is False:
+        return copy
+    if isinstance(copy, str):
+        raise ValueError("strings are not allowed for 'copy' keyword. Use True/False/None "
+                         "instead.")
+    if isinstance(copy, np._CopyMode):
+        return None if copy is np._CopyMode.IF_NEEDED else copy.value
+    return bool(copy)
 
 
 def prod(shape):

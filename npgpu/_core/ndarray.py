@@ -194,8 +194,23 @@ def _new(mem, ptr, shape, strides, dtype, base=None, contig=None, ro=WRITEABLE):
 def host_values(a):
     """``a``'s values for a NumPy function: an npgpu array read to the host (a deliberate
     transfer, made by the caller's host-side function: printing, files, assertions, Python
-    iteration), anything else as given."""
-    return a.get() if isinstance(a, ndarray) else a
+    iteration), anything else as given.  An F-ordered array stays F-ordered (``save`` writes
+    NumPy's ``fortran_order`` file, as NumPy does for it)."""
+    return a.get(order="K") if isinstance(a, ndarray) else a
+
+
+_INTP_MAX = 2 ** 63 - 1
+
+
+def _check_nbytes(shape, isz):
+    """NumPy's size check: the itemsize times the nonzero dimensions fits an intp (an empty
+    array's other dimensions count too)."""
+    n = isz
+    for s in shape:
+        n *= s or 1
+    if n > _INTP_MAX:
+        raise ValueError("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                         "maximum possible size.")
 
 
 def empty_array(shape, dtype, order="C"):
@@ -203,6 +218,8 @@ def empty_array(shape, dtype, order="C"):
     isz = dtype.itemsize
     a = ndarray.__new__(ndarray)
     if len(shape) == 1:                      # the hot path: no layout arithmetic
+        if shape[0] * isz > _INTP_MAX:
+            _check_nbytes(shape, isz)
         mem = _memory.alloc(shape[0] * isz)
         a._strides = (isz,)
         a._c_contig = a._f_contig = True
@@ -210,6 +227,8 @@ def empty_array(shape, dtype, order="C"):
         n = 1
         for s in shape:
             n *= s
+        if n == 0 or n * isz > _INTP_MAX:
+            _check_nbytes(shape, isz)
         mem = _memory.alloc(n * isz)
         if order != "F":
             a._strides = strides = _layout.c_strides(shape, isz)
@@ -240,6 +259,36 @@ def empty_array_keep(shape, dtype, like):
     return _new(t._mem, t._ptr, tuple(shape), tuple(strides), dtype)
 
 
+def _buffer_memory(buffer, shape, dtype, offset, strides):
+    """(memory, pointer, offset) of NumPy's ``ndarray(buffer=, offset=)``."""
+    if not isinstance(buffer, ndarray):
+        raise TypeError("buffer must be an npgpu array (device memory), not "
+                        f"{type(buffer).__name__}")
+    if not (buffer._c_contig or buffer._f_contig):
+        raise ValueError("ndarray is not contiguous")
+    offset = operator.index(offset)
+    nbytes = buffer.nbytes
+    if offset < 0:          # (NumPy reads before the buffer then)
+        raise ValueError("offset must be non-negative")
+    if strides is None and offset + dtype.itemsize * _layout.prod(shape) > nbytes:
+        raise TypeError("buffer is too small for requested array")
+    return buffer._mem, buffer._ptr + offset, offset
+
+
+def _strides_fit(shape, strides, itemsize, nbytes, offset):
+    """NumPy's PyArray_CheckStrides: the bytes the strides reach from byte ``offset`` lie in
+    the ``nbytes`` of the memory."""
+    lo = hi = 0
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return True
+        if s > 0:
+            hi += s * (n - 1)
+        else:
+            lo += s * (n - 1)
+    return lo >= -offset and hi + itemsize <= nbytes - offset
+
+
 class ndarray:
     """An N-dimensional array in GPU memory, with NumPy's semantics."""
 
@@ -250,25 +299,45 @@ class ndarray:
     __array_priority__ = 100
     __module__ = "npgpu"           # the public name, as NumPy's TypeErrors print it: npgpu.ndarray
 
-    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C"):
+    def __init__(self, shape, dtype=float, memptr=None, strides=None, order="C", *,
+                 buffer=None, offset=0):
+        """CuPy's ``memptr`` (raw device memory, unchecked) or NumPy's ``buffer`` (a C- or
+        F-contiguous npgpu array, viewed from byte ``offset``; the strides must stay in it)."""
         shape = _layout.normalize_shape(shape)
         dtype = check_dtype(dtype)
-        if memptr is None:
+        base, given = None, strides is not None
+        if buffer is not None:
+            mem, ptr, offset = _buffer_memory(buffer, shape, dtype, offset, strides)
+            base, nbytes = buffer, buffer.nbytes
+        elif memptr is None:
             b = empty_array(shape, dtype, order)
-            mem, ptr = b._mem, b._ptr
+            mem, ptr, nbytes, offset = b._mem, b._ptr, b.nbytes, 0
         else:
             mem, ptr = (memptr.mem, memptr.ptr) if isinstance(memptr, MemoryPointer) else (memptr, memptr.ptr)
         if strides is None:
             strides = (_layout.c_strides if order != "F" else _layout.f_strides)(shape, dtype.itemsize)
-        elif memptr is not None:
-            _layout.check_aligned(ptr, shape, tuple(strides), dtype, "an array with these strides")
+        else:
+            # NumPy's converter: one integer or a sequence of them
+            strides = tuple(operator.index(s) for s in (
+                (strides,) if isinstance(strides, (int, np.integer)) else strides))
+            if len(strides) != len(shape):
+                raise ValueError("strides, if given, must be the same length as shape")
+            if memptr is None and not _strides_fit(shape, strides, dtype.itemsize, nbytes,
+                                                   offset):
+                # NumPy's check: every element within the allocation or the buffer
+                raise ValueError("strides is incompatible with shape of requested array and "
+                                 "size of buffer")
+        if buffer is not None:      # (a fresh allocation checked its size)
+            _check_nbytes(shape, dtype.itemsize)
+        if given or buffer is not None:
+            _layout.check_aligned(ptr, shape, strides, dtype, "an array with these strides")
         self._mem = mem
         self._ptr = ptr
         self._shape = shape
         self._strides = tuple(strides)
         self._dtype = dtype
-        self._base = None
-        self._ro = WRITEABLE
+        self._base = base
+        self._ro = WRITEABLE if base is None else base._ro
         self._c_contig = _layout.is_c_contig(shape, self._strides, dtype.itemsize)
         self._f_contig = _layout.is_f_contig(shape, self._strides, dtype.itemsize)
 
@@ -451,6 +520,7 @@ class ndarray:
         if order == "A":
             order = "F" if self._f_contig and not self._c_contig else "C"
         newshape = _layout.resolve_newshape(shape, self.size)
+        copy = _layout.check_copy(copy)
         if copy:
             return self.copy(order=order).reshape(newshape, order=order)
         strides = _layout.reshape_strides(self.shape, self._strides, self.itemsize, newshape, order)

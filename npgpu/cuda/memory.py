@@ -114,7 +114,10 @@ class _BinCache:
 
 
 def _sim_alloc(size, stream):
-    buf = np.empty(size, dtype=np.uint8)
+    try:
+        buf = np.empty(size, dtype=np.uint8)
+    except ValueError:      # a size past intp (rounded up by the pool): the device's OOM
+        raise _DriverOOM() from None
     return buf.ctypes.data, buf
 
 
