@@ -125,6 +125,10 @@ def binomial(st, n, p):
 SAMPLERS_SRC = """
 def beta(st, a, b):
     if a <= 1.0 and b <= 1.0:
+        if a < 3e-103 and b < 3e-103:
+            # NumPy's: below this a sample is 0 or 1 but for a chance under 1e-100
+            U = next_double(st)
+            return 1.0 if (a + b) * U < a else 0.0
         # Johnk's algorithm, as NumPy for small shapes
         while True:
             U = next_double(st)
@@ -133,14 +137,13 @@ def beta(st, a, b):
             Y = math.pow(V, 1.0 / b)
             XpY = X + Y
             if XpY <= 1.0 and U + V > 0.0:
-                if XpY > 0.0:
+                if X > 0.0 and Y > 0.0:
                     return X / XpY
-                logX = math.log(U) / a
-                logY = math.log(V) / b
-                logM = max(logX, logY)
-                logX -= logM
-                logY -= logM
-                return math.exp(logX - math.log(math.exp(logX) + math.exp(logY)))
+                # X or Y underflowed: X / (X + Y) from the logarithms (NumPy's gh-24475)
+                delta = math.log(U) / a - math.log(V) / b
+                if delta > 0.0:
+                    return math.exp(-math.log1p(math.exp(-delta)))
+                return math.exp(delta - math.log1p(math.exp(delta)))
     X = std_gamma(st, a)
     Y = std_gamma(st, b)
     return X / (X + Y)
@@ -257,8 +260,12 @@ def zipf(st, a):
         return int64(1)
     am1 = a - 1.0
     b = math.pow(2.0, am1)
+    # U in (Umin, 1], as NumPy (gh-9829): a smaller U gives an X above 2^63 - 1, rejected;
+    # for a near 1 nearly every U in (0, 1] would be, and the loop would not end
+    Umin = math.pow(9223372036854775807.0, -am1)
     while True:
-        U = 1.0 - next_double(st)
+        U01 = next_double(st)
+        U = U01 * Umin + (1.0 - U01)
         V = next_double(st)
         # (U^(-1/(a-1)) overflows for a near 1: C's inf, rejected; Python's pow raises)
         if -math.log(U) > 43.7 * am1:              # X above 9.2e18

@@ -39,6 +39,10 @@ def _int_dtype(dtype):
     except (KeyError, TypeError):
         pass
     dt = np.dtype(dtype)
+    if not dt.isnative:
+        raise ValueError("Providing a dtype with a non-native byteorder is not supported. If "
+                         "you require platform-independent byteorder, call byteswap when "
+                         "required.")
     if dt.kind not in "biu":
         raise TypeError(f"Unsupported dtype {dt!r} for integers")
     info = (0, 1) if dt.kind == "b" else (int(np.iinfo(dt).min), int(np.iinfo(dt).max))
@@ -200,17 +204,18 @@ def _to_device(params):
     return out
 
 
-def _check_out(out, dt, size):
-    """NumPy's checks of an ``out=`` array (``check_output``): layout, dtype, size."""
+def _check_out(out, dt, size, c_only=False):
+    """NumPy's checks of an ``out=`` array (``check_output``): layout, dtype, size.
+    ``c_only``: a Fortran-ordered out refused too (NumPy's samplers with parameters)."""
     # NumPy takes a C- or Fortran-contiguous out (filled in memory order)
     if isinstance(out, np.ndarray):
-        ok = (out.flags.c_contiguous or out.flags.f_contiguous) and out.flags.writeable and \
-            out.flags.aligned and out.dtype.isnative
+        ok = (out.flags.c_contiguous or out.flags.f_contiguous and not c_only) and \
+            out.flags.writeable and out.flags.aligned and out.dtype.isnative
     else:
-        ok = isinstance(out, ndarray) and (out._c_contig or out._f_contig)
+        ok = isinstance(out, ndarray) and (out._c_contig or out._f_contig and not c_only)
     if not ok:
-        raise ValueError("Supplied output array must be contiguous, writable, aligned, and in "
-                         "machine byte-order.")
+        raise ValueError(f"Supplied output array must be {'C-' if c_only else ''}contiguous, "
+                         "writable, aligned, and in machine byte-order.")
     if out.dtype != dt:
         raise TypeError(f"Supplied output array has the wrong type. Expected {dt}, "
                         f"got {out.dtype}")
@@ -332,6 +337,8 @@ class Generator:
     """NumPy's ``Generator`` on a :class:`~.bit_generator.Philox` (see ``docs/random.md``)."""
 
     def __init__(self, bit_generator):
+        if isinstance(bit_generator, type) and issubclass(bit_generator, BitGenerator):
+            raise ValueError("Invalid bit generator. The bit generator must be instantiated.")
         if not isinstance(bit_generator, BitGenerator):
             raise TypeError("bit_generator must be an npgpu.random bit generator (Philox)")
         self._bit_generator = bit_generator
@@ -415,7 +422,7 @@ class Generator:
         if dt not in (_F32, _F64):
             raise TypeError(f"Unsupported dtype {dt!r} for standard_gamma")
         if out is not None:
-            _check_out(out, dt, size)
+            _check_out(out, dt, size, c_only=True)
             res = self._dist("standard_gamma", (shape,), out.shape, out_dt=dt)
             out[...] = res.get() if isinstance(out, np.ndarray) else res
             return out
@@ -605,37 +612,80 @@ class Generator:
         if np.any(np.isnan(alpha_h)):
             # NumPy: every component NaN (no gamma draw can take a NaN shape)
             return _gp().full(shape, np.nan, dtype=_F64)
+        a = alpha_h.astype(_F64) + 0.0
+        if not _legacy and a.size and a.max() < 0.1:
+            return self._dirichlet_sticks(a, shape)
         # + 0.0: an alpha of -0.0 is NumPy's 0 (its gammas skip standard_gamma's sign check)
-        g = self._dist("standard_gamma", (alpha_h.astype(_F64) + 0.0,), shape)
+        g = self._dist("standard_gamma", (a,), shape)
         return g / g.sum(axis=-1, keepdims=True)
 
-    def multinomial(self, n, pvals, size=None):
-        """Sequential conditional binomials: one launch per category."""
+    def _dirichlet_sticks(self, a, shape):
+        """NumPy's small-alpha Dirichlet (every alpha < 0.1): stick breaking by betas, one
+        launch per component; no 0/0 when every gamma would underflow to 0."""
         gp = _gp()
-        p = pvals.get() if isinstance(pvals, ndarray) else np.asarray(pvals, _F64)
-        if p.ndim == 0 or p.shape[-1] == 0:
+        out = gp.zeros(shape, dtype=_F64)
+        tail = np.cumsum(a[::-1])[::-1]          # tail[j] = sum(a[j:])
+        if tail[0] == 0 or out.size == 0:
+            return out
+        acc = gp.ones(shape[:-1], dtype=_F64)
+        k = a.size
+        for j in range(k - 1):
+            if tail[j + 1] == 0:
+                # beta(a_j, 0) is 1: the rest of the stick goes here, the others stay 0
+                out[..., j] = acc
+                return out
+            if a[j] == 0:
+                continue                        # beta(0, b) is 0
+            v = self._dist("beta", (a[j], tail[j + 1]), shape[:-1])
+            out[..., j] = acc * v
+            acc = acc * (1.0 - v)
+        out[..., k - 1] = acc
+        return out
+
+    def multinomial(self, n, pvals, size=None):
+        """Sequential conditional binomials: one launch per category.  ``pvals`` may have
+        leading dimensions, broadcast with ``n`` (NumPy's vector form)."""
+        gp = _gp()
+        p = pvals.get() if isinstance(pvals, ndarray) else np.asarray(pvals)
+        p64 = p.astype(_F64)
+        if p64.ndim == 0 or p64.shape[-1] == 0:
             raise ValueError("pvals must have at least 1 dimension and the last dimension of "
                              "pvals must be greater than 0.")
-        if p.ndim != 1:
-            raise ValueError("pvals must have at least 1 dimension")
-        if np.any(p < 0) or np.any(p > 1) or np.any(np.isnan(p)):
+        if np.any(p64 < 0) or np.any(p64 > 1) or np.any(np.isnan(p64)):
             raise ValueError("pvals < 0, pvals > 1 or pvals contains NaNs")
-        if p[:-1].sum() > 1.0 + 1e-12:
-            raise ValueError("sum(pvals[:-1]) > 1.0")
+        if p64.size and np.max(p64[..., :-1].sum(axis=-1)) > 1.0 + 1e-12:
+            part = "[:-1]" if p64.ndim == 1 else "[...,:-1]"
+            # NumPy's hint when a float16/float32 array sums to 1 before the cast
+            if isinstance(pvals, (ndarray, np.ndarray)) and p.dtype.kind == "f" and \
+                    p.dtype != _F64 and p.sum() < 1.0001:
+                raise ValueError(f"sum(pvals{part}.astype(np.float64)) > 1.0. The pvals array "
+                                 "is cast to 64-bit floating point prior to checking the sum. "
+                                 "Precision changes when casting may cause problems even if "
+                                 "the sum of the original pvals is valid.")
+            raise ValueError(f"sum(pvals{part}) > 1.0")
         n_h = np.asarray(n.get() if isinstance(n, ndarray) else n, _I64)
         if np.any(n_h < 0):
             raise ValueError("n < 0")
-        shape = _out_shape(size, [n_h])
-        k = p.shape[0]
+        batch = p64.shape[:-1]
+        if n_h.ndim or batch:
+            shape = _out_shape(size, [n_h, np.empty(batch, np.int8)])
+        else:
+            shape = _shape(size)
+        k = p64.shape[-1]
         out = gp.empty(shape + (k,), dtype=_I64)
+        if out.size == 0:
+            return out
         left = gp.asarray(np.broadcast_to(n_h, shape).copy()) if shape else gp.asarray(n_h)
-        rest = 1.0
+        rest = np.ones(batch)
         for j in range(k - 1):
-            q = min(max(p[j] / rest, 0.0), 1.0) if rest > 0 else 0.0
+            pj = p64[..., j]
+            with np.errstate(divide="ignore", invalid="ignore"):
+                q = np.where(rest > 0, np.clip(pj / rest, 0.0, 1.0), 0.0)
+            q = q[()] if q.ndim == 0 else q
             draw = self._dist("binomial", (left, q), shape)
             out[..., j] = draw
             left = left - draw
-            rest -= p[j]
+            rest = rest - pj
         out[..., k - 1] = left
         return out
 
@@ -679,6 +729,9 @@ class Generator:
         if method == "marginals" and total >= 1000000000:
             raise ValueError('When method is "marginals", sum(colors) must be less than '
                              "1000000000.")
+        if method == "count" and total > imax // 8:
+            # NumPy's bound (its count method allocates sum(colors) 8-byte indices)
+            raise ValueError(f"When method is 'count', sum(colors) must not exceed {imax // 8}")
         if nsample > total:
             raise ValueError("nsample > sum(colors)")
         shape = () if size is None else _size_tuple(size)
@@ -713,20 +766,31 @@ class Generator:
         eigh) of ``cov`` (a small matrix)."""
         import warnings
         gp = _gp()
-        m = np.asarray(mean.get() if isinstance(mean, ndarray) else mean, _F64)
-        c = np.asarray(cov.get() if isinstance(cov, ndarray) else cov, _F64)
+        if method not in ("svd", "eigh", "cholesky"):
+            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        m = np.asarray(mean.get() if isinstance(mean, ndarray) else mean)
+        c = np.asarray(cov.get() if isinstance(cov, ndarray) else cov)
+        if m.dtype.kind == "c" or c.dtype.kind == "c":
+            raise TypeError("mean and cov must not be complex")
+        m, c = m.astype(_F64), c.astype(_F64)
         if m.ndim != 1:
             raise ValueError("mean must be 1 dimensional")
         if c.ndim != 2 or c.shape[0] != c.shape[1]:
             raise ValueError("cov must be 2 dimensional and square")
         if m.shape[0] != c.shape[0]:
             raise ValueError("mean and cov must have same length")
-        if method not in ("svd", "eigh", "cholesky"):
-            raise ValueError("method must be one of {'eigh', 'svd', 'cholesky'}")
+        try:
+            # the host factorisation of the (small) cov
+            dec = np.linalg.cholesky(c) if method == "cholesky" else \
+                np.linalg.eigh(c) if method == "eigh" else np.linalg.svd(c)
+        except np.linalg.LinAlgError as e:
+            # npgpu.linalg's class (a subclass), so `except npgpu.linalg.LinAlgError` catches it
+            from ..linalg._common import LinAlgError
+            raise LinAlgError(*e.args) from None
         if method == "cholesky":
-            factor = np.linalg.cholesky(c)
+            factor = dec
         elif method == "eigh":
-            s, u = np.linalg.eigh(c)
+            s, u = dec
             if check_valid != "ignore":
                 if check_valid not in ("warn", "raise"):
                     raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")
@@ -738,7 +802,7 @@ class Generator:
                         raise ValueError("covariance is not symmetric positive-semidefinite.")
             factor = u * np.sqrt(np.abs(s))
         else:
-            u, s, vh = np.linalg.svd(c)
+            u, s, vh = dec
             if check_valid != "ignore":
                 if check_valid not in ("warn", "raise"):
                     raise ValueError("check_valid must equal 'warn', 'raise', or 'ignore'")

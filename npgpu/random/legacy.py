@@ -9,6 +9,7 @@ import operator
 
 import numpy as np
 
+from .._core.ndarray import ndarray
 from .bit_generator import BitGenerator, Philox
 from .generator import Generator
 
@@ -155,6 +156,20 @@ class RandomState:
             if not isinstance(n, (float, np.floating)):
                 raise TypeError("an integer is required") from None
             n = int(n)
+        # NumPy's legacy pvals: one dimension only (no broadcasting), empty allowed
+        p = pvals.get() if isinstance(pvals, ndarray) else pvals
+        if np.ndim(p) == 0:
+            raise TypeError("pvals must be a 1-d sequence")
+        if np.ndim(p) > 1:
+            raise ValueError("object too deep for desired array" if isinstance(p, np.ndarray)
+                             else "setting an array element with a sequence. The requested "
+                             "array would exceed the maximum number of dimension of 1.")
+        if np.size(p) == 0:
+            if n < 0:
+                raise ValueError("n < 0")
+            import npgpu
+            shape = () if size is None else np.empty(size, np.int8).shape
+            return npgpu.zeros(shape + (0,), np.int64)
         return self._gen.multinomial(n, pvals, size)
 
     def __repr__(self):

@@ -342,6 +342,10 @@ def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True, legacy
                              " cannot be empty unless no samples are taken")
     q = (lambda t: f"'{t}'") if legacy else (lambda t: t)
     if p is not None:
+        # NumPy's tolerance of the sum: wider for a float16/float32 array of p
+        atol = np.sqrt(np.finfo(np.float64).eps)
+        if isinstance(p, (ndarray, np.ndarray)) and np.issubdtype(p.dtype, np.floating):
+            atol = max(atol, np.sqrt(np.finfo(p.dtype).eps))
         if isinstance(p, ndarray):
             ph = p.get()
         else:
@@ -359,7 +363,7 @@ def choice(gen, a, size=None, replace=True, p=None, axis=0, shuffle=True, legacy
             raise ValueError(("p" if legacy else "P") + "robabilities contain NaN")
         if np.any(ph < 0):
             raise ValueError(("p" if legacy else "P") + "robabilities are not non-negative")
-        if abs(psum - 1.0) > np.sqrt(np.finfo(np.float64).eps):
+        if abs(psum - 1.0) > atol:
             raise ValueError("probabilities do not sum to 1" if legacy else
                              "Probabilities do not sum to 1. See Notes section of docstring "
                              "for more information.")
