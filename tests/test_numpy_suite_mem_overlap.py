@@ -119,3 +119,19 @@ def test_distinct_places_rule():
     assert distinct_places((3, 1, 2), (-8, 999, 4), 4)
     assert not distinct_places((7, 5), (2, 2), 2)
     assert not distinct_places((2, 3), (4, 0), 4)
+
+
+@pytest.mark.parametrize("strides", [None, (2,), (3,)])
+def test_misaligned_foreign_device_arrays_are_refused(strides):
+    x = np.arange(16, dtype=numpy.int16)
+    ptr = x.__cuda_array_interface__["data"][0]
+    shift = 1 if strides != (3,) else 0
+
+    class Foreign:
+        __cuda_array_interface__ = {"data": (ptr + shift, False), "shape": (4,),
+                                    "typestr": "<i2", "strides": strides, "version": 3}
+    with pytest.raises(ValueError, match="foreign device array would not be aligned"):
+        np.asarray(Foreign())
+    Foreign.__cuda_array_interface__ = dict(Foreign.__cuda_array_interface__,
+                                            data=(ptr + 2, False), strides=None)
+    assert_same(np.asarray(Foreign()), numpy.arange(1, 5, dtype=numpy.int16))

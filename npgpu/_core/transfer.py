@@ -351,14 +351,17 @@ def from_cuda_array_interface(obj, cai=None):
     strides = cai.get("strides")
     if strides is None:
         strides = _layout.c_strides(shape, dt.itemsize)
-    elif strides.__class__ is not tuple:
-        strides = tuple(strides)
+        if ptr % dt.alignment:          # (C strides are multiples of the itemsize)
+            _layout.check_aligned(ptr, shape, strides, dt, "this foreign device array")
+    else:
+        if strides.__class__ is not tuple:
+            strides = tuple(strides)
+        _layout.check_aligned(ptr, shape, strides, dt, "this foreign device array")
     s = cai.get("stream")
     if s is not None:
         producer = _cai_stream(s)
         if _backend.IS_CUDA:
             _runtime.stream_wait(_runtime.current_stream_handle(), producer)
-    _layout.check_aligned(ptr, shape, strides, dt, "this foreign device array")
     lo, hi, contig = foreign_extent(shape, strides, dt.itemsize)
     mem = _memory.Memory(ptr + lo, hi - lo, None, _runtime._tls.device, None, 0, obj)
     return _new(mem, ptr, shape, strides, dt, None, contig,
