@@ -97,9 +97,10 @@ _ops.update(advanced_getitem=_advanced.getitem, advanced_setitem=_advanced.setit
             put=put, choose=choose)
 from .joining import append, block, concat, unstack
 from .rearranging import astype, repeat, roll, rollaxis, rot90, tile
+from .rearranging import check_same_value as _check_same_value
 from .adding_removing import delete, ediff1d, insert, resize, trim_zeros
 from .padding import pad
-_ops.update(repeat=repeat)
+_ops.update(repeat=repeat, check_same_value=_check_same_value)
 from .logic import (allclose, array_equal, array_equiv, iscomplex, iscomplexobj, isclose, isdtype,
                     isreal, isrealobj, ndim, select, shape, size, where)
 from .numerical import convolve, correlate, interp, nan_to_num, real_if_close

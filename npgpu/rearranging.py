@@ -23,6 +23,7 @@ from .cuda import runtime as _runtime
 from .manipulation import flip, stack, transpose
 from .reductions import cumsum
 from .reductions import min as _amin
+from .ufuncs import UFUNCS as _ufuncs
 
 _I64 = np.dtype(np.int64)
 
@@ -236,3 +237,72 @@ def astype(x, dtype, /, *, copy=True, device=None):
     if device is not None and _api.device_ordinal(device) != x._mem.device_id:
         x, copy = _api.to_device(x, device), False        # already a fresh copy
     return x.astype(check_dtype(dtype), copy=copy)
+
+
+# NumPy's names of the types in its 'same_value' error
+_C_NAMES = {"?": "bool", "b": "byte", "h": "short", "i": "int", "l": "long", "q": "longlong",
+            "B": "ubyte", "H": "ushort", "I": "uint", "L": "ulong", "Q": "ulonglong", "e": "half",
+            "f": "float", "d": "double", "F": "cfloat", "D": "cdouble"}
+
+
+def _keeps_values(f, t):
+    """Whether every value of dtype ``f`` is a value of ``t`` (bool: NumPy never refuses)."""
+    if f.kind == "b" or t.kind == "b" or f == t:
+        return True
+    if not np.can_cast(f, t, "safe"):
+        return False
+    if f.kind in "iu" and t.kind in "fc":      # 'safe', yet int64 -> float64 rounds
+        return f.itemsize * 8 - (f.kind == "i") <= np.finfo(t).nmant + 1
+    return True
+
+
+def _changed(x, y):
+    """Booleans: where real ``y`` (``x`` cast) is not ``x``'s value; NaN stays NaN."""
+    f, t = x.dtype, y.dtype
+    if f.kind in "iu" and t.kind in "iu":
+        lo, hi = np.iinfo(t), np.iinfo(f)
+        bad = (x < lo.min) if lo.min > hi.min else None
+        if lo.max < hi.max:
+            bad = (x > lo.max) if bad is None else bad | (x > lo.max)
+        return bad
+    if f.kind in "iu":
+        # back to the integer type from within its range (an overflowed y, inf or 2**63, is
+        # clamped to a float that differs from x; out-of-range float -> int casts are undefined)
+        info, top = np.iinfo(f), float(np.finfo(t).max)
+        hi = float(info.max) + 1                     # a power of two: exact where finite
+        hi = top if hi > top else np.nextafter(t.type(hi), t.type(0)).item()
+        back = _ufuncs["maximum"](_ufuncs["minimum"](y, hi), max(-top, float(info.min)))
+        return back.astype(f) != x
+    if t.kind in "iu":
+        info, top = np.iinfo(t), float(np.finfo(f).max)
+        ok = _ufuncs["isfinite"](x)
+        if float(info.min) >= -top:
+            ok &= x >= float(info.min)
+        if float(info.max) + 1 <= top:
+            ok &= x < float(info.max) + 1            # a power of two: exact in every float type
+        return ~ok | (y.astype(f) != x)
+    return (y.astype(f) != x) & ~_ufuncs["isnan"](x)
+
+
+def check_same_value(x, y):
+    """``x.astype(y.dtype, casting='same_value')``'s check of the cast ``y``: NumPy's
+    ValueError where a value changed (the host reads a flag, or the first failing element)."""
+    f, t = x.dtype, y.dtype
+    if _keeps_values(f, t) or x.size == 0:
+        return
+    msg = f"could not cast 'same_value' {_C_NAMES[f.char]} to {_C_NAMES[t.char]}"
+    if f.kind == "c" and t.kind != "c":
+        # NumPy stops at the first element that fails, its real part checked before its
+        # imaginary part: that element's reason is the message (C order here)
+        bad_real = _changed(x.real, y).ravel()
+        bad = bad_real | (x.imag != 0).ravel()
+        i = int(bad.argmax())
+        if bool(bad[i]):
+            raise ValueError(msg if bool(bad_real[i]) else msg + ": imag is not 0")
+        return
+    if f.kind == "c":
+        bad = _changed(x.real, y.real) | _changed(x.imag, y.imag)
+    else:
+        bad = _changed(x, y.real if t.kind == "c" else y)
+    if bad.any():
+        raise ValueError(msg)

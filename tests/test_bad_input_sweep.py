@@ -1020,7 +1020,6 @@ KNOWN = {
     "reshape kw shape": "same TypeError: Python's unexpected-keyword wording",
     "std method ddof": "same TypeError: the comparison written the other way round",
     "std ddof str": "NumPy: _UFuncNoLoopError (a TypeError); npgpu: TypeError",
-    "astype unknown casting": "NumPy 2.4 lists 'same_value', which npgpu does not implement",
     # order of checks: both inputs wrong, NumPy reports the other one
     "prod bool where": "where= of the wrong dtype and shape: npgpu reports the shape first",
     # NumPy accepts, npgpu refuses or differs (version-dependent or rare)

@@ -200,6 +200,7 @@ def host_values(a):
 
 
 _INTP_MAX = 2 ** 63 - 1
+_CASTINGS = ("no", "equiv", "safe", "same_kind", "unsafe", "same_value")
 
 
 def _check_nbytes(shape, isz):
@@ -621,7 +622,12 @@ class ndarray:
             raise ValueError("_CopyMode enum is not allowed for astype function. Use true/false "
                              "instead.")
         dt = check_dtype(dtype)
-        if not np.can_cast(self.dtype, dt, casting=casting):
+        # NumPy 2.4's 'same_value': any cast, then a ValueError where a value changed
+        same_value = casting == "same_value"
+        if type(casting) is str and casting not in _CASTINGS:   # (others: can_cast's errors)
+            raise ValueError("casting must be one of 'no', 'equiv', 'safe', 'same_kind', "
+                             f"'unsafe', 'same_value' (got {casting!r})")
+        if not same_value and not np.can_cast(self.dtype, dt, casting=casting):
             raise TypeError(f"Cannot cast array data from {self.dtype!r} to {dt!r} according to the "
                             f"rule '{casting}'")
         if not copy and dt == self.dtype and (
@@ -635,7 +641,10 @@ class ndarray:
                           np.exceptions.ComplexWarning, stacklevel=2)
         # (order K as A: a C- or F-contiguous result, which npgpu's own callers of astype take
         # for granted; copy(order='K') keeps a permuted layout as NumPy's)
-        return _ops["copy"](self, order="A" if o in (None, "K") else o, dtype=dt)
+        out = _ops["copy"](self, order="A" if o in (None, "K") else o, dtype=dt)
+        if same_value:
+            _ops["check_same_value"](self, out)
+        return out
 
     def fill(self, value):
         if not isinstance(value, ndarray) and not self._ro:
