@@ -4,6 +4,7 @@ import operator
 import numpy as np
 
 from . import _array_api as _api
+from . import _like
 from ._core import copy as _copy
 from ._core import layout as _layout
 from ._core import transfer as _transfer
@@ -23,6 +24,8 @@ def _order(order):
 
 
 def empty(shape, dtype=None, order="C", *, device=None, like=None):
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(empty, like, locals())
     if device is not None:
         with _api.device_scope(device):
             return empty(shape, dtype, order)
@@ -57,16 +60,22 @@ def empty_like(a, dtype=None, order="K", subok=None, shape=None, *, device=None)
 
 
 def zeros(shape, dtype=None, order="C", *, device=None, like=None):
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(zeros, like, locals())
     return full(shape, 0, _F64 if dtype is None else dtype, order, device=device)
 
 
 def ones(shape, dtype=None, order="C", *, device=None, like=None):
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(ones, like, locals())
     return full(shape, 1, _F64 if dtype is None else dtype, order, device=device)
 
 
 def full(shape, fill_value, dtype=None, order="C", *, device=None, like=None):
     """``numpy.full``: without ``dtype``, the dtype of ``asarray(fill_value)``; an array
     ``fill_value`` is broadcast (one copy kernel)."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(full, like, locals())
     if device is not None:
         with _api.device_scope(device):
             return full(shape, fill_value, dtype, order)
@@ -110,6 +119,8 @@ def asarray(a, dtype=None, order=None, *, device=None, copy=None, blocking=False
     without copying (CUDA Array Interface, DLPack); host data is copied to the device.
     ``device``: host data is copied there; a device array elsewhere is copied over
     (``to_device``) unless ``copy=False``."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(asarray, like, locals())
     if order is not None and order not in ("C", "F", "A", "K"):
         order = _layout.check_order(order)
     if copy is not None and copy.__class__ is not bool:     # (the common calls skip a call)
@@ -249,6 +260,8 @@ def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocki
     """NumPy's ``array``.  ``ndmax`` (NumPy 2.4) caps the dimensions read from nested
     sequences; NumPy keeps deeper levels as Python objects (``dtype=object``), a dtype npgpu
     does not have, so a deeper nesting is NumPy's error for it without ``dtype=object``."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(array, like, locals())
     limit = 64 if ndmax is None else _check_ndmax(ndmax)
     if ndmin > limit:
         raise ValueError(f"ndmin must be <= ndmax ({limit})")   # NumPy 2.4's message (checked first)
@@ -270,6 +283,8 @@ def array(object, dtype=None, copy=True, order="K", subok=False, ndmin=0, blocki
 def asanyarray(a, dtype=None, order=None, *, device=None, copy=None, like=None):
     """NumPy's ``asanyarray``: npgpu has no array subclasses, so :func:`asarray` (Dask's
     ``asanyarray(..., like=meta)`` reaches it, e.g. ``x[mask] = v``)."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(asanyarray, like, locals())
     return asarray(a, dtype=dtype, order=order, device=device, copy=copy)
 
 
@@ -283,6 +298,8 @@ def _check_ndmax(ndmax):
 
 
 def ascontiguousarray(a, dtype=None, *, like=None):
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(ascontiguousarray, like, locals())
     a = asarray(a, dtype=dtype)
     if a.ndim == 0:
         a = a.reshape(1)
@@ -290,6 +307,8 @@ def ascontiguousarray(a, dtype=None, *, like=None):
 
 
 def asfortranarray(a, dtype=None, *, like=None):
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(asfortranarray, like, locals())
     a = asarray(a, dtype=dtype)
     if a.ndim == 0:
         a = a.reshape(1)
@@ -316,6 +335,8 @@ def require(a, dtype=None, requirements=None, *, like=None):
     """NumPy's ``require``: ``a`` as an npgpu array of ``dtype`` meeting the flags in
     ``requirements`` ('C', 'F', 'A', 'W', 'O', 'E' or their long names), copied when it does
     not."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(require, like, locals())
     if not requirements:
         return asanyarray(a, dtype=dtype)
     req = {_REQUIRE[r.upper()] for r in requirements}
@@ -438,6 +459,9 @@ def arange(*args, **kwargs):
     ``first + i*delta`` computed in the result dtype on the device, where ``first`` and the
     second value are ``start`` and ``start + step`` cast to it and ``delta`` is their difference
     in it (NumPy's fill rule)."""
+    like = kwargs.get("like")
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(arange, like, locals())
     if not args and "stop" not in kwargs:
         # NumPy's rule: a lone keyword ``start`` is no stop (``arange(start=4)``)
         raise TypeError("arange() requires stop to be specified.")
@@ -517,6 +541,8 @@ def _mn(N, M):
 
 def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
     """Zeros, then one fill kernel on the diagonal (a strided view)."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(eye, like, locals())
     if device is not None:
         with _api.device_scope(device):
             return eye(N, M, k, dtype, order)
@@ -530,6 +556,8 @@ def eye(N, M=None, k=0, dtype=float, order="C", *, device=None, like=None):
 
 
 def identity(n, dtype=None, *, like=None):
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(identity, like, locals())
     return eye(n, dtype=float if dtype is None else dtype)
 
 

@@ -14,6 +14,7 @@ npgpu cannot hold (object, string, structured dtypes; ``genfromtxt``'s masked ar
 provided.  ``memmap`` neither: device memory is not a file mapping."""
 import numpy as _np
 
+from . import _like
 from ._core.ndarray import host_values as _host
 from .creation import asarray
 
@@ -140,32 +141,44 @@ def load(file, mmap_mode=None, allow_pickle=False, fix_imports=True, encoding="A
 
 def loadtxt(*args, like=None, **kwargs):
     """``numpy.loadtxt``, the array on the device."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(loadtxt, like, locals())
     return _device(_np.loadtxt(*args, **kwargs))
 
 
 def genfromtxt(*args, like=None, **kwargs):
     """``numpy.genfromtxt``, the array on the device."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(genfromtxt, like, locals())
     return _device(_np.genfromtxt(*args, **kwargs))
 
 
 def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
     """``numpy.fromfile``, the array on the device."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(fromfile, like, locals())
     return _device(_np.fromfile(file, dtype=dtype, count=count, sep=sep, offset=offset))
 
 
 # ---- arrays from host data --------------------------------------------------------------------
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
     """``numpy.frombuffer``: the buffer's bytes copied to a device array."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(frombuffer, like, locals())
     return _device(_np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
 
 
 def fromiter(iter, dtype, count=-1, *, like=None):
     """``numpy.fromiter``: the iterable's values in a device array."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(fromiter, like, locals())
     return _device(_np.fromiter(iter, dtype=dtype, count=count))
 
 
 def fromstring(string, dtype=float, count=-1, *, sep, like=None):
     """``numpy.fromstring`` (text with a separator, as NumPy 2 requires), on the device."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(fromstring, like, locals())
     return _device(_np.fromstring(string, dtype=dtype, count=count, sep=sep))
 
 

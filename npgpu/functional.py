@@ -10,6 +10,7 @@ import collections.abc
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_index
 
+from . import _like
 from ._core.ndarray import ndarray
 from .creation import asanyarray, asarray, zeros, zeros_like
 from .logic import ndim as _ndim
@@ -23,6 +24,8 @@ __all__ = ["fromfunction", "apply_along_axis", "apply_over_axes", "piecewise"]
 def fromfunction(function, shape, *, dtype=float, like=None, **kwargs):
     """``function(*indices(shape, dtype), **kwargs)``: the function sees one device array of
     coordinates per axis. ``like`` is accepted for NumPy's signature (results are npgpu's)."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(fromfunction, like, locals())
     return function(*indices(shape, dtype=dtype), **kwargs)
 
 

@@ -5,6 +5,7 @@ import operator as _operator
 
 import numpy as np
 
+from . import _like
 from ._codegen import elementwise as _ew
 from ._core.dtypes import check_dtype
 from ._core import copy as _copy
@@ -15,6 +16,8 @@ from .manipulation import broadcast_to
 
 def tri(N, M=None, k=0, dtype=float, *, like=None):
     """``out[i, j] = j <= i + k``: one INDEX kernel."""
+    if like is not None and _like.foreign(like):
+        return _like.dispatch(tri, like, locals())
     dt = check_dtype(_F64 if dtype is None else dtype)
     try:
         N, M, k = (_operator.index(v) for v in (N, N if M is None else M, k))
