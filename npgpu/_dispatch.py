@@ -144,6 +144,10 @@ def _accepts(t):
 
 
 def array_function(func, types, args, kwargs):
+    if args.__class__ is not tuple and not isinstance(args, tuple):
+        raise TypeError("args must be a tuple")         # NumPy's checks of a direct call
+    if kwargs.__class__ is not dict and not isinstance(kwargs, dict):
+        raise TypeError("kwargs must be a dict")
     impl = _table.get(func)
     if impl is None:
         if _built:

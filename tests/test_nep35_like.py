@@ -77,3 +77,14 @@ def test_like_without_array_function_is_numpys_type_error(name):
 def test_declined_call_is_numpys_no_implementation_error():
     with pytest.raises(TypeError, match="no implementation found for 'numpy.asarray'"):
         np.asarray(1, like=_MyArray())
+
+
+def test_array_function_checks_its_arguments_as_numpy():
+    a, h = np.asarray([1, 2]), numpy.array([1, 2])
+    for args, kwargs, msg in [(a, (2, 1), "args must be a tuple"),
+                              ((a,), (2, 1), "kwargs must be a dict")]:
+        with pytest.raises(TypeError, match=msg):
+            h.__array_function__(numpy.reshape, (numpy.ndarray,), args, kwargs)
+        with pytest.raises(TypeError, match=msg):
+            a.__array_function__(numpy.reshape, (np.ndarray,), args, kwargs)
+    assert a.__array_function__(numpy.reshape, (np.ndarray,), (a, (2, 1)), {}).shape == (2, 1)
