@@ -254,7 +254,7 @@ def setitem(a, index, value):
         _array_value_checks(dst, index, a.ndim, value.ndim, value.dtype, False)
         copy_into(dst, value)
         return
-    if isinstance(value, np.ndarray) or isinstance(value, (list, tuple)):
+    if isinstance(value, (np.ndarray, list, tuple, range)):   # range: a sequence, as NumPy's
         if getattr(value, "ndim", 1) and dst.ndim == 0 and _element_index(index, a.ndim):
             # NumPy converts the object with the dtype's own element setitem: its result
             # (bool([1, 0]) is True) or its error (int([1]): TypeError)

@@ -598,11 +598,11 @@ def value_for(dst_dtype, value):
     from ..creation import asarray
     if isinstance(value, ndarray):
         return value
-    if isinstance(value, (np.ndarray, list, tuple)):
+    if isinstance(value, (np.ndarray, list, tuple, range)):   # range: a sequence, as NumPy's
         host = np.asarray(value)
         if host.dtype == object:
             raise TypeError(f"could not assign {type(value).__name__} to a device array")
-        if isinstance(value, (list, tuple)):
+        if isinstance(value, (list, tuple, range)):
             # NumPy converts a sequence's elements to the destination dtype: its OverflowError
             # for out-of-range Python ints, TypeError for complex into real
             host = np.asarray(value, dtype=dst_dtype)

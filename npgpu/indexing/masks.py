@@ -77,7 +77,7 @@ def _assigned(a, value):
         return value
     if isinstance(value, np.ndarray):
         return _scalar(value, a.dtype) if value.ndim == 0 else _device(value)
-    if isinstance(value, (list, tuple)):
+    if isinstance(value, (list, tuple, range)):     # range: a sequence, as NumPy's
         return _device(np.asarray(value, dtype=a.dtype))
     return _scalar(value, a.dtype)
 

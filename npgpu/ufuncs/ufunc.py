@@ -93,10 +93,26 @@ class _SignatureOf:
         raise AttributeError("__signature__")
 
 
+def _unpickle(module, name):
+    """A pickled ufunc: the one of its name in its public module (NumPy's _ufunc_reconstruct)."""
+    import importlib
+    return getattr(importlib.import_module(module), name)
+
+
 class ufunc:
     """A universal function running as generated kernels (NumPy's ``ufunc`` interface)."""
 
     __signature__ = _SignatureOf()
+    _home = "npgpu"         # the public module holding the ufunc under its __name__ (pickling)
+
+    def __reduce__(self):
+        # by reference, as NumPy's ufuncs pickle: the plan caches hold compiled kernels, and
+        # the unpickled object is the same ufunc (``pickle.loads(pickle.dumps(sin)) is sin``)
+        if getattr(sys.modules.get(self._home), self.__name__, None) is not self:
+            import pickle
+            raise pickle.PicklingError(f"Can't pickle {self!r}: it is not "
+                                       f"{self._home}.{self.__name__}")
+        return _unpickle, (self._home, self.__name__)
 
     def __init__(self, name, np_ufunc, loops, doc=None):
         self.__name__ = name

@@ -106,6 +106,8 @@ class SpecialUfunc(ufunc):
     """An npgpu ufunc whose calls off the fast path are checked by SciPy's ufunc (the ufunc
     check's :func:`~npgpu.ufuncs.ufunc.dry_run` on SciPy's ufunc in place of NumPy's)."""
 
+    _home = "npgpu.scipy.special"
+
     def _check(self, args, kwargs):
         """SciPy's errors for this call; a ``signature=`` string or tuple becomes the
         ``dtype=`` of its loop's output (SciPy's loops take one dtype throughout)."""
