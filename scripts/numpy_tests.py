@@ -228,6 +228,8 @@ _self.__dict__.update({k: v for k, v in vars(_ours).items() if k not in ("__name
 sys.modules[__name__] = _self
 '''
 
+_PRIVATE_MODULE = re.compile(r"^(\s*)import (numpy\._core\.(?:umath|_multiarray_umath)) as (\w+)",
+                             re.M)
 _PRIVATE_IMPORT = re.compile(r"^(\s*)from (numpy\.(?:_core|lib\._\w+_impl)) import", re.M)
 
 _SCIPY_PKGS = {"scipy.ndimage": "npgpu.scipy.ndimage", "scipy.special": "npgpu.scipy.special"}
@@ -259,6 +261,12 @@ def rewrite(source, private=None):
             private.add(m.group(2))
         return f"{m.group(1)}from {proxy_name(m.group(2))} import"
     source = _PRIVATE_IMPORT.sub(proxied, source)
+
+    def proxied_module(m):          # ``import numpy._core.umath as ncu``: npgpu's ufuncs
+        if private is not None:
+            private.add(m.group(2))
+        return f"{m.group(1)}import {proxy_name(m.group(2))} as {m.group(3)}"
+    source = _PRIVATE_MODULE.sub(proxied_module, source)
     return "import numpy as _numpy_host\n" + source
 
 
