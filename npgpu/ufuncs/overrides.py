@@ -32,17 +32,22 @@ def _overriders(objs):
     return found
 
 
+def _plain(args, out, where=None):
+    """True where no operand can override (the common call: ~0.2 us, no lookups)."""
+    plain = _PLAIN
+    for x in (*args, *out, where) if out.__class__ is tuple else (*args, out, where):
+        if x.__class__ not in plain:
+            return False
+    return True
+
+
 def dispatch(uf, method, args, kwargs):
     """The override's answer to ``uf.method(*args, **kwargs)``, or ``NONE`` where no operand
     has one.  The overrides see NumPy's normalised call: the inputs positional, ``out`` a tuple
     of one entry an output, ``sig`` spelled ``signature``."""
     out = kwargs.get("out")
-    plain = _PLAIN
-    for x in (*args, *out) if out.__class__ is tuple else (*args, out):
-        if x.__class__ not in plain:
-            break
-    else:
-        return NONE         # the common call: nothing to look up (~0.2 us, not ~0.5)
+    if _plain(args, out):
+        return NONE
     nin = uf.nin if method == "__call__" else 1
     outs = args[nin:] + (out if isinstance(out, tuple) else (out,))
     found = _overriders(args[:nin] + outs)
@@ -79,12 +84,7 @@ def dispatch_method(uf, method, args, kwargs):
     """:func:`dispatch` for the ufunc methods: the override's answer to ``uf.method(*args,
     **kwargs)``, or ``NONE`` where no operand (inputs, ``out``, reduce's ``where``) has one or
     the call's arguments do not parse (the method then raises NumPy's error)."""
-    out, where = kwargs.get("out"), kwargs.get("where")
-    plain = _PLAIN
-    for x in (*args, *out, where) if out.__class__ is tuple else (*args, out, where):
-        if x.__class__ not in plain:
-            break
-    else:
+    if _plain(args, kwargs.get("out"), kwargs.get("where")):
         return NONE
     nin, names = _METHODS[method]
     nin = min(nin, len(args))
