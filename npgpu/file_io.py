@@ -15,7 +15,7 @@ provided.  ``memmap`` neither: device memory is not a file mapping."""
 import numpy as _np
 
 from . import _like
-from ._core.ndarray import host_values as _host
+from ._core.ndarray import READONLY_FOREIGN, host_values as _host
 from .creation import asarray
 
 
@@ -162,10 +162,16 @@ def fromfile(file, dtype=float, count=-1, sep="", offset=0, *, like=None):
 
 # ---- arrays from host data --------------------------------------------------------------------
 def frombuffer(buffer, dtype=float, count=-1, offset=0, *, like=None):
-    """``numpy.frombuffer``: the buffer's bytes copied to a device array."""
+    """``numpy.frombuffer``: the buffer's bytes copied to a device array, read-only where
+    NumPy's view is (a read-only buffer such as ``bytes``)."""
     if like is not None and _like.foreign(like):
         return _like.dispatch(frombuffer, like, locals())
-    return _device(_np.frombuffer(buffer, dtype=dtype, count=count, offset=offset))
+    host = _np.frombuffer(buffer, dtype=dtype, count=count, offset=offset)
+    out = _device(host)
+    if not host.flags.writeable:
+        # NumPy's result views a read-only buffer (bytes): read-only for good, as NumPy's is
+        out._ro = READONLY_FOREIGN
+    return out
 
 
 def fromiter(iter, dtype, count=-1, *, like=None):
@@ -175,8 +181,9 @@ def fromiter(iter, dtype, count=-1, *, like=None):
     return _device(_np.fromiter(iter, dtype=dtype, count=count))
 
 
-def fromstring(string, dtype=float, count=-1, *, sep, like=None):
-    """``numpy.fromstring`` (text with a separator, as NumPy 2 requires), on the device."""
+def fromstring(string, dtype=float, count=-1, *, sep="", like=None):
+    """``numpy.fromstring`` (text with a separator, as NumPy 2 requires: without one, NumPy's
+    ValueError for the removed binary mode), on the device."""
     if like is not None and _like.foreign(like):
         return _like.dispatch(fromstring, like, locals())
     return _device(_np.fromstring(string, dtype=dtype, count=count, sep=sep))

@@ -9,6 +9,7 @@ import functools
 import numpy.testing as _npt
 
 from ._core.ndarray import host_values
+from .indexing.flatiter import flatiter
 
 # NumPy's assertions on values: their npgpu array arguments are read to the host
 _COMPARE = ("assert_allclose", "assert_almost_equal", "assert_approx_equal",
@@ -34,6 +35,8 @@ def _host(v):
         return v.__class__(*(_host(x) for x in v))
     if v.__class__ is dict:
         return {k: _host(x) for k, x in v.items()}
+    if v.__class__ is flatiter:     # ``a.flat``: NumPy's assertions read it as a 1-d array
+        return v.copy().get()
     return host_values(v)
 
 

@@ -99,8 +99,21 @@ class Flags:
     @property
     def aligned(self):
         """The data pointer is a multiple of the dtype's alignment (views at a field offset
-        included)."""
-        return self._arr._ptr % self._arr.dtype.alignment == 0
+        included), unless ``setflags(align=False)`` cleared the flag of this array."""
+        a = self._arr
+        return a._ptr % a.dtype.alignment == 0 and not getattr(a, "_unaligned", False)
+
+    @aligned.setter
+    def aligned(self, flag):
+        self._arr.setflags(align=flag)
+
+    @property
+    def writebackifcopy(self):
+        return False            # npgpu makes no write-back copies
+
+    @writebackifcopy.setter
+    def writebackifcopy(self, flag):
+        self._arr.setflags(uic=flag)
 
     # NumPy's derived flags (aliases and combinations of the ones above)
     contiguous = property(lambda self: self.c_contiguous)
@@ -112,7 +125,6 @@ class Flags:
     # NumPy's test is "any of F_CONTIGUOUS, ALIGNED, WRITEABLE, and not C_CONTIGUOUS"
     farray = property(lambda self: not self.c_contiguous and (
         self.f_contiguous or self.aligned or self._arr._ro < READONLY))
-    writebackifcopy = property(lambda self: False)
 
     _names = {"C_CONTIGUOUS": "c_contiguous", "C": "c_contiguous", "CONTIGUOUS": "c_contiguous",
               "F_CONTIGUOUS": "f_contiguous", "F": "f_contiguous", "FORTRAN": "f_contiguous",
@@ -122,17 +134,23 @@ class Flags:
               "FARRAY": "farray", "FA": "farray", "WRITEBACKIFCOPY": "writebackifcopy",
               "X": "writebackifcopy"}
 
-    def __getitem__(self, name):
-        # NumPy's keys are the upper-case names alone
+    def _attr(self, name):
+        # NumPy's keys are the upper-case names alone, as str or bytes
+        if isinstance(name, bytes):
+            name = name.decode("latin-1")
         attr = self._names.get(name) if isinstance(name, str) else None
         if attr is None:
             raise KeyError("Unknown flag")
-        return getattr(self, attr)
+        return attr
+
+    def __getitem__(self, name):
+        return getattr(self, self._attr(name))
 
     def __setitem__(self, name, value):
-        if self._names.get(name.upper() if isinstance(name, str) else name) != "writeable":
+        attr = self._attr(name)
+        if attr not in ("writeable", "aligned", "writebackifcopy"):
             raise KeyError("Unknown flag")
-        set_writeable(self._arr, value)
+        setattr(self, attr, value)
 
     def _state(self):
         # the writeable state read directly: comparing flags must not warn
@@ -152,7 +170,8 @@ class Flags:
         return "\n".join(
             f"  {k.upper()} : {w < READONLY if k == 'writeable' else getattr(self, k)}"
             + ("  (with WARN_ON_WRITE=True)" if k == "writeable" and w == WARN_ON_WRITE else "")
-            for k in ("c_contiguous", "f_contiguous", "owndata", "writeable"))
+            for k in ("c_contiguous", "f_contiguous", "owndata", "writeable", "aligned",
+                      "writebackifcopy")) + "\n"
 
 
 class MemoryPointer:
@@ -294,9 +313,11 @@ class ndarray:
     """An N-dimensional array in GPU memory, with NumPy's semantics."""
 
     # _xc: exchange_cache.py (unset until used); _numba_type_, _strided_memory_view_shim:
-    # Numba's launcher's reads, made on the first (``__getattr__`` below)
+    # Numba's launcher's reads, made on the first (``__getattr__`` below); _unaligned: set by
+    # ``setflags(align=False)`` alone
     __slots__ = ("_mem", "_ptr", "_shape", "_strides", "_dtype", "_base", "_c_contig", "_f_contig",
-                 "_ro", "_xc", "__weakref__", "_numba_type_", "_strided_memory_view_shim")
+                 "_ro", "_xc", "__weakref__", "_numba_type_", "_strided_memory_view_shim",
+                 "_unaligned")
     __array_priority__ = 100
     __module__ = "npgpu"           # the public name, as NumPy's TypeErrors print it: npgpu.ndarray
 
@@ -414,7 +435,15 @@ class ndarray:
     def setflags(self, write=None, align=None, uic=None):
         if uic:
             raise ValueError("cannot set WRITEBACKIFCOPY flag to True")
-        if write is not None:      # device memory is always aligned: ``align`` changes nothing
+        if align is not None:
+            # device memory is always aligned: the flag is NumPy's record of the request (its
+            # views and copies are aligned again, as NumPy's)
+            if align:
+                if hasattr(self, "_unaligned"):
+                    del self._unaligned
+            else:
+                self._unaligned = True
+        if write is not None:
             set_writeable(self, write)
 
     @property
