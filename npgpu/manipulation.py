@@ -5,6 +5,7 @@ the shared elementwise copy kernel; shapes, broadcasting and axis checks reuse N
 own host-side helpers so errors read as NumPy's.
 """
 import operator
+import warnings
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
@@ -360,7 +361,14 @@ def vstack(tup, *, dtype=None, casting="same_kind"):
     return concatenate(arrs, 0, dtype=dtype, casting=casting)
 
 
-row_stack = vstack
+def row_stack(tup, *, dtype=None, casting="same_kind"):
+    # NumPy 2's deprecated alias warns
+    warnings.warn("`row_stack` alias is deprecated. Use `np.vstack` directly.",
+                  DeprecationWarning, stacklevel=2)
+    return vstack(tup, dtype=dtype, casting=casting)
+
+
+row_stack.__doc__ = vstack.__doc__
 
 
 def hstack(tup, *, dtype=None, casting="same_kind"):

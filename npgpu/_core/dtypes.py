@@ -18,6 +18,10 @@ def check_dtype(dtype):
     if dt.byteorder == ">" or dt not in SUPPORTED:
         raise TypeError(f"npgpu does not support dtype {dt!r} ({dt.name}); supported: bool, "
                         "int8-int64, uint8-uint64, float16, float32, float64, complex64, complex128")
+    if dt.metadata is not None:
+        # arrays do not keep a dtype's metadata (a cached dtype equal to a plain one would
+        # hand it on to every later array of that dtype)
+        dt = np.dtype(dt.str)
     try:
         _cache[dtype] = dt
     except TypeError:

@@ -411,6 +411,9 @@ class ufunc:
         run on 0-d stand-ins (:func:`dry_run`); shapes and values are checked by the call.
         Returns the keywords :meth:`_run` takes."""
         dry_run(self._np, args, kwargs)
+        if len(args) > 2 and self.__name__ in ("maximum", "minimum"):
+            # NumPy 2.4's deprecation of a positional out (the dry run silences NumPy's own)
+            warnings.warn(_EXTREMUM_OUT, DeprecationWarning, stacklevel=_caller_level())
         if kwargs.get("where", True) is not True and "out" not in kwargs and \
                 len(args) <= self.nin:
             # NumPy's warning (the dry run silences it): the masked-out elements are garbage
@@ -856,6 +859,12 @@ def dry_run(func, args, kwargs):
                 _DRY.clear()
             _DRY[key] = r
     return r
+
+
+_EXTREMUM_OUT = ("Passing more than 2 positional arguments to np.maximum and np.minimum is "
+                 "deprecated. If you meant to use the third argument as an output, use the `out` "
+                 "keyword argument instead. If you hoped to work with more than 2 inputs, combine "
+                 "them into a single array and get the extrema for the relevant axis.")
 
 
 def _caller_level():
