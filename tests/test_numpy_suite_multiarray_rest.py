@@ -155,3 +155,56 @@ def test_flags_repr_is_numpys():
     got, _ = np.broadcast_arrays(np.arange(3), np.zeros((2, 1), int))
     want, _ = numpy.broadcast_arrays(numpy.arange(3), numpy.zeros((2, 1), int))
     assert repr(got.flags) == repr(want.flags)      # "(with WARN_ON_WRITE=True)"
+
+
+# ---- the deprecated strides setter (NumPy 2.4: still works, with a DeprecationWarning) --------
+def _restride(a, strides):
+    with pytest.warns(DeprecationWarning, match="Setting the strides"):
+        a.strides = strides
+    return a
+
+
+@pytest.mark.parametrize("dt", [numpy.int16, numpy.float32, numpy.float64, numpy.complex128],
+                         ids=str)
+@pytest.mark.parametrize("case", ["transpose", "every_other", "reverse_tail", "broadcast_row"])
+def test_strides_setter_as_numpy(dt, case):
+    h = random_array((24,), dt, RNG)
+    d = np.asarray(h)
+    isz = h.itemsize
+    hv, dv, strides = {
+        "transpose": (h.reshape(4, 6), d.reshape(4, 6), (isz, 4 * isz)),
+        "every_other": (h[:12], d[:12], (2 * isz,)),
+        "reverse_tail": (h[11:23], d[11:23], (-isz,)),  # backwards from index 11, in the owner
+        "broadcast_row": (h.reshape(4, 6), d.reshape(4, 6), (0, isz)),
+    }[case]
+    with pytest.warns(DeprecationWarning):
+        hv.strides = strides
+    _restride(dv, strides)
+    assert dv.strides == hv.strides
+    assert dv.flags.c_contiguous == hv.flags.c_contiguous
+    assert dv.flags.f_contiguous == hv.flags.f_contiguous
+    assert_same(dv, hv)
+    assert_same(dv + 1, hv + 1)         # a kernel reads the new layout, not a remembered one
+
+
+@pytest.mark.parametrize("make, strides", [
+    (lambda m: m.arange(12.0), (16,)),                  # past the end of the allocation
+    (lambda m: m.arange(12.0)[::2], (24,)),             # a view: its owner's bytes count
+    (lambda m: m.arange(12.0)[2:], (-8,)),              # before the start of the allocation
+    (lambda m: m.arange(12.0), (8, 8)),                 # wrong length
+    (lambda m: m.arange(12.0), ("a",)),                 # not integers
+])
+def test_strides_setter_errors_as_numpy(make, strides):
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        h, d = make(numpy), make(np)
+        raises_like(lambda: setattr(h, "strides", strides),
+                    lambda: setattr(d, "strides", strides))
+    npt.assert_array_equal(d, h)        # unchanged after the error
+
+
+def test_strides_setter_refuses_misaligned():
+    d = np.arange(12.0)
+    with pytest.warns(DeprecationWarning), pytest.raises(ValueError, match="align"):
+        d.strides = (3,)                # NumPy makes an unaligned view; npgpu never does

@@ -309,6 +309,19 @@ def _strides_fit(shape, strides, itemsize, nbytes, offset):
     return lo >= -offset and hi + itemsize <= nbytes - offset
 
 
+def _extent(shape, strides, ptr, itemsize):
+    """(lowest byte address, byte count) of the elements a layout reaches (none: ``ptr``, 0)."""
+    lo = hi = 0
+    for n, s in zip(shape, strides):
+        if n == 0:
+            return ptr, 0
+        if s > 0:
+            hi += s * (n - 1)
+        else:
+            lo += s * (n - 1)
+    return ptr + lo, hi - lo + itemsize
+
+
 class ndarray:
     """An N-dimensional array in GPU memory, with NumPy's semantics."""
 
@@ -396,14 +409,41 @@ class ndarray:
         self._c_contig, self._f_contig = v._c_contig, v._f_contig
         _forget_memos(self)
 
+    def _set_strides(self, strides):
+        """``a.strides = s``: NumPy 2.4's deprecated in-place restride, with its checks (every
+        element within the memory of the array's owner, and aligned)."""
+        warnings.warn("Setting the strides on a NumPy array has been deprecated in NumPy 2.4.\n"
+                      "As an alternative, you can create a new view using "
+                      "np.lib.stride_tricks.as_strided.", DeprecationWarning, stacklevel=2)
+        try:
+            strides = tuple(operator.index(s) for s in (
+                (strides,) if isinstance(strides, (int, np.integer)) else strides))
+        except TypeError:
+            raise TypeError("invalid strides") from None
+        if len(strides) != len(self._shape):
+            raise ValueError(f"strides must be  same length as shape ({len(self._shape)})")
+        owner = self
+        while isinstance(owner._base, ndarray):
+            owner = owner._base
+        if owner._base is None:         # npgpu's own allocation: its bytes
+            start, nbytes = owner._ptr, owner.nbytes
+        else:                           # another library's memory: the bytes this array reaches
+            start, nbytes = _extent(self._shape, self._strides, self._ptr, self.itemsize)
+        if not _strides_fit(self._shape, strides, self.itemsize, nbytes, self._ptr - start):
+            raise ValueError("strides is not compatible with available memory")
+        _layout.check_aligned(self._ptr, self._shape, strides, self._dtype,
+                              "an array with these strides")
+        isz = self.itemsize
+        self._strides = strides
+        self._c_contig = _layout.is_c_contig(self._shape, strides, isz)
+        self._f_contig = _layout.is_f_contig(self._shape, strides, isz)
+        _forget_memos(self)
+
     # the slots read by C getters (a Python property would cost every read ~30 ns more; the
     # hot paths read _shape and _dtype)
     shape = property(operator.attrgetter("_shape"), _set_shape)
     dtype = property(operator.attrgetter("_dtype"), _set_dtype)
-
-    @property
-    def strides(self):
-        return self._strides
+    strides = property(operator.attrgetter("_strides"), _set_strides)
 
     @property
     def ndim(self):
