@@ -48,9 +48,10 @@ def h_sp_clog1p(z):
     y = z.imag
     if math.isfinite(x) and math.isfinite(y):
         if y == 0.0 and x >= -1.0:
-            return complex128(complex(math.log1p(x), 0.0))
+            return complex128(complex(h_log1p(x), 0.0))
         if math.hypot(x, y) < 0.707:
             return complex128(complex(0.5 * math.log1p(cuda.fma(y, y, 2.0 * x) + x * x),
                                       math.atan2(y, x + 1.0)))
-    return h_clog(z + complex128(1.0))
+    # 1 + z adds to the real part only: Im z = -0.0 stays -0.0 (arg -pi left of -1, as SciPy)
+    return h_clog(complex128(complex(x + 1.0, y)))
 """)

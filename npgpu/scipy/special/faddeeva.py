@@ -107,8 +107,9 @@ def h_fad_upper(x, y):
     w = h_fad_cf(x, y)
     if y < 1.0:
         e = h_exp((y - x) * (x + y))
-        a = -2.0 * x * y
-        w = w + complex128(complex(e * h_cos(a), e * h_sin(a)))
+        if e != 0.0:        # (else |x| is past 27; -2xy may overflow there: inf * 0)
+            a = -2.0 * x * y
+            w = w + complex128(complex(e * h_cos(a), e * h_sin(a)))
     return w
 """)
 

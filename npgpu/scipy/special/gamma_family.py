@@ -429,10 +429,12 @@ def h_beta_regular(a, b, log):
 """)
 
 # SciPy's rule when a is a non-positive integer: finite only for a finite integer b with
-# 1 - a - b > 0, where B(a, b) = (-1)^b B(1 - a - b, b) (and that is a pole again for b <= 0)
+# 1 - a - b > 0, where B(a, b) = (-1)^b B(1 - a - b, b) (and that is a pole again for b <= 0);
+# SciPy takes a as a C int, 1 - a included: inf below -2147483646
 _helpers.register("""
 def h_beta_negint(a, b, log):
-    if math.isinf(a) or math.isnan(b) or math.isinf(b) or b != h_floor(b) or 1.0 - a - b <= 0.0:
+    if (a < -2147483646.0 or math.isnan(b) or math.isinf(b) or b != h_floor(b)
+            or 1.0 - a - b <= 0.0):
         return math.inf
     s = 1.0
     if b - 2.0 * h_floor(0.5 * b) != 0.0:

@@ -82,7 +82,9 @@ def _fused(kind, axis):
             return xp.sum(e + top.astype(a.dtype) * 1j, axis=axis, keepdims=True)
     elif kind == "lse_tail":
         def f(s, m, a_max):
-            return xp.log1p(xp.where(s == 0, s, s / m)) + xp.log(m) + a_max
+            # (s and m are float32 for float16 input, the complex sum's parts: a_max's dtype)
+            out = xp.log1p(xp.where(s == 0, s, s / m)) + xp.log(m) + a_max
+            return out.astype(a_max.dtype)
     elif kind == "softmax":
         def f(x):
             e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
