@@ -107,6 +107,8 @@ def test_real_input_keeps_real_loops():
             got = getattr(gs, name)(npgpu.asarray(x.astype(dt)))
             assert got.dtype == dt
         assert getattr(gs, name).types == getattr(ss, name).types
-        # dtype= complex on real input: SciPy's complex loop
+        # dtype= complex on real input: the complex loop, at the real loop's values (SciPy's
+        # complex log_ndtr is up to 1.4e-9 off them there: its -u^2 + log w(iu) cancels; npgpu
+        # takes the real form for a real z, which mpmath confirms)
         got = getattr(gs, name)(npgpu.asarray(x), dtype=np.complex128).get()
-        np.testing.assert_allclose(got, getattr(ss, name)(x, dtype=np.complex128), rtol=1e-13)
+        np.testing.assert_allclose(got, getattr(ss, name)(x).astype(np.complex128), rtol=1e-13)

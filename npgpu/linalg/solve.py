@@ -151,7 +151,7 @@ def _render_slogdet(dt):
     rd = _real(dt)
     cplx = dt.kind == "c"
     rt = type_name(rd)
-    lines = ["def KERNEL(sgn, logd, det, LU, piv, nb):",
+    lines = ["def KERNEL(sgn, logd, det, LU, piv, mark, nb):",
              "    i = cuda.grid(1)",
              "    if i < nb:",
              "        n = LU.shape[1]",
@@ -172,7 +172,14 @@ def _render_slogdet(dt):
         lines.append("                if d < 0:")
         lines.append("                    s = -s")
     lines += ["                acc += math.log(ad)",
-              "        if zero:",
+              # a NaN anywhere in the matrix (its max is NaN): NumPy's LAPACK carries it into the
+              # result; a GPU LU need not (cuSOLVER's pivoting passed it by on the H100)
+              "        if mark[i] != mark[i]:",
+              f"            acc = {type_name(rd)}(math.nan)",
+              "            zero = False"]
+    if cplx:
+        lines.append(f"            s = {type_name(dt)}(complex(math.nan, math.nan))")
+    lines += ["        if zero:",
               f"            sgn[i] = {type_name(dt)}(0)",
               f"            logd[i] = {type_name(rd)}(-math.inf)",
               f"            det[i] = {type_name(dt)}(0)",
@@ -188,12 +195,14 @@ def _render_slogdet(dt):
     name = f"slogdet_{dt.str[1:]}"
     text = text.replace("def KERNEL(", f"def {name}(")
     params = [Param("array", dt, 1, "C"), Param("array", rd, 1, "C"), Param("array", dt, 1, "C"),
-              Param("array", dt, 3, "A"), Param("array", np.int64, 2, "A"), Param("scalar", np.int64)]
+              Param("array", dt, 3, "A"), Param("array", np.int64, 2, "A"), Param("array", dt, 1, "C"),
+              Param("scalar", np.int64)]
     return KernelSource(name, text, params)
 
 
-def slogdet_from_lu(lu, ipiv):
-    """(sign, logabsdet, det) of stacked LU factors (batch.., n, n) with 1-based pivots (batch.., n)."""
+def slogdet_from_lu(lu, ipiv, mark):
+    """(sign, logabsdet, det) of stacked LU factors (batch.., n, n) with 1-based pivots
+    (batch.., n); ``mark`` (batch..): NaN where the factored matrix held a NaN."""
     dt = lu.dtype
     batch = lu.shape[:-2]
     n = lu.shape[-1]
@@ -213,6 +222,8 @@ def slogdet_from_lu(lu, ipiv):
         vals += [0, 0, nb, arr.itemsize, arr._ptr, nb, arr.itemsize]
     vals += [0, 0, lu3.size, lu3.itemsize, lu3._ptr, *lu3.shape, *lu3._strides]
     vals += [0, 0, piv.size, piv.itemsize, piv._ptr, *piv.shape, *piv._strides]
+    mark = mark.reshape((nb,))
+    vals += [0, 0, nb, mark.itemsize, mark._ptr, nb, mark.itemsize]
     vals.append(nb)
     block = 32 if _backend.IS_SIM else 128
     kern(-(-nb // block), block, vals)
@@ -226,25 +237,25 @@ def _lu_for_det(a):
     rt = linalg_dtype(a.dtype)
     lu = empty_array(a.shape, rt, "C")
     _copy.copy_into(lu, a)
-    n = a.shape[-1]
     if lu.size == 0:
         ipiv = empty_array(a.shape[:-1], np.dtype(np.int64), "C")
-        return lu, ipiv
+        return lu, ipiv, zeros(a.shape[:-2], rt)
+    # NaN propagates through max: the mark of a matrix holding one (read by slogdet_from_lu)
+    mark = lu.max(axis=(-2, -1)) if rt.kind in "fc" and a.dtype.kind in "fc" else \
+        zeros(a.shape[:-2], rt)
     ipiv, _info = _solver.getrf(lu)     # info > 0 means exactly singular: det 0, not an error
-    return lu, ipiv
+    return lu, ipiv, mark
 
 
 def slogdet(a):
     """Sign and natural log of the absolute determinant (NumPy's ``SlogdetResult``)."""
-    lu, ipiv = _lu_for_det(a)
-    sgn, logd, _ = slogdet_from_lu(lu, ipiv)
+    sgn, logd, _ = slogdet_from_lu(*_lu_for_det(a))
     return np.linalg._linalg.SlogdetResult(sgn, logd)
 
 
 def det(a):
     """Determinant (from the LU: sign * exp(log|det|), as NumPy computes it)."""
-    lu, ipiv = _lu_for_det(a)
-    return slogdet_from_lu(lu, ipiv)[2]
+    return slogdet_from_lu(*_lu_for_det(a))[2]
 
 
 def tensorsolve(a, b, axes=None):

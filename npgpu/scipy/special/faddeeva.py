@@ -290,7 +290,16 @@ def h_sp_clog_ndtr(z):
         im -= {2 * math.pi!r}
     if im < -math.pi:
         im += {2 * math.pi!r}
-    return complex128(complex((y - x) * (x + y) + v.real - {math.log(2)!r}, im))
+    re = (y - x) * (x + y) + v.real - {math.log(2)!r}
+    if z.imag == 0.0:
+        # a real z: the real loop's form, without the cancellation of -u^2 against log w(iu)
+        # (SciPy's complex loop lands within an ulp of it there; the GPU's w: 8 ulps of 8 off)
+        t = z.real * {_SQRT1_2}
+        if t < 0.0:
+            re = h_log(0.5 * libdevice.erfcx(-t)) - t * t
+        else:
+            re = h_log1p(-0.5 * libdevice.erfc(t))
+    return complex128(complex(re, im))
 """)
 
 # erfi(z) = -i erf(iz); the real loop exp(x^2) Im w(x) (+-inf past x^2 = 720, as SciPy)
