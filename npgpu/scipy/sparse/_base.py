@@ -134,6 +134,15 @@ def is_dense(x):
     return isinstance(x, xp().ndarray)
 
 
+def _no_operand(x):
+    """Not an array of any kind (``A @ None``): SciPy returns NotImplemented, so Python's
+    TypeError answers (or the other operand's method)."""
+    if isinstance(x, spbase) or is_dense(x) or hasattr(x, "tocoo"):
+        return False
+    a = np.asanyarray(x)
+    return a.ndim == 0 and a.dtype == object
+
+
 def asdevice(x, dtype=None):
     """An npgpu array of ``x`` (host data is copied to the device explicitly)."""
     return xp().asarray(x, dtype=dtype)
@@ -200,13 +209,6 @@ class spbase:
     @property
     def T(self):
         return self.transpose()
-
-    @property
-    def H(self):
-        return self.transpose().conj()
-
-    def getH(self):
-        return self.H
 
     def count_nonzero(self, axis=None):
         """Nonzero values after duplicates are summed; with ``axis``, per column (0) or row (1)
@@ -331,11 +333,15 @@ class spbase:
             return y
         if np.isscalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if _no_operand(other):
+            return NotImplemented
         return p.matmul(self, other)
 
     def __rmatmul__(self, other):
         if np.isscalar(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
+        if _no_operand(other):
+            return NotImplemented
         from . import _ops
         return _ops.rmatmul(self, other)
 
@@ -515,6 +521,14 @@ class spmatrix:
 
     def getformat(self):
         return self.format
+
+    @property
+    def H(self):
+        """The conjugate transpose (SciPy's sparse arrays have no ``H``)."""
+        return self.transpose().conj()
+
+    def getH(self):
+        return self.H
 
     def getmaxprint(self):
         return 50                               # SciPy's default MAXPRINT

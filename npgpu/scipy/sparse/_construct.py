@@ -91,6 +91,8 @@ def diags_array(diagonals, /, *, offsets=0, shape=None, format=None, dtype=_NoVa
 
 def spdiags(data, diags, m=None, n=None, format=None):
     data = asdevice(data)
+    if m is None and n is None:             # SciPy's: square, of the diagonals' length
+        m = n = data.shape[-1]
     shape = (m, n) if n is not None else m
     from ._dia import dia_matrix
     return dia_matrix((data, diags), shape=shape).asformat(format)
@@ -133,10 +135,12 @@ def random(m, n, density=0.01, format="coo", dtype=None, rng=None, data_rvs=None
     return coo_matrix(h).asformat(format)
 
 
-def random_array(shape, *, density=0.01, format="coo", dtype=None, rng=None, data_sampler=None):
+def random_array(shape, *, density=0.01, format="coo", dtype=None, rng=None, data_sampler=None,
+                 random_state=None):
     import scipy.sparse as ss
-    h = ss.random_array(shape, density=density, format="coo", dtype=dtype, rng=rng,
-                        data_sampler=data_sampler)
+    kw = {"rng": rng} if rng is not None else {"random_state": random_state}
+    h = ss.random_array(shape, density=density, format="coo", dtype=dtype,
+                        data_sampler=data_sampler, **kw)
     return coo_array(h).asformat(format)
 
 
@@ -304,7 +308,8 @@ def block_diag(mats, format=None, dtype=None):
         rows.append(c.row.astype(np.int64) + r0)
         cols.append(c.col.astype(np.int64) + c0)
         vals.append(c.data)
-        r0, c0 = r0 + c.shape[0], c0 + c.shape[1]
+        m, n = c.shape if c.ndim == 2 else (1, c.shape[0])     # a 1-d array: one row
+        r0, c0 = r0 + m, c0 + n
     data = X.concatenate(vals) if vals else X.zeros(0)
     out = _coo_cls(_any_array(*mats))((data, (X.concatenate(rows), X.concatenate(cols))),
                                       shape=(r0, c0), dtype=dtype)

@@ -43,6 +43,14 @@ def sort_order(major, minor, nmajor, nminor):
 def compress(major, minor, data, nmajor, nminor, sum_duplicates=True):
     """(indptr, indices, data) of the entries ``(major, minor, data)``: sorted by
     (major, minor), duplicates summed (``sum_duplicates``), index dtype from the sizes."""
+    major, minor, data = canonical(major, minor, data, nmajor, nminor, sum_duplicates)
+    idt = index_dtype(max(nmajor, nminor, data.shape[0]))
+    return sorted_indptr(major, nmajor, idt), minor.astype(idt, copy=False), data
+
+
+def canonical(major, minor, data, nmajor, nminor, sum_duplicates=True):
+    """The entries sorted by (major, minor), duplicates summed (``sum_duplicates``): memory of
+    the number of entries, not of the shape (a 2**33-row COO sums its duplicates)."""
     X = xp()
     from ...indexing import compaction
     nnz = data.shape[0]
@@ -60,8 +68,7 @@ def compress(major, minor, data, nmajor, nminor, sum_duplicates=True):
                 major = compaction.select_values(major, rk.flags)
                 minor = compaction.select_values(minor, rk.flags)
                 data = summed
-    idt = index_dtype(max(nmajor, nminor, data.shape[0]))
-    return sorted_indptr(major, nmajor, idt), minor.astype(idt, copy=False), data
+    return major, minor, data
 
 
 def sorted_indptr(major, nmajor, idt):
@@ -149,7 +156,9 @@ class _coo_base(spbase):
             data = dense[row, col]
             shape = natural
             self.has_canonical_format = True
-        self._shape, self.data, self.row, self.col = finish(shape, dtype, copy, data, row, col)
+        # (``allow_nd``: a SciPy n-d coo_array is NotImplementedError, as n-d shapes elsewhere)
+        self._shape, self.data, self.row, self.col = finish(shape, dtype, copy, data, row, col,
+                                                            allow_nd=self._allow_nd)
         self._check()
 
     def _check(self):
@@ -236,11 +245,9 @@ class _coo_base(spbase):
         """Sort by (row, col) and sum duplicate entries, in place."""
         if self.has_canonical_format:
             return
-        indptr, cols, data = compress(self.row, self.col, self.data, *self.shape)
-        from . import _kernels
-        rows = xp().empty(data.shape[0], dtype=indptr.dtype)
-        _kernels.csr_rows(indptr, data.shape[0], rows)
-        self.data, self.row, self.col = data, rows, cols
+        rows, cols, data = canonical(self.row, self.col, self.data, *self.shape)
+        idt = index_dtype(max(*self.shape, data.shape[0]))
+        self.data, self.row, self.col = data, rows.astype(idt), cols.astype(idt)
         self.has_canonical_format = True
 
     def eliminate_zeros(self):

@@ -81,7 +81,13 @@ def _to_1d(a, shape, order, copy):
 
 def resize(a, args):
     """In place: entries inside the new shape stay where they are, the others go."""
-    shape = _two(_parse(args))
+    shape = _parse(args)
+    if a._is_array and len(shape) != 2 and shape:       # SciPy's arrays take 1-d (COO: n-d)
+        raise NotImplementedError(
+            "resize to 1-d is not implemented: npgpu's 1-d sparse arrays are COO only"
+            if len(shape) == 1 else f"npgpu's sparse arrays have one or two dimensions, not "
+            f"{len(shape)} (SciPy's n-d coo_array)")
+    shape = _two(shape)
     if any(s < 0 for s in shape):
         raise ValueError("'shape' elements cannot be negative")
     if a.format in ("csr", "csc"):
