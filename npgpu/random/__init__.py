@@ -9,7 +9,9 @@ from numpy.random import SeedSequence
 from .bit_generator import BitGenerator, Philox
 from .generator import Generator, default_rng
 from .legacy import FUNCTIONS as _FUNCTIONS
-from .legacy import RandomState, get_state, seed, set_state
+from .legacy import (RandomState, get_bit_generator, get_state, seed, set_bit_generator,
+                     set_state)
+from . import mtrand  # noqa: F401  (numpy.random.mtrand: the legacy names)
 
 globals().update(_FUNCTIONS)
 

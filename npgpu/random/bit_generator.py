@@ -9,6 +9,12 @@ import threading
 
 import numpy as np
 from numpy.random import SeedSequence
+# NumPy's seed-sequence interfaces: a BitGenerator takes any ISeedSequence, spawns from an
+# ISpawnableSeedSequence
+from numpy.random.bit_generator import (  # noqa: F401
+    ISeedSequence, ISpawnableSeedSequence, SeedlessSeedSequence)
+
+from .._core.ndarray import ndarray
 
 
 _MASK32 = (1 << 32) - 1
@@ -17,8 +23,13 @@ _JUMP = 1 << 96          # jumped(): 2**96 blocks past the counter (draws j live
 
 
 def _as_seed_sequence(seed):
-    if isinstance(seed, SeedSequence):
+    if isinstance(seed, ISeedSequence):
         return seed
+    if isinstance(seed, ndarray):
+        # a seed is host state: read it once; a 0-d integer array is npgpu's scalar (NumPy's
+        # seed[0] is a NumPy integer)
+        seed = seed.get()
+        seed = seed[()] if seed.ndim == 0 and seed.dtype.kind in "iu" else seed
     if seed is None or isinstance(seed, (int, np.integer)) or (
             isinstance(seed, (list, tuple, range, np.ndarray)) and not isinstance(seed, str)):
         # SeedSequence raises NumPy's own errors (negative values, non-integers, ...)
@@ -44,7 +55,7 @@ class BitGenerator:
 
     def spawn(self, n_children):
         """``n_children`` independent bit generators from children of the seed sequence."""
-        if self._seed_seq is None:
+        if not isinstance(self._seed_seq, ISpawnableSeedSequence):
             raise TypeError("The underlying SeedSequence does not implement spawning.")
         return [type(self)(s) for s in self._seed_seq.spawn(n_children)]
 
@@ -143,6 +154,8 @@ def _wrap(n):
 
 
 def _words_to_int(v, nwords, what):
+    if isinstance(v, ndarray):
+        v = v.get()
     if isinstance(v, (int, np.integer)):
         v = int(v)
         if v < 0 or v >= 1 << (32 * nwords):

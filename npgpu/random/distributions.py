@@ -239,9 +239,11 @@ def neg_binomial(st, n, p):
 
 
 def hypergeometric(st, good, bad, sample):
-    # sequential draws of the smaller of sample and total - sample (exact; O(that) per element)
     total = good + bad
     m = sample if sample <= total - sample else total - sample
+    if m >= 10:
+        return hypergeometric_hrua(st, good, bad, sample, total, m)
+    # sequential draws of the smaller of sample and total - sample (under 10)
     g = good
     left = total
     k = 0
@@ -251,6 +253,48 @@ def hypergeometric(st, good, bad, sample):
             k += 1
         left -= 1
     return k if m == sample else good - k
+
+
+def hypergeometric_hrua(st, good, bad, sample, total, m):
+    # NumPy's ratio-of-uniforms rejection (Stadlober's HRUA): O(1) expected draws for any
+    # sample size (the sequential draws would take m of them)
+    mingb = good if good < bad else bad
+    maxgb = bad if good < bad else good
+    p = mingb / total
+    q = maxgb / total
+    a = m * p + 0.5
+    c = math.sqrt(float(total - m) * m * p * q / (total - 1) + 0.5)
+    h = 1.7155277699214135 * c + 0.8989161620588988
+    mode = math.floor((m + 1.0) * (mingb + 1.0) / (total + 2.0))
+    g = (math.lgamma(mode + 1.0) + math.lgamma(mingb - mode + 1.0)
+         + math.lgamma(m - mode + 1.0) + math.lgamma(maxgb - m + mode + 1.0))
+    # the support's end, or 16 standard deviations past the mean
+    b = (m if m < mingb else mingb) + 1.0
+    tail = math.floor(a + 16.0 * c) * 1.0
+    if tail < b:
+        b = tail
+    k = 0
+    while True:
+        U = next_open(st)
+        V = next_double(st)
+        X = a + h * (V - 0.5) / U
+        if X < 0.0 or X >= b:
+            continue
+        k = math.floor(X)
+        T = g - (math.lgamma(k + 1.0) + math.lgamma(mingb - k + 1.0)
+                 + math.lgamma(m - k + 1.0) + math.lgamma(maxgb - m + k + 1.0))
+        if U * (4.0 - U) - 3.0 <= T:
+            break
+        if U * (U - T) >= 1.0:
+            continue
+        if 2.0 * math.log(U) <= T:
+            break
+    kk = int64(k)
+    if good > bad:
+        kk = m - kk
+    if m < sample:
+        kk = good - kk
+    return kk
 
 
 def zipf(st, a):

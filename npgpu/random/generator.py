@@ -353,6 +353,9 @@ class Generator:
     def __repr__(self):
         return f"Generator(Philox4x32) at 0x{id(self):X}"
 
+    def __str__(self):
+        return "Generator(Philox4x32)"          # as NumPy's: repr without the address
+
     def __getstate__(self):
         return {"bit_generator": self._bit_generator}
 

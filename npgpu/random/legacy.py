@@ -27,6 +27,8 @@ def _legacy_seed(seed):
     ``SeedSequence`` as before."""
     if seed is None:
         return None
+    if isinstance(seed, ndarray):
+        seed = seed.get()                       # a seed is host state: read it once
     try:
         if hasattr(seed, "squeeze"):
             seed = seed.squeeze()
@@ -51,13 +53,28 @@ class RandomState:
     sequence of ints)."""
 
     def __init__(self, seed=None):
+        if isinstance(seed, type) and issubclass(seed, BitGenerator):
+            raise ValueError("Invalid bit generator. The bit generator must be instantized.")
         if isinstance(seed, BitGenerator):
             self._gen = Generator(seed)
         else:
             self._gen = Generator(Philox(_legacy_seed(seed)))
 
     def seed(self, seed=None):
-        self._gen = Generator(Philox(_legacy_seed(seed)))
+        """Re-seed in place, as NumPy's legacy seeding: the same bit generator object (the
+        one ``get_bit_generator`` / ``default_rng(rs)`` gave) takes the new seed's state."""
+        fresh = Philox(_legacy_seed(seed))
+        bg = self._gen.bit_generator
+        if type(bg) is not Philox:
+            self._gen = Generator(fresh)
+            return
+        bg.state = fresh.state
+        bg._seed_seq = fresh._seed_seq
+
+    @property
+    def _bit_generator(self):
+        # NumPy's attribute name (its tests and default_rng read it)
+        return self._gen.bit_generator
 
     def get_state(self, legacy=True):
         return self._gen.bit_generator.state
@@ -100,6 +117,15 @@ class RandomState:
     # -- integers ----------------------------------------------------------------------
     def randint(self, low, high=None, size=None, dtype=int):
         dt = np.dtype(dtype)
+        if not dt.isnative:
+            # NumPy's legacy API warns and draws the native dtype (Generator raises)
+            import warnings
+            from .permutations import _caller_level
+            warnings.warn("Providing a dtype with a non-native byteorder is not supported. If "
+                          "you require platform-independent byteorder, call byteswap when "
+                          "required.\nIn future version, providing byteorder will raise a "
+                          "ValueError", DeprecationWarning, stacklevel=_caller_level())
+            dt = dt.newbyteorder()
         if dt.kind not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for randint")
         if high is None:
@@ -175,6 +201,9 @@ class RandomState:
     def __repr__(self):
         return f"RandomState(Philox4x32) at 0x{id(self):X}"
 
+    def __str__(self):
+        return "RandomState(Philox4x32)"
+
 
 def _delegate(name):
     def method(self, *args, **kwargs):
@@ -204,6 +233,18 @@ def get_state(legacy=True):
 
 def set_state(state):
     _rand.set_state(state)
+
+
+def get_bit_generator():
+    """The bit generator of the global RandomState."""
+    return _rand._gen.bit_generator
+
+
+def set_bit_generator(bitgen):
+    """Draw the module functions from ``bitgen`` (an npgpu bit generator instance)."""
+    if isinstance(bitgen, type) and issubclass(bitgen, BitGenerator):
+        raise ValueError("Invalid bit generator. The bit generator must be instantized.")
+    _rand._gen = Generator(bitgen)
 
 
 def _module_function(name):
