@@ -618,6 +618,9 @@ def _child(lib, n, cache_dir, timeout):
     written (a user's installed package has its .pyc files; the priming run writes ours)."""
     env = dict(os.environ, NPGPU_CACHE_DIR=cache_dir, CUPY_CACHE_DIR=cache_dir)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
+    # a cold start compiles (a test run's carried PTX store would skip what a user's pays)
+    env.pop("NPGPU_PTX_STORE", None)
+    env.pop("NPGPU_PTX_STORE_OUT", None)
     env["PYTHONPATH"] = os.pathsep.join(
         p for p in (ROOT, os.environ.get("PYTHONPATH")) if p)
     p = subprocess.run([sys.executable, "-c", CHILD, lib, str(n)], env=env,

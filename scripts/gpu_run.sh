@@ -22,6 +22,15 @@ ep=/tmp/site/npgpu-0.0.dist-info
 mkdir -p "$ep" && printf 'Metadata-Version: 2.1\nName: npgpu\nVersion: 0.0\n' > "$ep/METADATA" \
   && sed -n '/^\[project.entry-points/,/^$/p' pyproject.toml | grep -v '^#' \
   | sed -e 's/^\[project.entry-points."\(.*\)"\]/[\1]/' -e 's/"//g' > "$ep/entry_points.txt"
+# PTX store (npgpu/_codegen/shipped.py): a carried .ptxstore/store.tar.xz (an earlier call's
+# $OUT/ptxstore.tar.xz, kept in the ignored .ptxstore/) is read, so its kernels skip Numba's
+# compile on this fresh machine; PTX_OUT=1 writes this call's compiled kernels, with the
+# carried ones, to $OUT/ptxstore.tar.xz for the next call
+if [ -f .ptxstore/store.tar.xz ]; then
+  mkdir -p /tmp/ptx-in && tar -xJf .ptxstore/store.tar.xz -C /tmp/ptx-in \
+    && export NPGPU_PTX_STORE=/tmp/ptx-in
+fi
+[ "${PTX_OUT:-0}" != 0 ] && mkdir -p /tmp/ptx-out && export NPGPU_PTX_STORE_OUT=/tmp/ptx-out
 tests=${1:-${TESTS:-tests}}
 timeout "${TEST_TIMEOUT:-420}" python3 -m pytest -v -n "${JOBS:-16}" -rs --durations=150 \
   -p no:cacheprovider $tests > "$OUT/test.log" 2>&1
@@ -31,4 +40,9 @@ if [ "${BENCH:-1}" != 0 ]; then
   timeout "${BENCH_TIMEOUT:-150}" python3 benchmarks/run.py ${2:+--only $2} ${BENCH_ARGS:-} \
     > "$OUT/bench.log" 2>&1
   grep -v '^\[' "$OUT/bench.log" | tail -"${BTAIL:-80}"
+fi
+if [ -n "${NPGPU_PTX_STORE_OUT:-}" ]; then
+  [ -d /tmp/ptx-in ] && cp -n /tmp/ptx-in/* /tmp/ptx-out/ 2>/dev/null
+  tar -I "xz -T16 -6" -cf "$OUT/ptxstore.tar.xz" -C /tmp/ptx-out . \
+    && echo "PTX store: $(ls /tmp/ptx-out | grep -c json) kernels, $(du -h "$OUT/ptxstore.tar.xz" | cut -f1)"
 fi

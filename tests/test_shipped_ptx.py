@@ -93,3 +93,23 @@ def test_ship_script_refuses_the_simulator_by_default():
     r = subprocess.run([sys.executable, str(ROOT / "scripts" / "ship_ptx.py")], env=env,
                        capture_output=True, text=True, timeout=300, cwd=ROOT)
     assert r.returncode == 2 and "needs a GPU" in r.stderr
+
+
+def test_carried_store_folders(store, tmp_path, monkeypatch):
+    """NPGPU_PTX_STORE adds folders (a GPU run's NPGPU_PTX_STORE_OUT, carried to a fresh
+    machine); a key in the package's own store is read from there."""
+    carried, other = tmp_path / "carried", tmp_path / "other"
+    a, b = _ks(), _ks(dt="f8")
+    shipped.store(a, OPTS, ".entry from_carried(\n", "from_carried", (9, 0), directory=carried)
+    shipped.store(b, OPTS, ".entry from_other(\n", "from_other", (9, 0), directory=other)
+    monkeypatch.setenv("NPGPU_PTX_STORE", os.pathsep.join([str(carried), "", str(other)]))
+    shipped._index = None
+    assert shipped.lookup(a, OPTS, (9, 0)) == (b".entry from_carried(\n", "from_carried")
+    assert shipped.lookup(b, OPTS, (9, 0)) == (b".entry from_other(\n", "from_other")
+    shipped.store(a, OPTS, ".entry packaged(\n", "packaged", (9, 0))
+    assert shipped.lookup(a, OPTS, (9, 0)) == (b".entry packaged(\n", "packaged")
+    # whole files only: no temporary file is left beside them
+    assert sorted(p.suffix for p in carried.iterdir()) == [".json", ".ptx"]
+    monkeypatch.delenv("NPGPU_PTX_STORE")
+    shipped._index = None
+    assert shipped.lookup(b, OPTS, (9, 0)) is None

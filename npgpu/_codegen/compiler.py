@@ -12,7 +12,10 @@ into a :class:`~npgpu._codegen.launcher.Launcher`:
 
 ``NPGPU_DUMP_KERNELS=1`` prints every source when it is first rendered;
 ``NPGPU_RECORD_KERNELS=<dir>`` stores every rendered source and signature so
-CI can compile all of them to PTX for sm_90 in a process without the simulator.
+CI can compile all of them to PTX for sm_90 in a process without the simulator;
+``NPGPU_PTX_STORE_OUT=<dir>`` (GPU) writes each compiled kernel's PTX there, and
+``NPGPU_PTX_STORE=<dir>`` lets a later process (a fresh machine) assemble it instead of
+compiling (:mod:`.shipped`).
 
 Threads: a hit is one dict lookup, no lock.  A miss takes ``_compile_lock`` and looks again,
 so threads missing the same key at once compile it once (the others wait and get the same
@@ -47,6 +50,9 @@ _compile_lock = threading.RLock()     # misses only; re-entered when a render ne
 _sources = {}         # kernel name -> source (for inspection)
 _DUMP = os.environ.get("NPGPU_DUMP_KERNELS", "") not in ("", "0")
 _RECORD = os.environ.get("NPGPU_RECORD_KERNELS", "")
+# NPGPU_PTX_STORE_OUT=<dir>: the GPU path also writes the PTX of every kernel it compiles there,
+# in the shipped store's format (a later process reads it through NPGPU_PTX_STORE)
+_PTX_OUT = os.environ.get("NPGPU_PTX_STORE_OUT", "")
 
 
 class Param:
@@ -411,6 +417,9 @@ def _compile_gpu(ks):
         meta = {"entry": entry, "name": ks.name}
         stats["compiles"] += 1
         _disk_write(key, meta, cubin)
+        if _PTX_OUT:
+            # a store for later machines (NPGPU_PTX_STORE there): a device call's output
+            _shipped.store(ks, _OPTIONS, ptx, entry, cc, directory=_PTX_OUT)
     module, func = drv.load_function(cubin, meta["entry"])
     return module, func, (cubin, meta["entry"])
 

@@ -19,7 +19,15 @@ import json
 import os
 
 STORE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "shipped_ptx")
-_index = None           # the store's keys, listed once a process
+_index = None           # {key: folder} of the stores, listed once a process
+
+
+def _folders():
+    """The package's store, then the folders of ``NPGPU_PTX_STORE`` (``os.pathsep``-separated:
+    a store a GPU run wrote with ``NPGPU_PTX_STORE_OUT``, carried to a fresh machine so the
+    kernels it holds skip Numba's compile there)."""
+    extra = os.environ.get("NPGPU_PTX_STORE", "")
+    return [STORE] + [d for d in extra.split(os.pathsep) if d]
 
 
 def key(ks, options):
@@ -33,14 +41,16 @@ def lookup(ks, options, cc):
     capability ``cc`` (a (major, minor) tuple), else None."""
     global _index
     if _index is None:
-        try:
-            _index = {f[:-5] for f in os.listdir(STORE) if f.endswith(".json")}
-        except OSError:
-            _index = set()
+        _index = {}
+        for d in reversed(_folders()):      # (the package's own store wins a shared key)
+            try:
+                _index.update((f[:-5], d) for f in os.listdir(d) if f.endswith(".json"))
+            except OSError:
+                pass
     k = key(ks, options)
     if k not in _index:
         return None
-    base = os.path.join(STORE, k)
+    base = os.path.join(_index[k], k)
     try:
         with open(base + ".json") as f:
             meta = json.load(f)
@@ -59,9 +69,13 @@ def store(ks, options, ptx, entry, arch, directory=None):
     d = directory or STORE
     os.makedirs(d, exist_ok=True)
     base = os.path.join(d, key(ks, options))
-    with open(base + ".ptx", "w") as f:
-        f.write(ptx)
-    with open(base + ".json", "w") as f:
-        json.dump({"entry": entry, "name": ks.name, "arch": list(arch)}, f)
+    # each file whole or absent (processes of one run may store the same kernel at once); the
+    # .json, which lookup lists, last
+    for ext, text in ((".ptx", ptx),
+                      (".json", json.dumps({"entry": entry, "name": ks.name, "arch": list(arch)}))):
+        tmp = f"{base}{ext}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(text)
+        os.replace(tmp, base + ext)
     _index = None
     return base
