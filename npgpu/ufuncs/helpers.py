@@ -703,9 +703,79 @@ def h_cdiv(a, b):
     return type(a)(complex((ar * rat + ai) * scl, (ai * rat - ar) * scl))
 """)
 
+# NumPy's complex product (npymath's cmul, which its power's integer path multiplies with):
+# the naive formula, whose 0 * inf gives NaN parts (the operator's order, written out)
+_h("""
+def h_cmul(z, w):
+    a = z.real
+    b = z.imag
+    c = w.real
+    d = w.imag
+    return type(z)(complex(a * c - b * d, a * d + b * c))
+""")
+
+# C's complex product (C99 Annex G.5.1; libgcc's __muldc3, as glibc's cpow multiplies): the
+# naive product unless both parts are NaN; then an infinite factor is boxed to parts +-1/+-0, NaN
+# parts of the other factor become +-0, and the product is recomputed times inf
+_h("""
+def h_cmul99(z, w):
+    a = z.real
+    b = z.imag
+    c = w.real
+    d = w.imag
+    ac = a * c
+    bd = b * d
+    ad = a * d
+    bc = b * c
+    x = ac - bd
+    y = ad + bc
+    if not (math.isnan(x) and math.isnan(y)):
+        return type(z)(complex(x, y))
+    zero = type(ac)(0)
+    one = type(ac)(1)
+    p = a
+    q = b
+    r = c
+    s = d
+    boxed = False
+    if math.isinf(a) or math.isinf(b):
+        p = type(ac)(math.copysign(one if math.isinf(a) else zero, a))
+        q = type(ac)(math.copysign(one if math.isinf(b) else zero, b))
+        if math.isnan(c):
+            r = type(ac)(math.copysign(zero, c))
+        if math.isnan(d):
+            s = type(ac)(math.copysign(zero, d))
+        boxed = True
+    if math.isinf(r) or math.isinf(s):
+        r = type(ac)(math.copysign(one if math.isinf(r) else zero, r))
+        s = type(ac)(math.copysign(one if math.isinf(s) else zero, s))
+        if math.isnan(p):
+            p = type(ac)(math.copysign(zero, p))
+        if math.isnan(q):
+            q = type(ac)(math.copysign(zero, q))
+        boxed = True
+    if not boxed and (math.isinf(ac) or math.isinf(bd) or math.isinf(ad) or math.isinf(bc)):
+        if math.isnan(p):
+            p = type(ac)(math.copysign(zero, p))
+        if math.isnan(q):
+            q = type(ac)(math.copysign(zero, q))
+        if math.isnan(r):
+            r = type(ac)(math.copysign(zero, r))
+        if math.isnan(s):
+            s = type(ac)(math.copysign(zero, s))
+        boxed = True
+    if not boxed:
+        return type(z)(complex(x, y))
+    inf = type(ac)(math.inf)
+    return type(z)(complex(inf * (p * r - q * s), inf * (p * s + q * r)))
+""")
+
 # NumPy's complex power (npy_cpow): b == 0 gives 1, a zero base 0 (Re b > 0) or nan+nanj,
-# integral b with |b| < 100 multiplies by squaring (exact for 1j ** 3; Numba's polar pow is not,
-# and raises for a zero base, which a GPU kernel cannot); other b take the library's pow
+# integral b with |b| < 100 multiplies by squaring with the naive product; other b take the C
+# library's cpow, which glibc computes as cexp(b * clog(a)) with C's product, written out here
+# (Numba's pow is CPython's polar formula, with other special values).  glibc's cexp(-inf + iy),
+# y inf or NaN, is 0 + i copysign(0, y); the NaN that reaches it is made by inf * 0 or inf - inf
+# (NaN operands of the product are boxed away first), which on x86 is negative: NumPy gives -0.
 _h("""
 def h_cpow(a, b):
     ar = a.real
@@ -724,9 +794,9 @@ def h_cpow(a, b):
         if n == 1:
             return a
         if n == 2:
-            return a * a
+            return h_cmul(a, a)
         if n == 3:
-            return a * (a * a)
+            return h_cmul(a, h_cmul(a, a))
         if n < 0:
             n = -n
         r = type(a)(1)
@@ -734,15 +804,18 @@ def h_cpow(a, b):
         mask = 1
         while True:
             if n & mask:
-                r = r * p
+                r = h_cmul(r, p)
             mask = mask << 1
             if n < mask:
                 break
-            p = p * p
+            p = h_cmul(p, p)
         if br < zero:
             return h_cdiv(type(a)(1), r)
         return r
-    return a ** b
+    w = h_cmul99(b, h_clog(a))
+    if w.real == type(br)(-math.inf) and not math.isfinite(w.imag):
+        return type(a)(complex(0.0, math.copysign(0.0, w.imag) if math.isinf(w.imag) else -0.0))
+    return h_cexp(w)
 """)
 
 # NumPy's complex reciprocal (Smith's division of 1 by z, not the complex quotient 1 / z): its
