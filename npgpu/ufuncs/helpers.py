@@ -718,6 +718,16 @@ def h_cmul(z, w):
 # naive product unless both parts are NaN; then an infinite factor is boxed to parts +-1/+-0, NaN
 # parts of the other factor become +-0, and the product is recomputed times inf
 _h("""
+def h_box(v):
+    return type(v)(math.copysign(type(v)(1) if math.isinf(v) else type(v)(0), v))
+""")
+
+_h("""
+def h_unnan(v):
+    return type(v)(math.copysign(type(v)(0), v)) if math.isnan(v) else v
+""")
+
+_h("""
 def h_cmul99(z, w):
     a = z.real
     b = z.imag
@@ -731,38 +741,28 @@ def h_cmul99(z, w):
     y = ad + bc
     if not (math.isnan(x) and math.isnan(y)):
         return type(z)(complex(x, y))
-    zero = type(ac)(0)
-    one = type(ac)(1)
     p = a
     q = b
     r = c
     s = d
     boxed = False
     if math.isinf(a) or math.isinf(b):
-        p = type(ac)(math.copysign(one if math.isinf(a) else zero, a))
-        q = type(ac)(math.copysign(one if math.isinf(b) else zero, b))
-        if math.isnan(c):
-            r = type(ac)(math.copysign(zero, c))
-        if math.isnan(d):
-            s = type(ac)(math.copysign(zero, d))
+        p = h_box(a)
+        q = h_box(b)
+        r = h_unnan(c)
+        s = h_unnan(d)
         boxed = True
     if math.isinf(r) or math.isinf(s):
-        r = type(ac)(math.copysign(one if math.isinf(r) else zero, r))
-        s = type(ac)(math.copysign(one if math.isinf(s) else zero, s))
-        if math.isnan(p):
-            p = type(ac)(math.copysign(zero, p))
-        if math.isnan(q):
-            q = type(ac)(math.copysign(zero, q))
+        r = h_box(r)
+        s = h_box(s)
+        p = h_unnan(p)
+        q = h_unnan(q)
         boxed = True
     if not boxed and (math.isinf(ac) or math.isinf(bd) or math.isinf(ad) or math.isinf(bc)):
-        if math.isnan(p):
-            p = type(ac)(math.copysign(zero, p))
-        if math.isnan(q):
-            q = type(ac)(math.copysign(zero, q))
-        if math.isnan(r):
-            r = type(ac)(math.copysign(zero, r))
-        if math.isnan(s):
-            s = type(ac)(math.copysign(zero, s))
+        p = h_unnan(p)
+        q = h_unnan(q)
+        r = h_unnan(r)
+        s = h_unnan(s)
         boxed = True
     if not boxed:
         return type(z)(complex(x, y))
