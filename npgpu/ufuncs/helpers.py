@@ -559,7 +559,8 @@ def h_csign(z):
 """)
 
 # exp(x) * cos(y) may be finite where exp(x) overflows (x past ~709.78, float32 ~88.72): there
-# exp(x / 2) is applied twice, as C99's cexp scales, so only a result that overflows is inf
+# exp(x / 2) is applied twice, as C99's cexp scales, so only a result that overflows is inf.
+# exp(+-inf + iy), y inf or NaN: glibc's (NumPy's) inf + i NaN, and 0 + i copysign(0, y)
 _h("""
 def h_cexp(z):
     x = z.real
@@ -568,7 +569,7 @@ def h_cexp(z):
     if y == type(x)(0):
         return type(z)(complex(r, y))
     if math.isinf(x) and not math.isfinite(y):
-        return type(z)(complex(r, y - y if x > type(x)(0) else type(x)(0)))
+        return type(z)(complex(r, y - y if x > type(x)(0) else math.copysign(type(x)(0), y)))
     c = h_cos(y)
     s = h_sin(y)
     if math.isinf(r) and math.isfinite(x):
@@ -582,7 +583,8 @@ def h_cexp(z):
 # exp(|x| / 2)**2 / 2 to every float type's precision, scaled like h_cexp.  The remaining special
 # values (glibc's, which NumPy calls): y == 0 keeps the zero imaginary part; y inf/NaN with
 # x = +-0 gives (x, NaN) for sinh, (NaN, x) for cosh, with x = +-inf (inf, NaN) for both;
-# IEEE arithmetic gives the rest.  h_cexp likewise: exp(+-inf + i inf/NaN) = (inf, NaN) / 0.
+# IEEE arithmetic gives the rest.  h_cexp likewise: exp(+-inf + i inf/NaN) = (inf, NaN) /
+# (0, copysign(0, y)).
 _h("""
 def h_csinh(z):
     x = z.real
@@ -641,14 +643,37 @@ def h_x2y2m1(x, y):
     return t + (((pe + qe) + ae) + te)
 """)
 
+# log|z| in float64 (x, y: |parts| in float64) where the part type's hypot loses bits or
+# overflows: as glibc's clog (NumPy's), float64 parts both subnormal are scaled by 2**53 (53 ln 2
+# taken back), a part above DBL_MAX / 2 by 1/2 (ln 2 added); a float32 part is normal in float64
+_h("""
+def h_cloga(x, y):
+    m = max(x, y)
+    if m < float64(2.2250738585072014e-308):
+        s = float64(9007199254740992.0)
+        return h_log(float64(h_hypot(x * s, y * s))) - float64(36.7368005696771)
+    if m > float64(8.988465674311579e+307):
+        h = float64(0.5)
+        return h_log(float64(h_hypot(x * h, y * h))) + float64(0.6931471805599453)
+    return h_log(float64(h_hypot(x, y)))
+""")
+
+# |z|**2 below 2**-250 (a float32 hypot would be subnormal) or above 2**254 (it would overflow;
+# a float64 one past DBL_MAX) takes h_cloga, one compare past the |z| ~ 1 test; other moduli take
+# log(hypot) in the part type, NaN parts too (an inf part goes to h_cloga: log(inf) is inf)
 _h("""
 def h_clog(z):
     x = float64(abs(z.real))
     y = float64(abs(z.imag))
     r2 = x * x + y * y
-    if r2 >= float64(0.5) and r2 <= float64(2):
+    if r2 < float64(0.5):
+        if r2 < float64(5.527147875260445e-76):
+            return type(z)(complex(type(z.real)(h_cloga(x, y)), math.atan2(z.imag, z.real)))
+    elif r2 <= float64(2):
         re = float64(0.5) * math.log1p(h_x2y2m1(x, y))
         return type(z)(complex(type(z.real)(re), math.atan2(z.imag, z.real)))
+    elif r2 > float64(2.894802230932905e+76):
+        return type(z)(complex(type(z.real)(h_cloga(x, y)), math.atan2(z.imag, z.real)))
     return type(z)(complex(h_log(type(z.real)(h_hypot(z.real, z.imag))),
                            math.atan2(z.imag, z.real)))
 """)
