@@ -65,11 +65,19 @@ def test_slogdet_kernel_from_lu(dt):
     lus, pivs = zip(*(host_lu(m) for m in mats))
     lu = gp.asarray(np.stack(lus))
     piv = gp.asarray(np.stack(pivs))
-    sgn, logd, det = _solve.slogdet_from_lu(lu, piv)
+    mark = gp.asarray(mats.max(axis=(-2, -1)))       # no NaN: the LU's values are the result
+    sgn, logd, det = _solve.slogdet_from_lu(lu, piv, mark)
     ws, wl = np.linalg.slogdet(mats)
     np.testing.assert_allclose(sgn.get(), ws, **tol(dt))
     np.testing.assert_allclose(logd.get(), wl, **tol(dt))
     np.testing.assert_allclose(det.get(), np.linalg.det(mats), **tol(dt))
+    # a NaN mark (the matrix held one, whatever its LU shows): NaN log and det, as NumPy's
+    mark = gp.asarray(np.where([True, False, True], np.nan, mats.max(axis=(-2, -1))).astype(dt))
+    sgn, logd, det = _solve.slogdet_from_lu(lu, piv, mark)
+    assert np.isnan(logd.get()).tolist() == [True, False, True]
+    assert np.isnan(det.get()).tolist() == [True, False, True]
+    if np.dtype(dt).kind == "c":
+        assert np.isnan(sgn.get()).tolist() == [True, False, True]
 
 
 @pytest.mark.parametrize("k", [0, 1, -1])

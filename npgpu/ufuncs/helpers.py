@@ -859,9 +859,67 @@ def h_crecip(z):
     return type(z)(complex(r / d, -one / d))
 """)
 
+# Numba's GPU cmath.sqrt (npy_csqrt's fallback) scales parts >= MAX / (1 + sqrt 2) by 1/4 and
+# doubles only the real part back (complex128 1e308+1e308j: imaginary part 2.3e153, NumPy 4.6e153;
+# complex64, computed in float64 there, from 1.41e38 on), and its hypot of subnormal parts loses
+# bits (5e-324+5e-324j: real part 2.22e-162, NumPy 2.44e-162).  So moduli past 1e38 are
+# scaled here by 1/4 (the root by 2) and float64 ones below 2**-1019 by 2**54 (the root by
+# 2**-27), both exact; in float32 the small bound is 0 (that loop computes in float64).
 _h("""
 def h_csqrt(z):
-    return type(z)(cmath.sqrt(z))
+    x = z.real
+    y = z.imag
+    s = abs(x) + abs(y)
+    if s >= type(x)(1.7800590868057611e-307) and s < type(x)(1e38):
+        return type(z)(cmath.sqrt(z))
+    if not (math.isfinite(x) and math.isfinite(y)):
+        return type(z)(cmath.sqrt(z))
+    if s < type(x)(1e38):
+        k = type(x)(1.8014398509481984e16)
+        w = cmath.sqrt(type(z)(complex(x * k, y * k)))
+        r = type(x)(7.450580596923828e-09)
+        return type(z)(complex(w.real * r, w.imag * r))
+    q = type(x)(0.25)
+    w = cmath.sqrt(type(z)(complex(x * q, y * q)))
+    return type(z)(complex(w.real * type(x)(2), w.imag * type(x)(2)))
+""")
+
+# CPython's c_acos, c_acosh, c_asinh for finite parts, in float64 (as Numba's cmath computes
+# complex64 too), with h_csqrt: Numba's GPU versions call its own square root, whose tiny-part
+# error gave acos(1 + 5e-324j) = 0 - inf j (NumPy: 2.2e-162 - 2.2e-162j).  The large-argument
+# branch (a part past DBL_MAX / 4) is CPython's; Numba's takes it from FLT_MAX / 4 on.
+_h("""
+def h_cacos_f(x, y):
+    if abs(x) > 4.49423283715579e+307 or abs(y) > 4.49423283715579e+307:
+        m = math.log(math.hypot(x * 0.5, y * 0.5)) + 1.3862943611198906
+        return math.atan2(abs(y), x), (-math.copysign(m, y) if x < 0.0 else math.copysign(m, -y))
+    s1 = h_csqrt(complex(1.0 - x, -y))
+    s2 = h_csqrt(complex(1.0 + x, y))
+    return (2.0 * math.atan2(s1.real, s2.real),
+            math.asinh(s2.real * s1.imag - s2.imag * s1.real))
+""")
+
+_h("""
+def h_cacosh_f(x, y):
+    if abs(x) > 4.49423283715579e+307 or abs(y) > 4.49423283715579e+307:
+        return (math.log(math.hypot(x * 0.5, y * 0.5)) + 1.3862943611198906,
+                math.atan2(y, x))
+    s1 = h_csqrt(complex(x - 1.0, y))
+    s2 = h_csqrt(complex(x + 1.0, y))
+    return (math.asinh(s1.real * s2.real + s1.imag * s2.imag),
+            2.0 * math.atan2(s1.imag, s2.real))
+""")
+
+_h("""
+def h_casinh_f(x, y):
+    if abs(x) > 4.49423283715579e+307 or abs(y) > 4.49423283715579e+307:
+        m = math.log(math.hypot(x * 0.5, y * 0.5)) + 1.3862943611198906
+        re = math.copysign(m, x) if y >= 0.0 else -math.copysign(m, -x)
+        return re, math.atan2(y, abs(x))
+    s1 = h_csqrt(complex(1.0 + y, -x))
+    s2 = h_csqrt(complex(1.0 - y, x))
+    return (math.asinh(s1.real * s2.imag - s2.real * s1.imag),
+            math.atan2(y, s1.real * s2.real - s1.imag * s2.imag))
 """)
 
 # ---- complex special values (C99 Annex G, as the Array API lists them) ---------------------------
@@ -895,7 +953,8 @@ def h_cacos(z):
     x = z.real
     y = z.imag
     if math.isfinite(x) and math.isfinite(y):
-        return type(z)(cmath.acos(z))
+        re, im = h_cacos_f(float64(x), float64(y))
+        return type(z)(complex(re, im))
     if math.isinf(x):
         if math.isnan(y):
             return type(z)(complex(y, -math.inf))
@@ -918,7 +977,8 @@ def h_cacosh(z):
     x = z.real
     y = z.imag
     if math.isfinite(x) and math.isfinite(y):
-        return type(z)(cmath.acosh(z))
+        re, im = h_cacosh_f(float64(x), float64(y))
+        return type(z)(complex(re, im))
     inf = math.inf
     if math.isinf(x):
         if math.isnan(y):
@@ -943,7 +1003,8 @@ def h_casinh(z):
     x = z.real
     y = z.imag
     if math.isfinite(x) and math.isfinite(y):
-        return type(z)(cmath.asinh(z))
+        re, im = h_casinh_f(float64(x), float64(y))
+        return type(z)(complex(re, im))
     if math.isinf(x):
         if math.isnan(y):
             return type(z)(complex(x, y))
