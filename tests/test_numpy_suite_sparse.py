@@ -86,12 +86,24 @@ def test_coo_array_of_scipy_nd(shape):
 @pytest.mark.parametrize("fmt", ["csr", "csc", "coo"])
 @pytest.mark.parametrize("new", [(4,), 1, (2, 3, 2)])
 def test_resize_array_to_other_ndim(fmt, new):
-    # SciPy's arrays resize to 1-d (COO to n-d too): NotImplementedError in npgpu, which
-    # holds 1-d sparse arrays as COO only; the array is left as it was
+    # SciPy's CSR arrays resize to 1-d: NotImplementedError in npgpu, which holds 1-d sparse
+    # arrays as COO only, the array left as it was; the rest as SciPy (a COO array to 1-d,
+    # ValueError for a CSC array to 1-d and for 3-d shapes)
     d = _dense(np.random.default_rng(5), 2, 3, np.float64)
-    A = getattr(sp, f"{fmt}_array")(d)
-    with pytest.raises(NotImplementedError):
-        A.resize(new)
+    A, H = getattr(sp, f"{fmt}_array")(d), getattr(ss, f"{fmt}_array")(d)
+    if fmt == "csr" and np.size(new) == 1:
+        with pytest.raises(NotImplementedError):
+            A.resize(new)
+    else:
+        try:
+            H.resize(new)
+        except ValueError:
+            raises_like(lambda: H.resize(new), lambda: A.resize(new))
+        else:
+            A.resize(new)
+            assert A.shape == H.shape
+            np.testing.assert_array_equal(A.toarray().get(), H.toarray())
+            return
     assert A.shape == (2, 3)
     np.testing.assert_array_equal(A.toarray().get(), d)
 

@@ -392,7 +392,7 @@ def test_vector_unsupported_raise():
            lambda x, v: x @ x, lambda x, v: x.dot(x), lambda x, v: x / x,
            lambda x, v: x == x, lambda x, v: x < 1, lambda x, v: x != 0,
            lambda x, v: x.maximum(0), lambda x, v: x.minimum(x), lambda x, v: x[0],
-           lambda x, v: x.resize(3), lambda x, v: x + v, lambda x, v: x.multiply(v),
+           lambda x, v: x + v, lambda x, v: x.multiply(v),
            lambda x, v: x @ v]
     for op in ops:
         with warnings.catch_warnings():

@@ -21,7 +21,8 @@ def setitem(a, key, x):
         _setitem_coo(a, row, col, shape_x, x)
         return
     if isinstance(row, int) and isinstance(col, int):
-        v = x.toarray() if isinstance(x, spbase) else X.asarray(x)
+        # (NumPy's asarray with the dtype: a Python complex into a real matrix a TypeError)
+        v = x.toarray() if isinstance(x, spbase) else X.asarray(x, dtype=a.dtype)
         if v.size != 1:
             raise ValueError("Trying to assign a sequence to an item")
         one = X.asarray([0], dtype=np.int64)
@@ -31,7 +32,7 @@ def setitem(a, key, x):
     if isinstance(x, spbase):
         _set_sparse(a, i, j, x)
         return
-    v = X.asarray(x).astype(a.dtype)
+    v = X.asarray(x, dtype=a.dtype)
     if v.squeeze().shape != i.squeeze().shape:
         # NumPy's error where the shapes do not broadcast
         np.broadcast_to(np.broadcast_to(np.zeros(()), v.shape), i.shape)
@@ -83,7 +84,7 @@ def _setitem_coo(a, row, col, shape, x):
         v = X.broadcast_to(v.reshape(xs), shape)
         store = X.ascontiguousarray(X.broadcast_to(store.reshape(xs), shape)).reshape(-1)
     else:
-        v = X.asarray(x).astype(a.dtype)
+        v = X.asarray(x, dtype=a.dtype)
         if v.size == 0:
             return
         if tuple(v.shape) != shape:

@@ -134,6 +134,11 @@ def is_dense(x):
     return isinstance(x, xp().ndarray)
 
 
+def isscalarlike(x):
+    """SciPy's ``isscalarlike``: a scalar or a 0-d array (host or device)."""
+    return np.isscalar(x) or ((isinstance(x, np.ndarray) or is_dense(x)) and x.ndim == 0)
+
+
 def _no_operand(x):
     """Not an array of any kind (``A @ None``): SciPy returns NotImplemented, so Python's
     TypeError answers (or the other operand's method)."""
@@ -146,6 +151,9 @@ def _no_operand(x):
 def asdevice(x, dtype=None):
     """An npgpu array of ``x`` (host data is copied to the device explicitly)."""
     return xp().asarray(x, dtype=dtype)
+
+
+_DEVICE_ATTRS = frozenset(("data", "indices", "indptr", "row", "col"))
 
 
 class spbase:
@@ -161,6 +169,24 @@ class spbase:
     shape = property(lambda self: self._shape)
     dtype = property(lambda self: self.data.dtype)
     _data = property(lambda self: self.data)
+    maxprint = 50           # SciPy's MAXPRINT: the entries ``str`` lists (a constructor keyword)
+
+    def _set_maxprint(self, maxprint):
+        if maxprint is not None:
+            self.maxprint = maxprint
+
+    def __setattr__(self, name, value):
+        # SciPy's arrays are plain attributes a user may replace (``A.indices = host``):
+        # host data is copied to the device here, never met by a kernel
+        if name in _DEVICE_ATTRS and not is_dense(value):
+            value = asdevice(value)
+        object.__setattr__(self, name, value)
+
+    @classmethod
+    def __class_getitem__(cls, arg, /):
+        """SciPy's parametrized type, ``csr_array[np.float32]`` (typing only)."""
+        from types import GenericAlias
+        return GenericAlias(cls, arg)
 
     # ---- conversions -------------------------------------------------------------------
     def asformat(self, format, copy=False):
@@ -170,6 +196,19 @@ class spbase:
 
     def toarray(self, order=None, out=None):
         return self.tocoo().toarray(order=order, out=out)
+
+    def _toarray_out(self, order, out):
+        """SciPy's ``_process_toarray_args``: ``out`` (an npgpu array) zeroed, or new zeros."""
+        if out is None:
+            return xp().zeros(self.shape, dtype=self.dtype, order=order or "C")
+        if order is not None:
+            raise ValueError("order cannot be specified if out is not None")
+        if out.shape != self.shape or out.dtype != self.dtype:
+            raise ValueError("out array must be same dtype and shape as sparse array")
+        if not is_dense(out):
+            raise TypeError(f"output must be an npgpu array, not {type(out).__name__}")
+        out[...] = 0
+        return out
 
     def todia(self, copy=False):
         return self.tocoo().todia()
@@ -270,6 +309,24 @@ class spbase:
         return (f"<npgpu {self.format.upper()} sparse {kind} of dtype '{self.dtype}'\n"
                 f"\twith {self.nnz} stored elements and shape {self.shape}>")
 
+    def __str__(self):
+        """SciPy's listing: the repr, then an ``  (i, j)\tvalue`` line an entry, the middle
+        ones left out past ``maxprint`` entries (the listed entries read to the host)."""
+        out = repr(self)
+        if self.nnz == 0:
+            return out
+        A = self.tocoo()
+
+        def lines(part):
+            coords = zip(*(c[part].get().tolist() for c in A.coords))
+            return "\n".join(f"  {ij}\t{v}" for ij, v in zip(coords, A.data[part].get()))
+
+        out += "\n  Coords\tValues\n"
+        m = self.maxprint
+        if self.nnz > m:
+            return out + lines(slice(m // 2)) + "\n  :\t:\n" + lines(slice(-(m - m // 2), None))
+        return out + lines(slice(None))
+
     # ---- arithmetic (``_ops.py`` holds the implementations) ---------------------------
     def __neg__(self):
         if self.dtype == np.bool_:
@@ -312,13 +369,13 @@ class spbase:
         from . import _ops
         if self._is_array:
             return self.multiply(other)
-        if np.isscalar(other) or (is_dense(other) and other.ndim == 0):
+        if isscalarlike(other):
             return _ops.scale(self, other)
         return self @ other
 
     def __rmul__(self, other):
         from . import _ops
-        if np.isscalar(other) or self._is_array:
+        if isscalarlike(other) or self._is_array:
             return self.__mul__(other)
         return (self.T @ other.T).T if is_dense(other) else _ops.rmatmul(self, other)
 
@@ -331,14 +388,14 @@ class spbase:
         y = p.spmv_fast(self, other)
         if y is not None:
             return y
-        if np.isscalar(other):
+        if isscalarlike(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
         if _no_operand(other):
             return NotImplemented
         return p.matmul(self, other)
 
     def __rmatmul__(self, other):
-        if np.isscalar(other):
+        if isscalarlike(other):
             raise ValueError("Scalar operands are not allowed, use '*' instead")
         if _no_operand(other):
             return NotImplemented
@@ -346,7 +403,8 @@ class spbase:
         return _ops.rmatmul(self, other)
 
     def dot(self, other):
-        if np.isscalar(other):
+        # SciPy's: a 0-d array goes to ``@`` (COO's own ``dot``: multiplies by it)
+        if np.isscalar(other) or (self.format == "coo" and isscalarlike(other)):
             return self * other
         return self @ other
 
@@ -500,6 +558,12 @@ class sparray:
 class spmatrix:
     """SciPy's ``spmatrix``: the methods only the ``*_matrix`` classes have."""
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        # a matrix reshapes in place by ``A.shape = ...`` (SciPy's); the arrays' ``shape``
+        # stays read-only (spbase's property comes first in a matrix class's MRO)
+        cls.shape = property(spbase.shape.fget, spmatrix.set_shape)
+
     def _line_index(self, i, n):
         i = int(i)
         if i < 0:
@@ -531,7 +595,7 @@ class spmatrix:
         return self.H
 
     def getmaxprint(self):
-        return 50                               # SciPy's default MAXPRINT
+        return self.maxprint
 
     def get_shape(self):
         return self.shape

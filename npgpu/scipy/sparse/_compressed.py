@@ -6,7 +6,7 @@ Products always run on CSR (``_products.py``); a CSC operand is converted first.
 import numpy as np
 
 from ._base import (spbase, sparray, spmatrix, xp, index_dtype, asdevice, finish, shape_only,
-                    check_shape, reject_scalar)
+                    check_shape, reject_scalar, check_dtype)
 from ._coo import compress, sorted_indptr, _is_scipy_sparse, _host_int
 from . import _kernels
 
@@ -17,13 +17,14 @@ def _as_2d(shape):
 
 
 class _compressed_base(spbase):
-    def __init__(self, arg1, shape=None, dtype=None, copy=False):
+    def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None):
         """SciPy's steps: the arrays of the input (a shape, ``(data, (row, col))``,
         ``(data, indices, indptr)``, sparse or dense), then ``shape`` if given replaces the
         input's and the structure is checked against it.  A 1-d input is the one-row CSR
         SciPy holds a 1-d array in; a 1-d result (SciPy's 1-d CSR) is NotImplementedError."""
         X = xp()
         reject_scalar(self, arg1)
+        self._set_maxprint(maxprint)
         self.has_canonical_format = False
         name = type(self).__name__
         if isinstance(arg1, spbase) or _is_scipy_sparse(arg1):
@@ -39,7 +40,9 @@ class _compressed_base(spbase):
             data, indices, indptr, natural = self._of_coo(coo)
             self.has_canonical_format = True
         elif isinstance(arg1, tuple) and len(arg1) == 3:
-            data, indices, indptr = (asdevice(a) for a in arg1)
+            # the values read in ``dtype`` (SciPy's ``np.array(data, dtype)``)
+            data = asdevice(arg1[0], None if dtype is None else check_dtype(dtype))
+            indices, indptr = (asdevice(a) for a in arg1[1:])
             natural = None
             self.has_canonical_format = None        # unknown: checked when asked
             if shape is None:
@@ -104,8 +107,9 @@ class _compressed_base(spbase):
             return self._of_coo(coo) + (True, False)
         if isinstance(arg1, spbase):
             src = arg1 if arg1.format == self.format else arg1.asformat(self.format)
+            # (as SciPy: without ``copy`` the new object shares the arrays)
             return (src.data, src.indices, src.indptr, arg1.shape, src.has_canonical_format,
-                    copy or src is arg1)
+                    copy)
         src = arg1.asformat(self.format)
         return (asdevice(src.data), asdevice(src.indices), asdevice(src.indptr), src.shape,
                 None, False)

@@ -13,7 +13,7 @@ import numpy as np
 
 from ...ufuncs.at import ufunc_at
 from ._base import (spbase, sparray, spmatrix, xp, index_dtype, asdevice, finish, shape_only,
-                    check_shape, reject_scalar)
+                    check_shape, reject_scalar, check_dtype)
 from . import _coo1d
 
 
@@ -79,7 +79,7 @@ def sorted_indptr(major, nmajor, idt):
                                      X.empty(nmajor + 1, idt))
 
 
-def _from_tuple(arg1, shape, allow_nd):
+def _from_tuple(arg1, shape, allow_nd, dtype=None):
     """(data, row, col, shape) of SciPy's ``(data, (row, col))``: the shape inferred from the
     largest indices when not given, then checked against the number of index arrays."""
     try:
@@ -102,7 +102,8 @@ def _from_tuple(arg1, shape, allow_nd):
                          f"{len(coords)}, expected {len(shape)}")
     # SciPy casts the index arrays to its index type: float indices are truncated
     row, col = (c if c.dtype.kind in "iu" else c.astype(np.int64) for c in coords)
-    return asdevice(obj), row, col, shape
+    # the values read in ``dtype`` (SciPy's ``np.array(obj, dtype)``: 2**63 + 1 exact as uint64)
+    return asdevice(obj, None if dtype is None else check_dtype(dtype)), row, col, shape
 
 
 class _coo_base(spbase):
@@ -112,12 +113,13 @@ class _coo_base(spbase):
     coords = property(lambda self: (self.col,) if len(self._shape) == 1
                       else (self.row, self.col))
 
-    def __init__(self, arg1, shape=None, dtype=None, copy=False):
+    def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None):
         """SciPy's forms: a shape, ``(data, (row, col))`` (``(data, (idx,))`` for a 1-d
         array), a sparse array or matrix (``shape`` ignored, as SciPy), or dense data
         (a matrix takes a 0-d or 1-d input as one row; ``shape`` must equal its shape)."""
         X = xp()
         reject_scalar(self, arg1)
+        self._set_maxprint(maxprint)
         self.has_canonical_format = False
         one_d = _coo1d.parse(arg1, shape) if self._is_array else None
         if one_d is not None:
@@ -127,7 +129,8 @@ class _coo_base(spbase):
         if isinstance(arg1, spbase):
             c = arg1.tocoo()
             data, row, col, shape = c.data, c.row, c.col, arg1.shape
-            copy = copy or c is arg1
+            # SciPy keeps the flag of a COO copied, else leaves it unknown (False)
+            self.has_canonical_format = bool(copy and c is arg1 and c.has_canonical_format)
         elif _is_scipy_sparse(arg1):
             c = arg1.tocoo()
             data, row, col = (asdevice(c.data), asdevice(c.row), asdevice(c.col))
@@ -137,7 +140,7 @@ class _coo_base(spbase):
             data, row, col = X.empty(0, dt), X.empty(0, idt), X.empty(0, idt)
             self.has_canonical_format = True
         elif isinstance(arg1, tuple):
-            data, row, col, shape = _from_tuple(arg1, shape, self._allow_nd)
+            data, row, col, shape = _from_tuple(arg1, shape, self._allow_nd, dtype)
         else:
             dense = asdevice(arg1)
             if not self._is_array and dense.ndim < 2:
@@ -256,10 +259,7 @@ class _coo_base(spbase):
 
     def toarray(self, order=None, out=None):
         X = xp()
-        if out is None:
-            out = X.zeros(self.shape, dtype=self.dtype, order=order or "C")
-        else:
-            out[...] = 0
+        out = self._toarray_out(order, out)
         if self.nnz:
             ufunc_at(X.add, out, (self.row, self.col), self.data, check=False)
         return out

@@ -110,10 +110,7 @@ def _is_scipy_sparse(x):
 # ---- the 1-d methods -----------------------------------------------------------------------
 def toarray(self, order=None, out=None):
     X = xp()
-    if out is None:
-        out = X.zeros(self.shape, dtype=self.dtype)
-    else:
-        out[...] = 0
+    out = self._toarray_out(order, out)
     if self.nnz:
         ufunc_at(X.add, out, self.col, self.data, check=False)
     return out
@@ -234,7 +231,7 @@ ROWS = {
         ("copy", "tocoo", "asformat", "astype", "conj", "conjugate", "todense", "get", "getH",
          "eliminate_zeros", "power", "reshape", "trace", "sum", "mean", "max", "min",
          "nanmax", "nanmin", "argmax", "argmin", "__neg__", "__pos__", "__abs__",
-         "__round__", "__pow__", "__len__", "__bool__", "__repr__"), SAME),
+         "__round__", "__pow__", "__len__", "__bool__", "__repr__", "resize"), SAME),
 }
 
 

@@ -10,16 +10,17 @@ from ._base import (spbase, sparray, spmatrix, xp, check_dtype, check_shape, asd
 class _dia_base(spbase):
     format = "dia"
 
-    def __init__(self, arg1, shape=None, dtype=None, copy=False):
+    def __init__(self, arg1, shape=None, dtype=None, copy=False, *, maxprint=None):
         """SciPy's forms: a shape, ``(data, offsets)`` with ``shape``, a sparse array or
         matrix (``shape`` ignored), dense data (through COO, whose shape rules apply)."""
         from ._coo import coo_array, coo_matrix, _is_scipy_sparse
         reject_scalar(self, arg1)
+        self._set_maxprint(maxprint)
         if isinstance(arg1, spbase) or _is_scipy_sparse(arg1):
             if arg1.ndim != 2:
                 raise ValueError("Cannot convert. DIA format must be 2D. Got 1D")
             if isinstance(arg1, spbase) and arg1.format == "dia":
-                data, offsets, copy = arg1.data, arg1.offsets, True   # as CSR's, a copy
+                data, offsets = arg1.data, arg1.offsets     # shared without ``copy``
             else:
                 d = from_coo((coo_array if self._is_array else coo_matrix)(arg1))
                 data, offsets = d.data, d.offsets
@@ -134,16 +135,17 @@ def _host(x):
 
 
 def from_coo(c):
-    """DIA of COO ``c``: the distinct offsets (one small read), one scatter of the values."""
+    """DIA of COO ``c``: the distinct offsets and the largest column (one small read), one
+    scatter of the values; SciPy's layout: rows as long as the largest column + 1."""
     X = xp()
-    m, n = c.shape
     cls = dia_array if c._is_array else dia_matrix
     if c.nnz == 0:
-        return cls._from_parts(X.zeros((0, n), c.dtype), np.zeros(0, np.int64), c.shape)
+        return cls._from_parts(X.zeros((0, 0), c.dtype), np.zeros(0, np.int64), c.shape)
     diff = c.col.astype(np.int64) - c.row.astype(np.int64)
     offsets = X.unique(diff)
-    host = offsets.get()
-    data = X.zeros((host.shape[0], n), c.dtype)
+    host = X.concatenate([offsets, X.max(c.col).astype(np.int64).reshape(1)]).get()
+    host, width = host[:-1], int(host[-1]) + 1
+    data = X.zeros((host.shape[0], width), c.dtype)
     ufunc_at(X.add, data, (X.searchsorted(offsets, diff), c.col), c.data, check=False)
     return cls._from_parts(data, host, c.shape)
 

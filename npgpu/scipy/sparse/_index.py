@@ -46,10 +46,11 @@ def _as_indices(k, n, fmt):
     a = k
     if (fmt != "coo" and a.ndim not in (1, 2)) or (fmt == "coo" and a.ndim == 0):
         raise IndexError(f"Index dimension must be 1 or 2. Got {a.ndim}")
+    if isinstance(a, np.ndarray) or (a.size != 0 and a.dtype.kind not in "iu"):
+        # (a host array here holds a dtype npgpu refuses)
+        raise IndexError("arrays used as indices must be of integer (or boolean) type")
     if a.size == 0:
         return a.astype(np.int64)
-    if a.dtype.kind not in "iu":
-        raise IndexError("arrays used as indices must be of integer (or boolean) type")
     a = a.astype(np.int64)
     lo, hi = (int(v) for v in X.stack([a.min(), a.max()]).get())
     if hi >= n:
@@ -63,7 +64,7 @@ def validate(key, shape, fmt):
     """(index, new shape, that shape without the ``None`` axes): ``index`` two entries (an
     int, a slice or an int64 device array each), the shape as NumPy's rules give it."""
     if key is Ellipsis:
-        return (slice(None), slice(None)), shape
+        return (slice(None), slice(None)), tuple(shape), tuple(shape)
     if not isinstance(key, tuple):
         key = [key]
     ellipsis, first, nd = None, [], 0
@@ -87,7 +88,11 @@ def validate(key, shape, fmt):
             try:
                 first.append(xp().asarray(k))
             except (ValueError, TypeError, MemoryError):
-                raise IndexError("invalid index") from None
+                # a dtype npgpu refuses ("foo"): the host array, for SciPy's dimension check
+                try:
+                    first.append(np.asarray(k))
+                except (ValueError, TypeError, MemoryError):
+                    raise IndexError("invalid index") from None
             nd += 1
     if nd > 2:
         raise IndexError("Too many indices for array or tuple index out of range. "
@@ -113,7 +118,8 @@ def validate(key, shape, fmt):
             want = tuple(shape[ax:ax + k.ndim])
             if tuple(k.shape) != want:
                 raise IndexError(f"bool index {i} has shape {want} instead of {k.shape}")
-            for a in X.nonzero(X.asarray(k)):
+            # (a sparse boolean mask: its stored True places, as SciPy's ``nonzero``)
+            for a in k.nonzero() if isinstance(k, spbase) else X.nonzero(X.asarray(k)):
                 arrays.append(len(index))
                 arr_int.append(len(index))
                 index.append(a.astype(np.int64))

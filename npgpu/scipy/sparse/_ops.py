@@ -105,7 +105,15 @@ def rsub(a, other):
     if _is_scalar(other) and other != 0:
         raise NotImplementedError("subtracting a sparse array from a nonzero scalar is not "
                                   "supported")
-    return add(-a, other, 1)
+    if isinstance(other, spbase) or _is_scalar(other):
+        return add(-a, other, 1)
+    # dense: ``other - a.toarray()`` as SciPy (negating an unsigned ``a`` first would wrap)
+    other = asdevice(other)
+    try:
+        np.broadcast_shapes(a.shape, other.shape)
+    except ValueError:
+        raise ValueError(f"inconsistent shapes {a.shape} and {other.shape}") from None
+    return other - a.toarray()
 
 
 def _dia_if_both(a, b, result):
@@ -298,6 +306,8 @@ def check_out(a, axis, out, minor_route=True):
     else:
         want = (a.shape[1 - axis],)
     if tuple(out.shape) == want:
+        if not is_dense(out):
+            raise TypeError(f"output must be an npgpu array, not {type(out).__name__}")
         return
     minor = minor_route and axis == {"csr": 1, "csc": 0}.get(a.format)
     if axis is not None and a.format != "dia" and not minor:

@@ -80,16 +80,21 @@ def _to_1d(a, shape, order, copy):
 
 
 def resize(a, args):
-    """In place: entries inside the new shape stay where they are, the others go."""
+    """In place: entries inside the new shape stay where they are, the others go; a COO array
+    to or from one dimension keeps the entries whose row-major flat position fits (SciPy's)."""
     shape = _parse(args)
-    if a._is_array and len(shape) != 2 and shape:       # SciPy's arrays take 1-d (COO: n-d)
-        raise NotImplementedError(
-            "resize to 1-d is not implemented: npgpu's 1-d sparse arrays are COO only"
-            if len(shape) == 1 else f"npgpu's sparse arrays have one or two dimensions, not "
-            f"{len(shape)} (SciPy's n-d coo_array)")
-    shape = _two(shape)
+    if len(shape) not in a._allow_nd:
+        raise ValueError(f"shape must have length in {a._allow_nd}. Got new_shape={shape}")
     if any(s < 0 for s in shape):
         raise ValueError("'shape' elements cannot be negative")
+    if len(shape) > 2:
+        raise ValueError("shape argument must be 1-D or 2-D")         # (SciPy's COO's)
+    if a.format == "coo" and 1 in (len(shape), len(a.shape)):
+        _resize_flat(a, shape)
+        return
+    if len(shape) == 1:
+        raise NotImplementedError(
+            "resize to 1-d is not implemented: npgpu's 1-d sparse arrays are COO only")
     if a.format in ("csr", "csc"):
         from ._coo import sorted_indptr
         nm, nn = a._swap(shape)
@@ -106,3 +111,22 @@ def resize(a, args):
         else:
             a._assign(new)
     a._shape = shape
+
+
+def _resize_flat(a, shape):
+    """``resize`` of a COO array to or from one dimension, in place: the entries by their
+    row-major flat positions, those past the new size dropped (SciPy raises for them going
+    from one to two dimensions)."""
+    from ._base import xp
+    X = xp()
+    flat = a.col.astype(np.int64)
+    if len(a.shape) == 2:
+        flat = a.row.astype(np.int64) * a.shape[1] + flat
+    keep = flat < math.prod(shape)
+    flat, data = flat[keep], a.data[keep]
+    idt = index_dtype(max(shape))
+    if len(shape) == 1:
+        row, col = X.zeros(flat.shape[0], idt), flat.astype(idt)
+    else:
+        row, col = (v.astype(idt) for v in X.divmod(flat, max(shape[1], 1)))
+    a.data, a.row, a.col, a._shape = data, row, col, tuple(shape)
