@@ -295,20 +295,6 @@ def _buffer_memory(buffer, shape, dtype, offset, strides):
     return buffer._mem, buffer._ptr + offset, offset
 
 
-def _strides_fit(shape, strides, itemsize, nbytes, offset):
-    """NumPy's PyArray_CheckStrides: the bytes the strides reach from byte ``offset`` lie in
-    the ``nbytes`` of the memory."""
-    lo = hi = 0
-    for n, s in zip(shape, strides):
-        if n == 0:
-            return True
-        if s > 0:
-            hi += s * (n - 1)
-        else:
-            lo += s * (n - 1)
-    return lo >= -offset and hi + itemsize <= nbytes - offset
-
-
 def _extent(shape, strides, ptr, itemsize):
     """(lowest byte address, byte count) of the elements a layout reaches (none: ``ptr``, 0)."""
     lo = hi = 0
@@ -320,6 +306,13 @@ def _extent(shape, strides, ptr, itemsize):
         else:
             lo += s * (n - 1)
     return ptr + lo, hi - lo + itemsize
+
+
+def _strides_fit(shape, strides, itemsize, nbytes, offset):
+    """NumPy's PyArray_CheckStrides: the bytes the strides reach from byte ``offset`` lie in
+    the ``nbytes`` of the memory."""
+    start, count = _extent(shape, strides, offset, itemsize)
+    return count == 0 or (start >= 0 and start + count <= nbytes)
 
 
 class ndarray:

@@ -120,11 +120,11 @@ class RandomState:
         if not dt.isnative:
             # NumPy's legacy API warns and draws the native dtype (Generator raises)
             import warnings
-            from .permutations import _caller_level
+            from .._backend import _user_stacklevel
             warnings.warn("Providing a dtype with a non-native byteorder is not supported. If "
                           "you require platform-independent byteorder, call byteswap when "
                           "required.\nIn future version, providing byteorder will raise a "
-                          "ValueError", DeprecationWarning, stacklevel=_caller_level())
+                          "ValueError", DeprecationWarning, stacklevel=_user_stacklevel())
             dt = dt.newbyteorder()
         if dt.kind not in "biu":
             raise TypeError(f"Unsupported dtype {dt!r} for randint")

@@ -18,8 +18,6 @@ Arrays are then gathered with ``take`` / ``take_along_axis``.
 """
 import hashlib
 import operator
-import os
-import sys
 from collections.abc import Sequence
 
 import numpy as np
@@ -242,7 +240,8 @@ def _shuffle_host(bitgen, x, axis):
         warnings.warn(f"you are shuffling a '{type(x).__name__}' object which is not a subclass "
                       "of 'Sequence'; `shuffle` is not guaranteed to behave correctly. E.g., "
                       "non-numpy array/tensor objects with view semantics may contain "
-                      "duplicates after shuffling.", UserWarning, stacklevel=_caller_level())
+                      "duplicates after shuffling.", UserWarning,
+                      stacklevel=_backend._user_stacklevel())
     if axis != 0:
         raise NotImplementedError("Axis argument is only supported on ndarray objects")
     if n <= 1:
@@ -251,16 +250,6 @@ def _shuffle_host(bitgen, x, axis):
     items = [x[int(i)] for i in idx]
     for i, v in enumerate(items):
         x[i] = v                   # TypeError for an immutable sequence, as NumPy
-
-
-def _caller_level():
-    """``warnings``' stacklevel naming the first frame outside npgpu.random (the user's call
-    through a Generator, a RandomState or a module function) for the caller of this one."""
-    here = os.path.dirname(__file__)
-    f, level = sys._getframe(1), 1
-    while f is not None and os.path.dirname(f.f_code.co_filename) == here:
-        f, level = f.f_back, level + 1
-    return level
 
 
 def permuted(bitgen, x, axis=None, out=None):
