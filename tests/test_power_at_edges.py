@@ -5,7 +5,7 @@ import numpy
 import pytest
 
 import npgpu as np
-from conftest import ON_GPU, assert_same, raises_like, tolerance
+from conftest import assert_same, raises_like, tolerance
 
 pytestmark = pytest.mark.filterwarnings("ignore::RuntimeWarning")
 RNG = numpy.random.default_rng(2024)
@@ -13,18 +13,6 @@ INF, NAN = numpy.inf, numpy.nan
 
 
 def same_values(got, want):
-    """:func:`_same_values`; on the GPU a complex mismatch is an expected failure: the H200's
-    complex power differs from NumPy's at special values (inf/NaN parts, huge and subnormal
-    moduli; 2026-12-05, not yet diagnosed), which the simulator's run checks exactly."""
-    try:
-        _same_values(got, want)
-    except AssertionError:
-        if ON_GPU and numpy.asarray(want).dtype.kind == "c":
-            pytest.xfail("the GPU's complex power at special values (a known difference)")
-        raise
-
-
-def _same_values(got, want):
     """dtype and shape equal; NaN, +-inf and the sign of zeros where NumPy has them; other
     values within a few ulp of their modulus (NumPy's and npgpu's pow differ in the last
     bits; a complex result's small part may be a rounding residue in one and zero in the
