@@ -41,6 +41,16 @@ def _check(f, hosts, devs, rtol=None):
     return again
 
 
+def _one_row_kernel(body, h, x, dt):
+    """``npgpu.fuse(body)`` checked on ``x`` (host copy ``h``) and found to be one row kernel."""
+    f = npgpu.fuse(body)
+    with np.errstate(all="ignore"):
+        _check(f, (h,), (x,), rtol=2e-2 if dt == np.float16 else 1e-5)
+    names = _kernels(f, x)
+    assert len(names) == 1 and names[0].startswith("fuse_rows_")
+    return f
+
+
 @pytest.mark.matrix
 @pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16, np.int32, np.complex64])
 @pytest.mark.parametrize("shape", [(5, 37), (3, 32), (2, 3, 20), (4, 1)])
@@ -49,11 +59,7 @@ def test_row_normalisation_is_one_launch(dt, shape, rng):
     if dt == np.int32 and shape[-1] == 1:
         pytest.skip("a zero std: NumPy divides by zero (covered by the float cases)")
     x = npgpu.asarray(h)
-    f = npgpu.fuse(_rownorm_body)
-    with np.errstate(all="ignore"):
-        _check(f, (h,), (x,), rtol=2e-2 if dt == np.float16 else 1e-5)
-    names = _kernels(f, x)
-    assert len(names) == 1 and names[0].startswith("fuse_rows_")
+    f = _one_row_kernel(_rownorm_body, h, x, dt)
     assert f.launches(x) == 1
 
 
@@ -93,6 +99,30 @@ def test_multiple_outputs_and_ddof(rng):
     x = npgpu.asarray(h)
     _check(f, (h,), (x,))
     assert f.launches(x) == 1
+
+
+def _max_and_shifted_sum(x):
+    m = x.max(axis=-1, keepdims=True)
+    top = x == m
+    e = npgpu.where(top, 0, npgpu.exp(x - m)) if isinstance(x, npgpu.ndarray) or \
+        hasattr(x, "_fuse_trace") else np.where(top, 0, np.exp(x - m))
+    return m, (e + top.astype(x.dtype) * 1j).sum(axis=-1, keepdims=True)
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.float16])
+@pytest.mark.parametrize("shape", [(5, 37), (3, 32), (2, 3, 20), (4, 1)])
+def test_reductions_alone_are_one_launch(dt, shape, rng):
+    """A program of reductions alone (logsumexp's maximum and shifted sum) is one row kernel
+    storing each row's values; the same program along another axis keeps its launches."""
+    h = random_array(shape, dt, rng)
+    h.reshape(-1)[1] = h.max()                      # a tie of the maximum
+    x = npgpu.asarray(h)
+    _one_row_kernel(_max_and_shifted_sum, h, x, dt)
+    _one_row_kernel(lambda x: abs(x).sum(axis=-1, keepdims=True), h, x, dt)  # (no cancellation)
+    xt, ht = make_layout(h, "transposed") if len(shape) == 2 else (x, h)
+    with np.errstate(all="ignore"):
+        _check(npgpu.fuse(_max_and_shifted_sum), (ht,), (xt,),
+               rtol=2e-2 if dt == np.float16 else 1e-5)
 
 
 @pytest.mark.parametrize("case", ["too_long", "axis0", "no_keepdims", "result_is_reduction",

@@ -72,7 +72,7 @@ class Replay:
             elif r[0] == "arg":
                 res.append(args[r[1]])
             elif row_outs is not None:
-                res.append(row_outs[r[2]])
+                res.append(row_outs[r[1], r[2]])
             else:
                 res.append(outs[r[1]][r[2]])
         return tuple(res) if self.is_tuple else res[0]

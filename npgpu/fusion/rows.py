@@ -15,6 +15,10 @@ kernel, one block per row:
    deviations from the registers instead of the spec's one-pass pairwise update;
 3. the elementwise step's ScalarOp computes and stores every element of the row.
 
+A program of reductions alone (``a_max = x.max(axis=1, keepdims=True)``, then a sum that reads
+``a_max``, both returned: logsumexp's two passes) runs the same way with step 3 left out:
+thread 0 stores each returned reduction's per-row value.
+
 The plan is made from the recorded steps (:mod:`.program`); rows longer than a block holds
 (:data:`VPT_MAX` values a thread) and any other pattern keep the recorded launches.
 """
@@ -43,6 +47,8 @@ VPT_MAX = 32
 # an SM (one block loads while the other reduces)
 VPT_TARGET_GPU = 32
 VPT_TARGET = 4 if _SIM else VPT_TARGET_GPU
+# launch bounds' minimum blocks an SM (benchmarks/experiments/rows_knobs.py sweeps both)
+BLOCKS_PER_SM = 2
 MAX_BLOCK = 8 if _SIM else 1024
 MIN_BLOCK = 4 if _SIM else 32
 MAX_GRID = 4 if _SIM else 1 << 20
@@ -57,13 +63,18 @@ class RowPlan:
 
     def __init__(self, steps, results, row_args, scal_args, shape, scal_dtypes):
         self.steps = steps
+        # the stored outputs, (step, output) each: the elementwise step's, or the returned
+        # reductions' (a program of reductions alone)
+        last = len(steps) - 1
+        self.stored = [(last, o) for o in range(len(steps[-1][1][1]))] \
+            if steps[-1][0] == "ew" else [(r[1], 0) for r in results]
         self.row_args = row_args          # argument indices loaded by rows
         self.scal_args = scal_args        # argument indices passed as scalars
         self.scal_dtypes = scal_dtypes
         self.shape = shape
         self.ncols = shape[-1]
         self.nrow = int(np.prod(shape[:-1], dtype=np.int64))
-        self.ew = steps[-1][1]
+        self.ew = steps[-1][1] if steps[-1][0] == "ew" else None
         self.kern = None
         self.block = None
 
@@ -93,18 +104,22 @@ class RowPlan:
             else:
                 parts.append((what[0].key, tuple(d.str for d in what[1]), tuple(srcs)))
         return (tuple(parts), tuple(d.str for d in dts),
-                tuple(d.str for d in self.scal_dtypes))
+                tuple(d.str for d in self.scal_dtypes), tuple(self.stored))
 
     def run(self, args):
-        """The outputs of the last step, or None where this call cannot take the row form."""
+        """{(step, output): array} of the stored outputs, or None where this call cannot take
+        the row form."""
         for i in self.row_args:
             if not args[i]._c_contig or args[i]._ptr % args[i].itemsize:
                 return None
         k = self.kernel(args)
         if k is None:
             return None
-        op, dts, shape, _ = self.ew
-        outs = [empty_array(shape, d) for d in dts]
+        if self.ew is not None:
+            outs = [empty_array(self.ew[2], d) for d in self.ew[1]]
+        else:
+            outs = [empty_array(self.steps[j][1].out_shape, self.steps[j][1].out_dtype)
+                    for j, _ in self.stored]
         m, nrow = self.ncols, self.nrow
         vals = [nrow, m]
         for i, d in zip(self.scal_args, self.scal_dtypes):
@@ -113,29 +128,40 @@ class RowPlan:
             if kind == "reduce":
                 for q, v in zip(what.spec.post_params, what.post_args):
                     vals += _r._scalar_values(v, q)
+        cols = m if self.ew is not None else 1
         for o in outs:
-            vals += _r._arr(o._ptr, (nrow, m), (m * o.itemsize, o.itemsize), o.itemsize)
+            vals += _r._arr(o._ptr, (nrow, cols), (cols * o.itemsize, o.itemsize), o.itemsize)
         for i in self.row_args:
             a = args[i]
             vals += _r._arr(a._ptr, (nrow, m), (m * a.itemsize, a.itemsize), a.itemsize)
         k(max(1, min(nrow, MAX_GRID)), self.block, vals)
-        return outs
+        return dict(zip(self.stored, outs))
 
 
 def plan(steps, results, args):
     """The :class:`RowPlan` of recorded ``steps`` (made with ``args``), or None."""
-    if not steps or steps[-1][0] != "ew" or len(steps) < 2:
+    if not steps:
         return None
-    op, dts, shape, _ = steps[-1][1]
-    if len(shape) < 1 or 0 in shape or any(r is not None and r[0] == "step" and
-                                           r[1] != len(steps) - 1 for r in results):
+    if steps[-1][0] == "ew":
+        if len(steps) < 2 or any(r is not None and r[0] == "step" and r[1] != len(steps) - 1
+                                 for r in results):
+            return None
+        shape = steps[-1][1][2]
+    else:
+        # reductions alone: every result one of them (each reduction's single output)
+        if any(r is None or r[0] != "step" for r in results):
+            return None
+        shape = steps[0][1].a_shape
+    if len(shape) < 1 or 0 in shape:
         return None
     nd = len(shape)
+    ew_last = steps[-1][0] == "ew"
     row_shape = shape[:-1] + (1,)
     row_args, scal_args, scal_dtypes = [], [], []
     for j, (kind, what, srcs) in enumerate(steps):
         if kind == "reduce":
-            if j == len(steps) - 1 or what.axes != (nd - 1,) or not what.keepdims or \
+            if (ew_last and j == len(steps) - 1) or what.axes != (nd - 1,) or \
+                    not what.keepdims or \
                     what.a_shape != shape or what.out_shape != row_shape or \
                     not what.spec.reorderable or what.seed_first or \
                     what.out_dtype.kind not in "fiuc" or what.spec.accumulate is not None \
@@ -196,7 +222,7 @@ def render(p, dts, block, vpt, exact):
         if kind == "reduce":
             scal += [f"q{nq + i}" for i in range(len(what.post_args))]
             nq += len(what.post_args)
-    nout = len(p.ew[1])
+    nout = len(p.stored)
     arrays = [f"out{o}" for o in range(nout)] + [f"in{n}" for n in range(nrows)]
     L = [f"def KERNEL({', '.join(scal + arrays)}):"]
     L.append(f"{P}tid = int64(cuda.threadIdx.x)")
@@ -281,19 +307,24 @@ def render(p, dts, block, vpt, exact):
         body += _broadcast(f"rv{j}", cast_expr(stored, st, cst) if cst != st else stored, cst,
                            shared)
         rv[j] = f"rv{j}"
-    # the elementwise step: every element of the row
-    op, odts, _, loop_in = p.ew
-    s, h = _op_source(op, "ep_op")
-    funcs.append(s)
-    helpers += [x for x in h if x not in helpers]
-    srcs = p.steps[-1][2]
-    for u in range(vpt):
-        el = [f"y_{u} = ep_op({', '.join(src(s, u) for s in srcs)})"]
-        for o, d in enumerate(odts):
-            y = f"y_{u}" if nout == 1 else f"y_{u}[{o}]"
-            el.append(f"out{o}[row, uint64(j{u})] = {cast_expr(y, compute_dtype(d), d)}")
-        body.append("\n".join(el) if exact else
-                    f"if j{u} < m:\n" + "\n".join(P + x for x in el))
+        for o, (k, _) in enumerate(p.stored):
+            if k == j and p.ew is None:        # a returned reduction: its per-row value
+                body.append(f"if tid == 0:\n{P}out{o}[row, uint64(0)] = "
+                            f"{cast_expr(rv[j], cst, st) if cst != st else rv[j]}")
+    if p.ew is not None:
+        # the elementwise step: every element of the row
+        op, odts, _, loop_in = p.ew
+        s, h = _op_source(op, "ep_op")
+        funcs.append(s)
+        helpers += [x for x in h if x not in helpers]
+        srcs = p.steps[-1][2]
+        for u in range(vpt):
+            el = [f"y_{u} = ep_op({', '.join(src(s, u) for s in srcs)})"]
+            for o, d in enumerate(odts):
+                y = f"y_{u}" if nout == 1 else f"y_{u}[{o}]"
+                el.append(f"out{o}[row, uint64(j{u})] = {cast_expr(y, compute_dtype(d), d)}")
+            body.append("\n".join(el) if exact else
+                        f"if j{u} < m:\n" + "\n".join(P + x for x in el))
     # the row loop
     L += [P + x for x in shared]
     L.append(f"{P}while b < nrow:")
@@ -313,11 +344,12 @@ def render(p, dts, block, vpt, exact):
     params += [Param("scalar", compute_dtype(d)) for d in p.scal_dtypes]
     params += [Param("scalar", q) for kind, what, _ in p.steps if kind == "reduce"
                for q in what.spec.post_params]
+    odts = p.ew[1] if p.ew is not None else [p.steps[j][1].out_dtype for j, _ in p.stored]
     params += [Param("array", d, 2, "C") for d in odts]
     params += [Param("array", d, 2, "C") for d in dts]
-    # two blocks an SM where a block is at most half of one (see VPT_TARGET_GPU)
-    return KernelSource(name, text, params, None if _SIM else (block, 2 if block <= 1024 // 2
-                                                               else 1))
+    # BLOCKS_PER_SM blocks an SM where they fit in 1024 threads (see VPT_TARGET_GPU)
+    return KernelSource(name, text, params,
+                        None if _SIM else (block, max(1, min(BLOCKS_PER_SM, 1024 // block))))
 
 
 def _sum_spec(w):

@@ -76,6 +76,10 @@ class _Var:
                             f"rule {casting!r}")
         return self._fuse_trace.cast(self, dt)
 
+    # a complex value's parts are one line each (a real value is its own real part)
+    real = property(lambda self: self._fuse_trace.part(self, "real"))
+    imag = property(lambda self: self._fuse_trace.part(self, "imag"))
+
     # non-fusable uses: the value becomes an array first
     @property
     def __cuda_array_interface__(self):
@@ -372,6 +376,21 @@ class _Trace:
         t = self._tmp()
         self.lines.append(f"{t} = {self._value_as(v, dt)}")
         return _Var(self, t, dt, shape=v.shape)
+
+    def part(self, v, name):
+        """``v.real`` / ``v.imag`` of a traced array value (NumPy's: the real part of a real
+        value is itself, its imaginary part zeros of its dtype)."""
+        if v.dtype is None:                 # a Python scalar argument: Python's attribute
+            return getattr(self.materialize(v, f"'.{name}'"), name)
+        if v.dtype.kind != "c":
+            if name == "real":
+                return v
+            t = self._tmp()
+            self.lines.append(f"{t} = {_literal(v.dtype.type(0), _ew.compute_dtype(v.dtype))}")
+            return _Var(self, t, v.dtype, shape=v.shape)
+        t = self._tmp()
+        self.lines.append(f"{t} = ({v.expr}).{name}")
+        return _Var(self, t, np.dtype(f"f{v.dtype.itemsize // 2}"), shape=v.shape)
 
     def where(self, cond, x, y):
         """``npgpu.where(cond, x, y)``: NumPy's result type (weak scalars by kind), one line."""

@@ -8,9 +8,10 @@ PyTorch's 1.83 / 0.66 ms):
   along the last axis that is npgpu.fuse's row form (one kernel: each row read once, written
   once), along other axes a max, a sum with ``exp(x - max)`` as its map, and one elementwise
   pass;
-* logsumexp is SciPy 1.17's formula: the maximum ``a_max`` (one read), then one fused
-  reduction (the second read) that sums ``exp(a - a_max)`` over the elements below the maximum
-  as the real part and counts the maximum's ties ``m`` as the imaginary part of a complex sum,
+* logsumexp is SciPy 1.17's formula: the maximum ``a_max``, then a reduction that sums
+  ``exp(a - a_max)`` over the elements below the maximum as the real part and counts the
+  maximum's ties ``m`` as the imaginary part of a complex sum, both one fused function (along
+  the last axis npgpu.fuse's row form: each row read once; otherwise two reads),
   so that ``log1p(s / m) + log(m) + a_max`` keeps the relative accuracy of results near 0
   (``logsumexp([0, -40])`` is 4.2e-18, where ``log(1 + s)`` gives 0); one fused elementwise
   step on the per-row values finishes it;
@@ -74,12 +75,14 @@ def _fused(kind, axis):
         return f
     xp = _np()
 
-    if kind == "sum_exp":
-        # real part: exp(a - a_max) of the elements below the maximum; imaginary: its ties
-        def f(a, a_max):
+    if kind == "max_sum_exp":
+        # the maximum, and a sum whose real part is exp(a - a_max) of the elements below the
+        # maximum and whose imaginary part counts its ties
+        def f(a):
+            a_max = xp.max(a, axis=axis, keepdims=True)
             top = a == a_max
             e = xp.where(top, 0, xp.exp(a - a_max))
-            return xp.sum(e + top.astype(a.dtype) * 1j, axis=axis, keepdims=True)
+            return a_max, xp.sum(e + top.astype(a.dtype) * 1j, axis=axis, keepdims=True)
     elif kind == "lse_tail":
         def f(s, m, a_max):
             # (s and m are float32 for float16 input, the complex sum's parts: a_max's dtype)
@@ -142,8 +145,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         b = None if b is None else b.reshape(1)
     axis = _axis_key(axis, a.ndim)
     if b is None and not return_sign and a.size and a.dtype.kind == "f":
-        a_max = xp.max(a, axis=axis, keepdims=True)
-        sm = _fused("sum_exp", axis)(a, a_max)
+        a_max, sm = _fused("max_sum_exp", axis)(a)
         out = _fused("lse_tail", axis)(sm.real, sm.imag, a_max)
         return out if keepdims else _squeeze(xp, out, axis, a.ndim)
     if a.size and not return_sign:
