@@ -111,3 +111,17 @@ def test_ten_op_chain_is_one_launch():
     assert got.dtype == np.float32
     np.testing.assert_allclose(got, chain(np, h), rtol=2e-6, atol=1e-6)
     np.testing.assert_array_equal(got, chain(npgpu, g).get())
+
+
+@pytest.mark.parametrize("dt", [np.complex64, np.complex128, np.float32, np.int16])
+def test_real_and_imag_of_traced_values(dt, rng):
+    """``.real`` / ``.imag`` inside a fused function are part of its kernel (NumPy's: a real
+    value's real part is itself, its imaginary part zeros of its dtype)."""
+    h = random_array((3, 7), dt, rng)
+    x = npgpu.asarray(h)
+    f = npgpu.fuse(lambda z: (z * z).real * 2 - z.imag + (z + 1).imag)
+    want = (h * h).real * 2 - h.imag + (h + 1).imag
+    got = f(x)
+    assert got.dtype == want.dtype
+    assert_matches(got, want, rtol=1e-5)
+    assert f.launches(x) == 1
