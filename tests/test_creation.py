@@ -412,3 +412,23 @@ def test_copy_function(order):
         hc = numpy.copy(hv, order=order)
         same(c, hc)
         assert c._mem is not g._mem and c.strides == hc.strides
+
+
+@pytest.mark.skipif(numpy.lib.NumpyVersion(numpy.__version__) < "2.4.0",
+                    reason="NumPy 2.4 gave new empty arrays zero strides")
+def test_new_empty_arrays_have_numpy_strides():
+    """A new array with no elements has all-zero strides (NumPy 2.4); views of one keep
+    theirs, and reshaping one computes its strides as for any shape."""
+    h = numpy.arange(12.0).reshape(3, 4)
+    d = np.asarray(h)
+    cases = [lambda m, x: m.empty((0, 3)), lambda m, x: m.ones((3, 0), dtype=m.float32),
+             lambda m, x: m.zeros(0), lambda m, x: m.empty((2, 0, 3), order="F"),
+             lambda m, x: x[:0], lambda m, x: x[:, :0].T, lambda m, x: x[:0].copy(),
+             lambda m, x: m.zeros_like(x[:0]), lambda m, x: x[:0] + 1,
+             lambda m, x: m.empty(0).reshape(0, 3), lambda m, x: m.concatenate([x[:0], x[:0]]),
+             lambda m, x: x[x > 100], lambda m, x: m.full((0, 2), 1)]
+    for f in cases:
+        want, got = f(numpy, h), f(np, d)
+        assert got.strides == want.strides, (got.shape, got.strides, want.strides)
+        assert got.flags.c_contiguous == want.flags.c_contiguous
+        assert got.flags.f_contiguous == want.flags.f_contiguous

@@ -241,8 +241,8 @@ def empty_array(shape, dtype, order="C"):
         if shape[0] * isz > _INTP_MAX:
             _check_nbytes(shape, isz)
         mem = _memory.alloc(shape[0] * isz)
-        a._strides = (isz,)
-        a._c_contig = a._f_contig = True
+        a._strides = (isz,) if shape[0] else (0,)       # (NumPy 2.4: a new empty array's
+        a._c_contig = a._f_contig = True                  # strides are all 0)
     else:
         n = 1
         for s in shape:
@@ -250,7 +250,10 @@ def empty_array(shape, dtype, order="C"):
         if n == 0 or n * isz > _INTP_MAX:
             _check_nbytes(shape, isz)
         mem = _memory.alloc(n * isz)
-        if order != "F":
+        if n == 0:
+            a._strides = (0,) * len(shape)
+            a._c_contig = a._f_contig = True
+        elif order != "F":
             a._strides = strides = _layout.c_strides(shape, isz)
             a._c_contig = True
             a._f_contig = _layout.is_f_contig(shape, strides, isz)
