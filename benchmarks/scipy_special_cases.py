@@ -87,4 +87,7 @@ def cases(cfg, api):
              along_rows("logsumexp", lambda t, x: t.logsumexp(x, 1)), nbytes=4 * side * side),
         Case(f"softmax axis 1 f32 ({p2(side)},{p2(side)})",
              along_rows("softmax", lambda t, x: t.softmax(x, 1)), nbytes=2 * 4 * side * side),
+        Case(f"log_softmax axis 1 f32 ({p2(side)},{p2(side)})",
+             along_rows("log_softmax", lambda t, x: t.log_softmax(x, 1)),
+             nbytes=2 * 4 * side * side),
     ]

@@ -125,6 +125,51 @@ def test_reductions_alone_are_one_launch(dt, shape, rng):
                rtol=2e-2 if dt == np.float16 else 1e-5)
 
 
+def _layer_norm(x):
+    m = npgpu if hasattr(x, "_fuse_trace") or isinstance(x, npgpu.ndarray) else np
+    return (x - x.mean(axis=-1, keepdims=True)) / m.sqrt(x.var(axis=-1, keepdims=True) + 1e-5)
+
+
+def _log_softmax(x):
+    m = npgpu if hasattr(x, "_fuse_trace") or isinstance(x, npgpu.ndarray) else np
+    top = m.max(x, axis=-1, keepdims=True)
+    t = x - m.where(m.isfinite(top), top, 0)
+    return t - m.log(m.sum(m.exp(t), axis=-1, keepdims=True))
+
+
+def _logsumexp_parts(x):
+    m = npgpu if hasattr(x, "_fuse_trace") or isinstance(x, npgpu.ndarray) else np
+    top = m.max(x, axis=-1, keepdims=True)
+    s = m.sum(m.exp(x - top), axis=-1, keepdims=True) * (1 + 0j)
+    return (m.log(s.real) + top).astype(x.dtype), m.sqrt(s.imag + 2)
+
+
+@pytest.mark.parametrize("body", [_layer_norm, _log_softmax, _logsumexp_parts])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+@pytest.mark.parametrize("shape", [(5, 37), (2, 3, 20), (4, 1)])
+def test_steps_on_per_row_values_are_one_launch(body, dt, shape, rng):
+    """Elementwise steps on reductions' results alone (``sqrt(var + eps)``, the finite
+    maximum, ``log(s.real)``) are steps of the call: one row kernel, computed per row, and
+    per-row results are stored; the results are plain arrays."""
+    h = random_array(shape, dt, rng)
+    x = npgpu.asarray(h)
+    f = _one_row_kernel(body, h, x, dt)
+    for r in (f(x) if isinstance(f(x), tuple) else (f(x),)):
+        assert type(r) is npgpu.ndarray
+    xt, ht = make_layout(h, "transposed") if len(shape) == 2 else (x, h)
+    _check(npgpu.fuse(body), (ht,), (xt,), rtol=1e-5)
+
+
+def test_reduction_results_read_back_inside_a_fused_function(rng):
+    """A reduction's result used outside the trace (a Python float, indexing) still works."""
+    h = random_array((4, 9), np.float32, rng)
+    x = npgpu.asarray(h)
+    f = npgpu.fuse(lambda v: v / (float(v.sum()) + v.max(axis=1, keepdims=True)[0, 0]))
+    assert_matches(f(x), h / (float(h.sum()) + h.max(axis=1, keepdims=True)[0, 0]), rtol=1e-5)
+    g = npgpu.fuse(lambda v: v.sum(axis=1))
+    assert type(g(x)) is npgpu.ndarray
+
+
 @pytest.mark.parametrize("case", ["too_long", "axis0", "no_keepdims", "result_is_reduction",
                                   "strided", "transposed"])
 def test_row_form_not_taken(case, rng):

@@ -1,8 +1,8 @@
 """``@npgpu.fuse``'s row form (:mod:`npgpu.fusion.rows`): values a thread
 (``VPT_TARGET_GPU``, which sets the block: 2^14 columns at 32 values are 512 threads) and the
 launch bounds' blocks an SM (``BLOCKS_PER_SM``), on (2^14, 2^14) float32 rows: SciPy's softmax
-(read once, written once), logsumexp (the maximum and the shifted sum: one read) and the row
-normalisation, with PyTorch's softmax / logsumexp in the same rounds.  Every variant's result
+and log_softmax (read once, written once), logsumexp (one read) and the row normalisation,
+with PyTorch's softmax / logsumexp / log_softmax in the same rounds.  Every variant's result
 is checked against the first's.
 
     python3 benchmarks/experiments/rows_knobs.py [vpt,blocks ...]     (default: a grid)
@@ -29,6 +29,8 @@ cases = {"softmax": (lambda: special.softmax(x, axis=1), 8,
                      lambda tx: __import__("torch").softmax(tx, 1)),
          "logsumexp": (lambda: special.logsumexp(x, axis=1), 4,
                        lambda tx: __import__("torch").logsumexp(tx, 1)),
+         "log_softmax": (lambda: special.log_softmax(x, axis=1), 8,
+                         lambda tx: __import__("torch").log_softmax(tx, 1)),
          "rownorm": (lambda: gp.fuse(lambda v: (v - v.mean(axis=1, keepdims=True))
                                      / v.std(axis=1, keepdims=True)), 8, None)}
 tx = tl.put(x.get()) if tl is not None else None

@@ -186,6 +186,8 @@ class Fused:
         except Exception as e:
             _name_line(e, self.func)
             raise
+        finally:
+            tr.end()
 
     def _finish(self, tr, res, args, sig, nargs):
         is_tuple = isinstance(res, tuple)

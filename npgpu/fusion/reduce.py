@@ -24,7 +24,10 @@ def _broadcast_view(x, shape):
 
 def reduce_into(self, spec, a, axes, out, *, keepdims=False, mask=None, initial=None,
                 post_args=(), seed_first=False):
-    """Reduce the traced value ``a`` over ``axes`` into ``out`` with ``spec``."""
+    """Reduce the traced value ``a`` over ``axes`` into ``out`` with ``spec``; ``out`` then
+    stands for a traced value (:meth:`_Trace.traced_result`)."""
+    if isinstance(a, ndarray):              # an earlier reduction's result
+        a = self._lift(a)
     self.pure = False
     self.reductions += 1
     if isinstance(mask, _Var):
@@ -54,10 +57,10 @@ def reduce_into(self, spec, a, axes, out, *, keepdims=False, mask=None, initial=
     self.record("reduce", [out], Reduction(spec, axes, keepdims, out, post_args, seed_first,
                                            a.shape, a.dtype, op, fmap, order, loop_in), slots)
     before = _launch_count()
-    _r.run(spec, ins[0], axes, out, keepdims=keepdims, mask=mask, initial=initial,
+    _r.run_array(spec, ins[0], axes, out, keepdims=keepdims, mask=mask, initial=initial,
            post_args=post_args, seed_first=seed_first, fmap=fmap, extra=ins[1:])
     self.own_launches += _launch_count() - before
-    return out
+    return self.traced_result(out)
 
 
 class Reduction:
@@ -78,7 +81,7 @@ class Reduction:
         """Launch it over the slot values ``vals`` (arrays, scalars) into a new array."""
         out = empty_array(self.out_shape, self.out_dtype)
         if self.fmap is None:
-            _r.run(self.spec, vals[0], self.axes, out, keepdims=self.keepdims,
+            _r.run_array(self.spec, vals[0], self.axes, out, keepdims=self.keepdims,
                    post_args=self.post_args, seed_first=self.seed_first)
             return out
         ins = []
@@ -87,7 +90,7 @@ class Reduction:
                 x = from_host(np.asarray(x, dtype=dt))
             ins.append(_broadcast_view(x, self.a_shape))
         ins = [ins[i] for i in self.order]
-        _r.run(self.spec, ins[0], self.axes, out, keepdims=self.keepdims,
+        _r.run_array(self.spec, ins[0], self.axes, out, keepdims=self.keepdims,
                post_args=self.post_args, seed_first=self.seed_first, fmap=self.fmap,
                extra=ins[1:])
         return out
@@ -102,10 +105,10 @@ def _direct(tr, spec, a, axes, out, keepdims, mask, initial, post_args, seed_fir
     else:
         tr.recordable = False
     before = _launch_count()
-    _r.run(spec, arr, axes, out, keepdims=keepdims, mask=mask, initial=initial,
+    _r.run_array(spec, arr, axes, out, keepdims=keepdims, mask=mask, initial=initial,
            post_args=post_args, seed_first=seed_first)
     tr.own_launches += _launch_count() - before
-    return out
+    return tr.traced_result(out)
 
 
 def map_step(op, dtypes, out_dtype, order):

@@ -15,9 +15,12 @@ kernel, one block per row:
    deviations from the registers instead of the spec's one-pass pairwise update;
 3. the elementwise step's ScalarOp computes and stores every element of the row.
 
-A program of reductions alone (``a_max = x.max(axis=1, keepdims=True)``, then a sum that reads
-``a_max``, both returned: logsumexp's two passes) runs the same way with step 3 left out:
-thread 0 stores each returned reduction's per-row value.
+Elementwise steps on per-row values alone (``sqrt(x.var(axis=1, keepdims=True) + eps)``, the
+finite maximum of log_softmax's shift, logsumexp's finishing step: the fused trace records
+them, :meth:`~npgpu.fusion.trace._Trace.traced_result`) are computed by every thread from the
+broadcast values, where the recorded order puts them.  A program whose results are all per-row
+values (reductions or such steps: logsumexp) leaves step 3 out, and thread 0 stores each
+row's results.
 
 The plan is made from the recorded steps (:mod:`.program`); rows longer than a block holds
 (:data:`VPT_MAX` values a thread) and any other pattern keep the recorded launches.
@@ -61,20 +64,20 @@ def _words(dts):
 class RowPlan:
     """A recorded program that runs as one row kernel (see the module docstring)."""
 
-    def __init__(self, steps, results, row_args, scal_args, shape, scal_dtypes):
+    def __init__(self, steps, results, row_args, scal_args, shape, scal_dtypes, full_last):
         self.steps = steps
-        # the stored outputs, (step, output) each: the elementwise step's, or the returned
-        # reductions' (a program of reductions alone)
+        # the stored outputs, (step, output) each: the last step's over the whole rows, or the
+        # returned per-row values (reductions, per-row steps)
         last = len(steps) - 1
-        self.stored = [(last, o) for o in range(len(steps[-1][1][1]))] \
-            if steps[-1][0] == "ew" else [(r[1], 0) for r in results]
+        self.stored = [(last, o) for o in range(len(steps[-1][1][1]))] if full_last \
+            else list(dict.fromkeys((r[1], r[2]) for r in results))
         self.row_args = row_args          # argument indices loaded by rows
         self.scal_args = scal_args        # argument indices passed as scalars
         self.scal_dtypes = scal_dtypes
         self.shape = shape
         self.ncols = shape[-1]
         self.nrow = int(np.prod(shape[:-1], dtype=np.int64))
-        self.ew = steps[-1][1] if steps[-1][0] == "ew" else None
+        self.ew = steps[-1][1] if full_last else None
         self.kern = None
         self.block = None
 
@@ -94,6 +97,15 @@ class RowPlan:
                 return None
             self.kern, self.block = k, block
         return self.kern
+
+    def out_types(self):
+        """(shape, dtype) of each stored output."""
+        res = []
+        for j, o in self.stored:
+            kind, what, _ = self.steps[j]
+            res.append((what.out_shape, what.out_dtype) if kind == "reduce" else
+                       (what[2], what[1][o]))
+        return res
 
     def key(self, dts):
         parts = []
@@ -115,11 +127,7 @@ class RowPlan:
         k = self.kernel(args)
         if k is None:
             return None
-        if self.ew is not None:
-            outs = [empty_array(self.ew[2], d) for d in self.ew[1]]
-        else:
-            outs = [empty_array(self.steps[j][1].out_shape, self.steps[j][1].out_dtype)
-                    for j, _ in self.stored]
+        outs = [empty_array(shape, d) for shape, d in self.out_types()]
         m, nrow = self.ncols, self.nrow
         vals = [nrow, m]
         for i, d in zip(self.scal_args, self.scal_dtypes):
@@ -140,39 +148,38 @@ class RowPlan:
 
 def plan(steps, results, args):
     """The :class:`RowPlan` of recorded ``steps`` (made with ``args``), or None."""
-    if not steps:
+    reds = [what for kind, what, _ in steps if kind == "reduce"]
+    if not reds:
         return None
-    if steps[-1][0] == "ew":
-        if len(steps) < 2 or any(r is not None and r[0] == "step" and r[1] != len(steps) - 1
-                                 for r in results):
-            return None
-        shape = steps[-1][1][2]
-    else:
-        # reductions alone: every result one of them (each reduction's single output)
-        if any(r is None or r[0] != "step" for r in results):
-            return None
-        shape = steps[0][1].a_shape
+    shape = reds[0].a_shape
     if len(shape) < 1 or 0 in shape:
         return None
     nd = len(shape)
-    ew_last = steps[-1][0] == "ew"
     row_shape = shape[:-1] + (1,)
+    last = len(steps) - 1
+    # the last step an elementwise one over the whole rows, or every result a per-row value
+    # (rows of one column: the last step is the whole rows' where it reads the rows)
+    full_last = steps[-1][0] == "ew" and steps[-1][1][2] == shape and (
+        shape != row_shape or any(s[0] == "arg" and isinstance(args[s[1]], ndarray)
+                                  for s in steps[-1][2]))
+    if any(r is None or r[0] != "step" or full_last and r[1] != last for r in results):
+        return None
     row_args, scal_args, scal_dtypes = [], [], []
     for j, (kind, what, srcs) in enumerate(steps):
         if kind == "reduce":
-            if (ew_last and j == len(steps) - 1) or what.axes != (nd - 1,) or \
-                    not what.keepdims or \
+            if what.axes != (nd - 1,) or not what.keepdims or \
                     what.a_shape != shape or what.out_shape != row_shape or \
                     not what.spec.reorderable or what.seed_first or \
                     what.out_dtype.kind not in "fiuc" or what.spec.accumulate is not None \
                     and what.spec.uses_index:
                 return None
-        elif j != len(steps) - 1:
-            return None
+        elif not (full_last and j == last):
+            # a per-row step (e.g. sqrt(var + eps)): read from per-row values
+            if what[2] != row_shape or any(d.kind not in "fiuc" for d in what[1]) or \
+                    any(s[0] == "arg" and isinstance(args[s[1]], ndarray) for s in srcs):
+                return None
         for s in srcs:
             if s[0] == "step":
-                if steps[s[1]][0] != "reduce":
-                    return None
                 continue
             a = args[s[1]]
             if isinstance(a, ndarray):
@@ -191,7 +198,7 @@ def plan(steps, results, args):
         scal_dtypes.append(d)
     if not row_args:
         return None
-    return RowPlan(steps, results, row_args, scal_args, shape, scal_dtypes)
+    return RowPlan(steps, results, row_args, scal_args, shape, scal_dtypes, full_last)
 
 
 # ---- rendering ----------------------------------------------------------------------------------
@@ -238,7 +245,7 @@ def render(p, dts, block, vpt, exact):
 
     def src(s, u):
         if s[0] == "step":
-            return rv[s[1]]
+            return rv[s[1], s[2]]
         if s[1] in row_of:
             return f"v{row_of[s[1]]}_{u}"
         return f"c{scal_of[s[1]]}"
@@ -253,8 +260,25 @@ def render(p, dts, block, vpt, exact):
                 x = cast_expr(x, d, cd)
             body.append(f"v{n}_{u} = {x}" if exact else f"v{n}_{u} = {x} if j{u} < m else {zero}")
     q0 = 0
+    stored_at = {jo: o for o, jo in enumerate(p.stored)} if p.ew is None else {}
     for j, (kind, what, srcs) in enumerate(p.steps):
         if kind != "reduce":
+            if p.ew is not None and j == len(p.steps) - 1:
+                continue                      # the whole rows' step: below
+            # a per-row step: every thread computes it from the per-row values
+            s, h = _op_source(what[0], f"pr{j}_op")
+            funcs.append(s)
+            helpers += [x for x in h if x not in helpers]
+            body.append(f"pr{j} = pr{j}_op({', '.join(src(s, 0) for s in srcs)})")
+            for o, d in enumerate(what[1]):
+                y = f"pr{j}" if len(what[1]) == 1 else f"pr{j}[{o}]"
+                cd = compute_dtype(d)
+                rv[j, o] = f"rv{j}_{o}"
+                y = cast_expr(cast_expr(y, cd, d), d, cd) if cd != d else y   # (as stored)
+                body.append(f"rv{j}_{o} = {y}")
+                if (j, o) in stored_at:
+                    body.append(f"if tid == 0:\n{P}out{stored_at[j, o]}[row, uint64(0)] = "
+                                f"{cast_expr(rv[j, o], cd, d) if cd != d else rv[j, o]}")
             continue
         spec = what.spec
         pre = f"r{j}_"
@@ -306,11 +330,10 @@ def render(p, dts, block, vpt, exact):
         cst = compute_dtype(st)
         body += _broadcast(f"rv{j}", cast_expr(stored, st, cst) if cst != st else stored, cst,
                            shared)
-        rv[j] = f"rv{j}"
-        for o, (k, _) in enumerate(p.stored):
-            if k == j and p.ew is None:        # a returned reduction: its per-row value
-                body.append(f"if tid == 0:\n{P}out{o}[row, uint64(0)] = "
-                            f"{cast_expr(rv[j], cst, st) if cst != st else rv[j]}")
+        rv[j, 0] = f"rv{j}"
+        if (j, 0) in stored_at:                 # a returned reduction: its per-row value
+            body.append(f"if tid == 0:\n{P}out{stored_at[j, 0]}[row, uint64(0)] = "
+                        f"{cast_expr(rv[j, 0], cst, st) if cst != st else rv[j, 0]}")
     if p.ew is not None:
         # the elementwise step: every element of the row
         op, odts, _, loop_in = p.ew
@@ -344,7 +367,7 @@ def render(p, dts, block, vpt, exact):
     params += [Param("scalar", compute_dtype(d)) for d in p.scal_dtypes]
     params += [Param("scalar", q) for kind, what, _ in p.steps if kind == "reduce"
                for q in what.spec.post_params]
-    odts = p.ew[1] if p.ew is not None else [p.steps[j][1].out_dtype for j, _ in p.stored]
+    odts = [d for _, d in p.out_types()]
     params += [Param("array", d, 2, "C") for d in odts]
     params += [Param("array", d, 2, "C") for d in dts]
     # BLOCKS_PER_SM blocks an SM where they fit in 1024 threads (see VPT_TARGET_GPU)

@@ -223,6 +223,31 @@ class _Trace:
         self.kept = []             # those arrays (their ids stay theirs while tracing)
         self.recordable = True
         self.own_launches = 0
+        self.result_class = None   # the class of the reductions' results while tracing
+        self.results = []          # those results
+
+    def traced_result(self, arr):
+        """A reduction's result ``arr``, made an array whose ufunc calls this trace records
+        (``log(x.sum(axis=1, keepdims=True))``: a step of the call, not a launch outside it):
+        until :meth:`end`, its class is a subclass of ndarray naming the trace (the ufuncs'
+        fast paths then leave it to their traced call), otherwise the array it is."""
+        if arr.__class__ is ndarray:
+            if self.result_class is None:
+                # (its parts and casts are steps too)
+                self.result_class = type("TracedResult", (ndarray,), {
+                    "__slots__": (), "_fuse_trace": self,
+                    "real": property(lambda a: self._lift(a).real),
+                    "imag": property(lambda a: self._lift(a).imag),
+                    "astype": lambda a, *args, **kw: self._lift(a).astype(*args, **kw)})
+            arr.__class__ = self.result_class
+            self.results.append(arr)
+        return arr
+
+    def end(self):
+        """The reductions' results are plain arrays again (the trace is over)."""
+        for arr in self.results:
+            arr.__class__ = ndarray
+        self.results = []
 
     def _tmp(self):
         self.counter += 1

@@ -303,6 +303,13 @@ def run(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_arg
         return a._fuse_trace.reduce_into(spec, a, axes, out, keepdims=keepdims, mask=mask,
                                          initial=initial, post_args=post_args,
                                          seed_first=seed_first)
+    return run_array(spec, a, axes, out, keepdims=keepdims, mask=mask, initial=initial,
+                     post_args=post_args, seed_first=seed_first, fmap=fmap, extra=extra)
+
+
+def run_array(spec, a, axes, out, *, keepdims=False, mask=None, initial=None, post_args=(),
+              seed_first=False, fmap=None, extra=()):
+    """:func:`run` of an array ``a`` (inside ``@npgpu.fuse``: the trace's own launch)."""
     p = _get_plan(spec, a, axes, out, keepdims, mask, initial is not None, seed_first, fmap,
                   extra)
     if p is False:

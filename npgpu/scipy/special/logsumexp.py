@@ -8,15 +8,15 @@ PyTorch's 1.83 / 0.66 ms):
   along the last axis that is npgpu.fuse's row form (one kernel: each row read once, written
   once), along other axes a max, a sum with ``exp(x - max)`` as its map, and one elementwise
   pass;
-* logsumexp is SciPy 1.17's formula: the maximum ``a_max``, then a reduction that sums
-  ``exp(a - a_max)`` over the elements below the maximum as the real part and counts the
-  maximum's ties ``m`` as the imaginary part of a complex sum, both one fused function (along
-  the last axis npgpu.fuse's row form: each row read once; otherwise two reads),
+* logsumexp is SciPy 1.17's formula, one fused function: the maximum ``a_max``, then a
+  reduction that sums ``exp(a - a_max)`` over the elements below the maximum as the real part
+  and counts the maximum's ties ``m`` as the imaginary part of a complex sum,
   so that ``log1p(s / m) + log(m) + a_max`` keeps the relative accuracy of results near 0
-  (``logsumexp([0, -40])`` is 4.2e-18, where ``log(1 + s)`` gives 0); one fused elementwise
-  step on the per-row values finishes it;
-* log_softmax is ``(x - shift) - log(sum(exp(x - shift)))``: the maximum, then the fused sum
-  and the elementwise step.
+  (``logsumexp([0, -40])`` is 4.2e-18, where ``log(1 + s)`` gives 0), finished on the per-row
+  values; along the last axis npgpu.fuse's row form reads each row once (one kernel),
+  otherwise the maximum and the sum read ``a`` once each;
+* log_softmax is ``(x - shift) - log(sum(exp(x - shift)))``, the shift the maximum where it is
+  finite: along the last axis one kernel (each row read once, written once).
 
 Weights (``b=``), ``return_sign`` and empty input take the plain composition below, as do
 softmax and log_softmax of integer, boolean or empty input: SciPy's formula on the input's own
@@ -75,26 +75,25 @@ def _fused(kind, axis):
         return f
     xp = _np()
 
-    if kind == "max_sum_exp":
-        # the maximum, and a sum whose real part is exp(a - a_max) of the elements below the
-        # maximum and whose imaginary part counts its ties
+    if kind == "logsumexp":
+        # the maximum, a sum whose real part is exp(a - a_max) of the elements below the
+        # maximum and whose imaginary part counts its ties, and SciPy's finishing step (the
+        # parts are float32 for float16 input, a's dtype in the end)
         def f(a):
             a_max = xp.max(a, axis=axis, keepdims=True)
             top = a == a_max
             e = xp.where(top, 0, xp.exp(a - a_max))
-            return a_max, xp.sum(e + top.astype(a.dtype) * 1j, axis=axis, keepdims=True)
-    elif kind == "lse_tail":
-        def f(s, m, a_max):
-            # (s and m are float32 for float16 input, the complex sum's parts: a_max's dtype)
+            sm = xp.sum(e + top.astype(a.dtype) * 1j, axis=axis, keepdims=True)
+            s, m = sm.real, sm.imag
             out = xp.log1p(xp.where(s == 0, s, s / m)) + xp.log(m) + a_max
-            return out.astype(a_max.dtype)
+            return out.astype(a.dtype)
     elif kind == "softmax":
         def f(x):
             e = xp.exp(x - xp.max(x, axis=axis, keepdims=True))
             return e / xp.sum(e, axis=axis, keepdims=True)
-    else:                                   # log_softmax, given the shift
-        def f(x, shift):
-            t = x - shift
+    else:                                   # log_softmax
+        def f(x):
+            t = x - _shift(xp, xp.max(x, axis=axis, keepdims=True))
             return t - xp.log(xp.sum(xp.exp(t), axis=axis, keepdims=True))
     f = _FUSED[(kind, axis)] = xp.fuse(f, kernel_name=kind)
     return f
@@ -145,8 +144,7 @@ def logsumexp(a, axis=None, b=None, keepdims=False, return_sign=False):
         b = None if b is None else b.reshape(1)
     axis = _axis_key(axis, a.ndim)
     if b is None and not return_sign and a.size and a.dtype.kind == "f":
-        a_max, sm = _fused("max_sum_exp", axis)(a)
-        out = _fused("lse_tail", axis)(sm.real, sm.imag, a_max)
+        out = _fused("logsumexp", axis)(a)
         return out if keepdims else _squeeze(xp, out, axis, a.ndim)
     if a.size and not return_sign:
         # where the result is not finite SciPy takes log(sum(b * exp(a))) instead
@@ -222,8 +220,7 @@ def log_softmax(x, axis=None):
     axis = _axis_key(axis, x.ndim)
     if x.dtype.kind == "c":
         raise TypeError("npgpu.scipy.special: complex input is not supported")
-    shift = xp.max(x, axis=axis, keepdims=True)
     if x.dtype.kind != "f" or x.size == 0:
-        t = x - (shift if x.dtype.kind != "f" else _shift(xp, shift))
+        t = x - xp.max(x, axis=axis, keepdims=True)
         return t - xp.log(xp.sum(xp.exp(t), axis=axis, keepdims=True))
-    return _fused("log_softmax", axis)(x, _shift(xp, shift))
+    return _fused("log_softmax", axis)(x)
