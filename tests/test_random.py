@@ -630,3 +630,18 @@ def test_request_split_into_launches(monkeypatch, name, dtype):
             37, dtype=dtype).get()
         monkeypatch.undo()
         np.testing.assert_array_equal(got, want)
+
+
+def test_rank_kernel_made_under_another_small_is_not_reused(monkeypatch):
+    """The exact-ranking kernel's shared array holds SMALL keys: a kernel made while SMALL
+    was smaller must not serve a longer slice later (on the GPU that read and wrote past the
+    shared array: an illegal address that ended the worker's context)."""
+    g = R.default_rng(5)
+    with monkeypatch.context() as m:
+        m.setattr(_shuffle, "SMALL", 4)
+        p = _shuffle.indices(g.bit_generator, 3).get()
+        assert sorted(p[0]) == [0, 1, 2]
+    p = _shuffle.indices(g.bit_generator, 22, 2, 8).get()
+    assert p.shape == (2, 8)
+    for row in p:
+        assert len(set(row)) == 8 and row.min() >= 0 and row.max() < 22

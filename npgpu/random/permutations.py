@@ -143,7 +143,9 @@ def indices(bitgen, n, slices=1, m=None):
         words = kernels.raw_words(bitgen, (slices, 2 * n)).view(_U64)
         full = out if m == n else empty_array((slices, n), _I64)
         threads = 4 if _SIM else min(1024, 32 * -(-n // 32))
-        kern = compiler.get_kernel(("random", "rank", threads),
+        # (SMALL sizes the kernel's shared array: in the key, so a kernel made under another
+        # SMALL is never reused)
+        kern = compiler.get_kernel(("random", "rank", threads, SMALL),
                                    lambda: _render_rank(threads))
         kern(slices, threads, [n, 0, 0, words.size, 8, words._ptr, slices, n, 8 * n, 8,
                                0, 0, full.size, 8, full._ptr, slices, n, 8 * n, 8])
