@@ -11,6 +11,37 @@ warnings.filterwarnings("ignore", message="npgpu: no usable CUDA device")
 import npgpu  # noqa: E402
 
 ON_GPU = npgpu.backend() == "cuda"
+
+
+def _check_kernel_keys():
+    """Every hit of the kernel cache re-renders its kernel and checks that the key still names
+    the same source: a key that leaves out something the source depends on (a module constant
+    a test changes, such as random's ``SMALL``, once sizing a shared array) would hand a kernel
+    made for another value to a later call (on the GPU an illegal address, and the worker's
+    context lost).  ``NPGPU_CHECK_KERNEL_KEYS=0`` turns the check off."""
+    import sys
+    from npgpu._codegen import compiler
+    plain = compiler.get_kernel
+
+    def get_kernel(key, render):
+        k = compiler._memory.get(key)
+        if k is None:
+            return plain(key, render)
+        ks = render()
+        if ks.digest() != k.source.digest():
+            raise AssertionError(f"kernel cache key {key!r} names two kernels: {k.name} (cached) "
+                                 f"and {ks.name} (rendered now); the key lacks what the "
+                                 "source depends on")
+        return k
+    get_kernel.__doc__ = plain.__doc__
+    for mod in list(sys.modules.values()):
+        if getattr(mod, "__name__", "").startswith("npgpu") and \
+                getattr(mod, "get_kernel", None) is plain:
+            mod.get_kernel = get_kernel
+
+
+if os.environ.get("NPGPU_CHECK_KERNEL_KEYS", "1") != "0":
+    _check_kernel_keys()
 needs_gpu = pytest.mark.skipif(not ON_GPU, reason="needs a real CUDA device (runs in the GPU suite)")
 # The GPU suite samples (CI's simulator run and its PTX check take every case): one in GPU_SAMPLE
 # of the ``matrix`` cases (large dtype x layout matrices, each kernel compiling cold on every

@@ -750,7 +750,8 @@ def words_kernel(op, in_dtypes, out_dtypes, loop_in, loop_out, name="ew"):
     """The ``words`` launcher for all-contiguous arrays of these (4-byte) dtypes."""
     in_specs = tuple(("a", np.dtype(d)) for d in in_dtypes)
     out_dtypes = tuple(np.dtype(d) for d in out_dtypes)
-    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "words", 1, ())
+    key = (op.key, name, in_specs, out_dtypes, tuple(loop_in), tuple(loop_out), "words", 1, (),
+           words_per_thread(op))
     return compiler.get_kernel(key, lambda: render(op, list(in_specs), list(out_dtypes), loop_in,
                                                    loop_out, "words", 1, name))
 
