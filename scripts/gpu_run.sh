@@ -11,6 +11,10 @@
 #        parts of the suite: the whole GPU suite no longer fits one 10-minute call),
 #        TEST_TIMEOUT / BENCH_TIMEOUT (seconds, 420 / 150: a step cut off still leaves its log,
 #        and the verbose test log names every failure as it happens)
+# One xdist worker failing every test from some point on: a kernel faulted (an illegal address
+# leaves that process's CUDA context unusable) and the first test to synchronise reports it.
+# Rerun that worker's tests in its order (from test.log's "[gwN]" lines, as a pytest @argsfile)
+# with CUDA_LAUNCH_BLOCKING=1: the faulting launch then raises at its own call.
 # Dask wheels (dask, distributed, dask-cuda, ...) carried in .whl: npgpu's Dask backend entry
 # point is registered by a dist-info beside them (the checkout runs from PYTHONPATH, uninstalled).
 set -uo pipefail
