@@ -58,7 +58,7 @@ def reduce_into(self, spec, a, axes, out, *, keepdims=False, mask=None, initial=
                                            a.shape, a.dtype, op, fmap, order, loop_in), slots)
     before = _launch_count()
     _r.run_array(spec, ins[0], axes, out, keepdims=keepdims, mask=mask, initial=initial,
-           post_args=post_args, seed_first=seed_first, fmap=fmap, extra=ins[1:])
+                 post_args=post_args, seed_first=seed_first, fmap=fmap, extra=ins[1:])
     self.own_launches += _launch_count() - before
     return self.traced_result(out)
 
@@ -82,7 +82,7 @@ class Reduction:
         out = empty_array(self.out_shape, self.out_dtype)
         if self.fmap is None:
             _r.run_array(self.spec, vals[0], self.axes, out, keepdims=self.keepdims,
-                   post_args=self.post_args, seed_first=self.seed_first)
+                         post_args=self.post_args, seed_first=self.seed_first)
             return out
         ins = []
         for x, dt in zip(vals, self.loop_in):
@@ -91,8 +91,8 @@ class Reduction:
             ins.append(_broadcast_view(x, self.a_shape))
         ins = [ins[i] for i in self.order]
         _r.run_array(self.spec, ins[0], self.axes, out, keepdims=self.keepdims,
-               post_args=self.post_args, seed_first=self.seed_first, fmap=self.fmap,
-               extra=ins[1:])
+                     post_args=self.post_args, seed_first=self.seed_first, fmap=self.fmap,
+                     extra=ins[1:])
         return out
 
 
@@ -106,7 +106,7 @@ def _direct(tr, spec, a, axes, out, keepdims, mask, initial, post_args, seed_fir
         tr.recordable = False
     before = _launch_count()
     _r.run_array(spec, arr, axes, out, keepdims=keepdims, mask=mask, initial=initial,
-           post_args=post_args, seed_first=seed_first)
+                 post_args=post_args, seed_first=seed_first)
     tr.own_launches += _launch_count() - before
     return tr.traced_result(out)
 
