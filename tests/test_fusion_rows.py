@@ -278,3 +278,29 @@ def test_elementwise_fast_path(dt, rng):
         with np.errstate(all="ignore"):
             assert_matches(got[0], 2 * h + g)
     assert f._fast
+
+
+def test_traced_results_in_several_threads(rng):
+    """Threads tracing the same fused function at once (each call's reduction results name
+    its own trace) get NumPy's values and plain arrays back."""
+    import threading
+    hs = [random_array((4, 9), np.float32, rng) for _ in range(4)]
+    f = npgpu.fuse(_layer_norm)
+    got, errors = [None] * 4, []
+
+    def work(i):
+        try:
+            x = npgpu.asarray(hs[i])
+            for _ in range(3):
+                got[i] = f(x)
+        except Exception as e:          # reported below
+            errors.append(e)
+    threads = [threading.Thread(target=work, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert not errors, errors
+    for g, h in zip(got, hs):
+        assert type(g) is npgpu.ndarray
+        assert_matches(g, _layer_norm(h), rtol=1e-5)
