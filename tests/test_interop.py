@@ -293,11 +293,21 @@ def test_dlpack_copy_flag():
 def test_dlpack_stream_arguments():
     x = npgpu.asarray(np.arange(3.0))
     s = npgpu.cuda.Stream(non_blocking=True)
-    for st in (None, -1, 1, 2, s.ptr or 1):     # no sync, legacy default, per-thread, a handle
+    # the consumer reads as its stream argument promised: None / 1 (legacy default) and 2 (the
+    # per-thread default, which the legacy stream waits for) on the default stream, its own
+    # stream's handle on that stream, -1 (no sync by the producer) after waiting itself
+    for st in (None, -1, 1, 2, s.ptr or 1):
         with s:
             y = x * 2.0                         # pending work on our stream
             cap = y.__dlpack__(stream=st, max_version=(1, 0))
-        np.testing.assert_array_equal(npgpu.from_dlpack(cap).get(), [0.0, 2.0, 4.0])
+        if st == -1:
+            s.synchronize()
+        if st == s.ptr:
+            with s:
+                got = npgpu.from_dlpack(cap).get()
+        else:
+            got = npgpu.from_dlpack(cap).get()
+        np.testing.assert_array_equal(got, [0.0, 2.0, 4.0])
     with pytest.raises(ValueError, match="stream"):
         x.__dlpack__(stream=-7)
 
