@@ -1,8 +1,9 @@
 """Are the slow special functions bound by memory or by instructions?  (issue 25: each at >= 95%
 of copy bandwidth.)  Each case of benchmarks/scipy_special_cases.py (same value ranges) is
-timed twice: at the benchmark's size (2^28 float32, 2^27 float64: DRAM) and at a size whose
-input and output stay in L2 (2^21 float32 / 2^20 float64, 16 MB: 20 calls queued behind a 1 GiB
-copy, between one pair of events), so the second time is the kernel's instruction work alone.  Printed per case:
+timed at the benchmark's size (2^28 float32, 2^27 float64: DRAM) and at sizes whose input and
+output stay in L2 (2^20 and 2^21 float32, 2^19 and 2^20 float64: 20 calls queued behind a 1 GiB
+copy, between one pair of events): the slope between those two is the kernel's instruction work
+an element alone (a launch's fixed cost, its first and last wave, cancels).  Printed per case:
 
 * ``dram``: the benchmark's time and % of copy bandwidth;
 * ``compute``: picoseconds an element on L2-resident data, and ``ceiling``, the % of copy
@@ -117,11 +118,14 @@ for name, dt, lo, hi, k in CASES:
             continue
         big = args_of(dt, lo, hi, k, n_big, lib)
         small = args_of(dt, lo, hi, k, n_l2, lib)
+        half = [x[: n_l2 // 2] for x in small]
         lb = tl if lib == "torch" else gl
         s_big = t(lb, lambda: f(*big))
         del big
-        s_l2 = l2_rate(lb, lambda: f(*small))
-        ceiling = nbytes / bw / (s_l2 / n_l2 * n_big) * 100
+        # the slope between n_l2 / 2 and n_l2 elements: a launch's fixed cost (its first and
+        # last wave) cancels
+        per = (l2_rate(lb, lambda: f(*small)) - l2_rate(lb, lambda: f(*half))) / (n_l2 // 2)
+        ceiling = nbytes / bw / (per * n_big) * 100
         line += (f" | {lib}: dram {s_big * 1e6:8.1f} us {nbytes / s_big / bw * 100:5.1f}%"
-                 f"  compute {s_l2 / n_l2 * 1e12:6.2f} ps/element  ceiling {ceiling:6.1f}%")
+                 f"  compute {per * 1e12:6.2f} ps/element  ceiling {ceiling:6.1f}%")
     print(line + f" | budget {budget:5.1f} warp instr/element at 95%", flush=True)
