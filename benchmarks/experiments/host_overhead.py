@@ -230,7 +230,11 @@ def stub_driver():
     def max_threads(ref, attr, func):
         ref._obj.value = 1024
         return 0
+    def occupancy(ref, func, block, shared):
+        ref._obj.value = 2048 // block
+        return 0
     launcher.drv = types.SimpleNamespace(cuFuncGetAttribute=max_threads,
+                                         cuOccupancyMaxActiveBlocksPerMultiprocessor=occupancy,
                                          check=lambda rc, what: None)
     launcher._cuLaunchKernel = lib["cuLaunchKernel"]
     launcher._cuLaunchKernelEx = lib["cuLaunchKernelEx"]
