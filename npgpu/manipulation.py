@@ -6,6 +6,7 @@ own host-side helpers so errors read as NumPy's.
 """
 import operator
 import warnings
+from math import prod as _prod
 
 import numpy as np
 from numpy.lib.array_utils import normalize_axis_tuple
@@ -18,6 +19,7 @@ from ._core.dtypes import check_dtype
 from ._core.ndarray import (READONLY, WARN_ON_WRITE, _new, empty_array, fail_unless_writeable,
                             ndarray)
 from .creation import asarray
+from .cuda import runtime as _runtime
 
 _BOOL = np.dtype(np.bool_)
 _WHERE = _ew.ScalarOp.from_expr("copyto_where", 3, "x1 if x2 else x0")
@@ -243,7 +245,39 @@ def _casting_arg(casting):
                          f"(got {casting!r})")
 
 
+def _concat_blocks(arrays):
+    """``concatenate(arrays)`` along axis 0 of a list or tuple of C-contiguous arrays of one
+    native dtype, rank and trailing shape on this device (one device in use), by a copy a
+    piece; None where that does not hold (the full path answers).  Its host time counts
+    before the first copy starts (a 2 x 2^25 float32 concatenate: ~8 us of checks on the
+    full path, ~3 here; CPU, copies stubbed)."""
+    first = arrays[0]
+    if first.__class__ is not ndarray or _runtime.multi_device[0]:
+        return None
+    shape, dt = first._shape, first._dtype
+    if not shape or not dt.isnative:
+        return None
+    rest, n0 = shape[1:], 0
+    for x in arrays:
+        if not (x.__class__ is ndarray and x._c_contig and x._shape[1:] == rest
+                and len(x._shape) == len(shape) and (x._dtype is dt or x._dtype == dt)):
+            return None
+        n0 += x._shape[0]
+    res = empty_array((n0,) + rest, dt)
+    off = res._ptr
+    for x in arrays:
+        nb = x._dtype.itemsize * _prod(x._shape)
+        _transfer.d2d(off, x._ptr, nb)
+        off += nb
+    return res
+
+
 def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
+    if (out is None and dtype is None and axis.__class__ is int and axis == 0
+            and casting == "same_kind" and arrays.__class__ in (list, tuple) and arrays):
+        res = _concat_blocks(arrays)
+        if res is not None:
+            return res
     if out is not None and dtype is not None:
         raise TypeError("concatenate() only takes `out` or `dtype` as an argument, but both were provided.")
     _casting_arg(casting)

@@ -136,6 +136,33 @@ def test_concatenate_every_dtype(dt):
     same(np.concatenate([ga[:0], gb]), numpy.concatenate([a[:0], b]))
 
 
+@pytest.mark.parametrize("dt", ["f4", "i8", "c16", "?", "f2"], ids=str)
+def test_concatenate_contiguous_blocks(dt):
+    # the copy-a-piece path (lists and tuples of C-contiguous arrays of one dtype along axis 0)
+    # and the inputs that leave it for the full path: another dtype, a view, a rank or trailing
+    # shape that differs, a numpy integer axis, 0-d and empty pieces
+    a, b, c = rand((3, 2, 4), dt), rand((1, 2, 4), dt), rand((0, 2, 4), dt)
+    ga, gb, gc = np.asarray(a), np.asarray(b), np.asarray(c)
+    same(np.concatenate([ga, gb, gc]), numpy.concatenate([a, b, c]))
+    same(np.concatenate((gc, gb, ga)), numpy.concatenate((c, b, a)))
+    same(np.concatenate([ga]), numpy.concatenate([a]))
+    same(np.concatenate([ga, gb], axis=numpy.int64(0)), numpy.concatenate([a, b], axis=0))
+    same(np.concatenate([ga[:, :, ::2], gb[:, :, ::2]]),
+         numpy.concatenate([a[:, :, ::2], b[:, :, ::2]]))
+    same(np.concatenate([ga, gb.astype("f2")]), numpy.concatenate([a, b.astype("f2")]))
+    x, y = rand(5, dt), rand(3, dt)
+    r = np.concatenate([np.asarray(x), np.asarray(y)])
+    same(r, numpy.concatenate([x, y]))
+    r[0] = r[1]                                   # a new array, apart from its pieces
+    same(np.asarray(x), x)
+    with pytest.raises(ValueError, match="same number of dimensions"):
+        np.concatenate([ga, np.asarray(x)])
+    with pytest.raises(ValueError, match="must match exactly"):
+        np.concatenate([ga, np.asarray(rand((1, 3, 4), dt))])
+    with pytest.raises(ValueError, match="zero-dimensional"):
+        np.concatenate([np.asarray(x)[0], np.asarray(y)[0]])
+
+
 def test_concatenate_promotion_casting_out():
     a, b = rand((2, 3), "i2"), rand((1, 3), "f4")
     ga, gb = np.asarray(a), np.asarray(b)
