@@ -263,7 +263,12 @@ def _concat_blocks(arrays):
                 and len(x._shape) == len(shape) and (x._dtype is dt or x._dtype == dt)):
             return None
         n0 += x._shape[0]
-    res = empty_array((n0,) + rest, dt)
+    return _copy_blocks(empty_array((n0,) + rest, dt), arrays)
+
+
+def _copy_blocks(res, arrays):
+    """``res`` with the C-contiguous ``arrays`` (its dtype) copied in one after another: a
+    driver copy a piece."""
     off = res._ptr
     for x in arrays:
         nb = x._dtype.itemsize * _prod(x._shape)
@@ -351,11 +356,7 @@ def concatenate(arrays, axis=0, out=None, *, dtype=None, casting="same_kind"):
         # H200 on 2026-12-04, 2 x 2^25 float32: the kernel 143.5 us against 142.0 for the two
         # driver copies, the whole concatenate 159.0 us against 146.2: not kept;
         # benchmarks/experiments/copy_pieces.py has the CUDA C forms)
-        off = res._ptr
-        for a in arrs:
-            _transfer.d2d(off, a._ptr, a.nbytes)
-            off += a.nbytes
-        return res
+        return _copy_blocks(res, arrs)
     pos = 0
     for a in arrs:
         n = a.shape[axis]

@@ -65,17 +65,16 @@ def l2_rate(lib, fn, reps=20, batches=5):
     copy (the host queues them while the GPU copies, so no launch waits for the host) between
     one pair of events; the median of ``batches``."""
     busy = _busy(lib)
-    start, end = lib.events()
+
+    def batch():
+        for _ in range(reps):
+            fn()
     times = []
     for _ in range(batches):
         lib.sync()
-        busy()
-        start.record()
-        for _ in range(reps):
-            fn()
-        end.record()
-        end.synchronize()
-        times.append(lib.elapsed_s(start, end) / reps)
+        busy()              # queued before the start event: the batch's launches wait on it
+        times += lib.event_samples(batch, 1)
+    times = [s / reps for s in times]
     return sorted(times)[len(times) // 2]
 
 
