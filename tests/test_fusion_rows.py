@@ -1,6 +1,8 @@
 """@npgpu.fuse: replay of traced calls with reductions, and the row form (one kernel, a block a
 row) of functions whose reductions run along the last axis and whose result combines them with
 the row's elements."""
+import re
+
 import numpy as np
 import pytest
 
@@ -304,3 +306,40 @@ def test_traced_results_in_several_threads(rng):
     for g, h in zip(got, hs):
         assert type(g) is npgpu.ndarray
         assert_matches(g, _layer_norm(h), rtol=1e-5)
+
+
+def _softmax(x):
+    m = npgpu.get_array_module(x)
+    e = m.exp(x - m.max(x, axis=-1, keepdims=True))
+    return e / m.sum(e, axis=-1, keepdims=True)
+
+
+def _scaled_exp(x):
+    """A per-row subexpression (log of the sum) and a map value (exp(x)) the last step reuses."""
+    m = npgpu.get_array_module(x)
+    e = m.exp(x * 0.5)
+    s = m.sum(e, axis=-1, keepdims=True)
+    return e * m.log(s) + m.sqrt(s + 1)
+
+
+@pytest.mark.parametrize("body, rowwise", [(_log_softmax, True), (_softmax, False),
+                                           (_scaled_exp, True)])
+@pytest.mark.parametrize("dt", [np.float32, np.float64])
+def test_row_kernel_computes_nothing_twice(body, rowwise, dt, rng):
+    """The last step's part on per-row values alone runs once a row (``ep_op_row``), and a value
+    the reduction's map computed (softmax's exp(x - max)) is passed to it, not computed again:
+    the exponential is evaluated once for each of a thread's values."""
+    h = random_array((5, 37), dt, rng)
+    x = npgpu.asarray(h)
+    f = _one_row_kernel(body, h, x, dt)
+    (src,) = f.kernel_sources(x).values()
+    exp_fn = re.search(r"def (fz\d+)\(x0\):\n    return h_exp\(x0\)", src).group(1)
+    funcs = {m.group(1): m.group(2) for m in re.finditer(r"def (\w+)\(.*?\):\n((?:    .*\n)+)",
+                                                         src)}
+    assert exp_fn not in funcs["ep_op"]
+    assert sum(exp_fn in b for n, b in funcs.items() if re.fullmatch(r"m\d+_map", n)) == 1
+    kernel = src[src.rindex("def fuse_rows_"):]
+    assert kernel.count("ep_op_row(") == (1 if rowwise else 0)
+    if rowwise:
+        log_fn = next(n for n, b in funcs.items() if re.fullmatch(r"fz\d+", n) and "log" in b)
+        assert log_fn in funcs["ep_op_row"] and log_fn not in funcs["ep_op"]

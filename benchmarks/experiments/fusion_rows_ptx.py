@@ -3,7 +3,8 @@
 Run: ``python3 benchmarks/experiments/fusion_rows_ptx.py [cols [values a thread]]``: traces the row
 normalisation on a small array, renders its row kernel as the GPU would for ``cols`` columns
 (default 2^14: 1024 threads x 16 values), compiles it for sm_90 and prints instruction
-counts by opcode (loads, stores, float64 work, shuffles, barriers)."""
+counts by opcode (loads, stores, float64 work, shuffles, barriers).  ``ROWS_FN=softmax``
+(``log_softmax``, ``logsumexp``): SciPy's fused function of that name instead."""
 import collections
 import os
 import pickle
@@ -22,7 +23,14 @@ from npgpu.fusion import rows  # noqa: E402
 
 def main():
     cols = int(sys.argv[1]) if len(sys.argv) > 1 else 1 << 14
-    f = npgpu.fuse(lambda x: (x - x.mean(axis=1, keepdims=True)) / x.std(axis=1, keepdims=True))
+    kind = os.environ.get("ROWS_FN", "rownorm")
+    if kind == "rownorm":
+        f = npgpu.fuse(lambda x: (x - x.mean(axis=1, keepdims=True))
+                       / x.std(axis=1, keepdims=True))
+    else:                                   # softmax, log_softmax, logsumexp (SciPy's)
+        import importlib
+        lse = importlib.import_module("npgpu.scipy.special.logsumexp")
+        f = lse._fused(kind, 1)
     x = npgpu.asarray(np.random.default_rng(0).standard_normal((4, 32)).astype(np.float32))
     f(x)
     rep = next(iter(f._replays.values()))

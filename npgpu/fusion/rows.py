@@ -214,6 +214,85 @@ def _op_source(op, name):
     return op.source.replace("def op(", f"def {name}(", 1), list(op.helpers)
 
 
+_LINE = re.compile(r"    (t\d+) = (.+)")
+_WORD = re.compile(r"\b[tx]\d+\b")
+
+
+def _split(op, per_row, given, name):
+    """``op`` rendered so that it computes no value twice that the row kernel has.
+
+    * What ``op`` computes from per-row values alone runs once a row: ``log_softmax``'s last
+      step is ``t - log(s)``, ``s`` the row's sum, and as one function of the element and the
+      row's values the kernel evaluated ``log(s)`` for each of a thread's values (NVVM does not
+      merge the unrolled calls' branchy libdevice bodies).
+    * A value an earlier reduction's map computed for the same element (``given``: the fused
+      trace's names, which mean one value in every op of a trace) is taken from it: softmax's
+      ``exp(x - max)`` once, not again for its division.
+
+    For a body of assignments and a ``return`` (the fused trace's form): returns (device
+    function sources: ``{name}_row(x...)`` returning the per-row values that ``{name}(x...,
+    per-row values, given values)`` takes after its inputs; the per-row value names; the
+    given names it takes), or None (nothing to split, or another form of body)."""
+    head, *body = op.source.rstrip("\n").split("\n")
+    if not body or not body[-1].startswith("    return ") or op.nin != len(per_row):
+        return None
+    lines = [_LINE.fullmatch(x) for x in body[:-1]]
+    if not all(lines):
+        return None
+    need = set(_WORD.findall(body[-1]))
+    live = []
+    for m in reversed(lines):          # the lines the result needs, given values as inputs
+        if m.group(1) in need and m.group(1) not in given:
+            live.append(m)
+            need |= set(_WORD.findall(m.group(2)))
+    live.reverse()
+    took = sorted(need & set(given), key=lambda t: int(t[1:]))
+    row = {f"x{i}" for i, r in enumerate(per_row) if r}
+    hoist, keep = [], []
+    for m in live:
+        refs = set(_WORD.findall(m.group(2)))
+        (hoist if refs <= row else keep).append(m)
+        if refs <= row:
+            row.add(m.group(1))
+    used = set(_WORD.findall(" ".join([m.group(2) for m in keep] + [body[-1]])))
+    out = [m.group(1) for m in hoist if m.group(1) in used]
+    if not out and not took:
+        return None
+    args = head[len("def op("):-len("):")]
+    srcs = ["\n".join([f"def {name}({', '.join([args] + out + took)}):"]
+                      + [m.group(0) for m in keep] + [body[-1]]) + "\n"]
+    if out:
+        srcs.insert(0, "\n".join([f"def {name}_row({args}):"] + [m.group(0) for m in hoist]
+                                 + [f"    return {', '.join(out)}"]) + "\n")
+    return srcs, out, took
+
+
+def _elementwise_op(op, name, srcs, src, per_row, given, funcs, helpers, body):
+    """Render ScalarOp ``op`` of sources ``srcs`` as device function ``name`` (:func:`_split`:
+    its per-row part computed once in ``body``, ``given``'s values reused: {trace name: the
+    per-element value's name with ``{u}`` for the value index}); returns a function of the
+    value index giving the text its call appends to its arguments."""
+    helpers += [x for x in op.helpers if x not in helpers]
+    split = _split(op, [per_row(s) for s in srcs], given, name)
+    if split is None:
+        funcs.append(_op_source(op, name)[0])
+        return lambda u: ""
+    fs, out, took = split
+    funcs += fs
+    vals = [f"{name}_{v}" for v in out]
+    if vals:
+        body.append(f"{', '.join(vals)} = {name}_row({', '.join(src(s, 0) for s in srcs)})")
+    return lambda u: "".join(", " + v for v in vals + [given[t].format(u=u) for t in took])
+
+
+def _returned_name(op):
+    """The trace name ``op`` returns where its body ends ``return tK`` or ``return
+    float32(tK)``: the trace casts a value to its own dtype where it leaves a function, as every
+    use of ``tK`` in another of its functions does (else None)."""
+    m = re.search(r"\n    return ((?:[a-z]+\d*\()*)(t\d+)(\)*)\n?$", op.source)
+    return m.group(2) if m and m.group(1).count("(") == len(m.group(3)) else None
+
+
 def _var_spec(spec):
     """Is ``spec`` the (count, mean, M2) variance spec (NumPy's var is a two-pass formula)?"""
     return spec.key[0] == "var" and not spec.key[1]
@@ -242,6 +321,7 @@ def render(p, dts, block, vpt, exact):
     row_of = {i: n for n, i in enumerate(p.row_args)}
     scal_of = {i: n for n, i in enumerate(p.scal_args)}
     rv = {}                                    # reduction step -> per-row value name
+    given = {}              # trace name -> a reduction map's per-element value ("{u}": index)
 
     def src(s, u):
         if s[0] == "step":
@@ -249,6 +329,9 @@ def render(p, dts, block, vpt, exact):
         if s[1] in row_of:
             return f"v{row_of[s[1]]}_{u}"
         return f"c{scal_of[s[1]]}"
+
+    def per_row(s):
+        return s[0] == "step" or s[1] not in row_of
 
     # loads: every row input's values of this thread, in compute dtypes
     for n, d in enumerate(dts):
@@ -284,19 +367,20 @@ def render(p, dts, block, vpt, exact):
         pre = f"r{j}_"
         spec_src = _prefixed(spec.device_source(), pre)
         funcs.append(spec_src)
-        if what.op is not None:
-            s, h = _op_source(what.op, f"m{j}_map")
-            funcs.append(s)
-            helpers += [x for x in h if x not in helpers]
-
-        def value(u):
-            args = [src(s, u) for s in srcs]
-            if what.op is None:
-                return _t.as_input(spec, args[0], compute_dtype(what.a_dtype))
-            return _t.as_input(spec, f"m{j}_map({', '.join(args)})", what.a_dtype)
-
-        for u in range(vpt):
-            body.append(f"x{j}_{u} = {value(u)}")
+        if what.op is None:
+            for u in range(vpt):
+                body.append(f"x{j}_{u} = "
+                            f"{_t.as_input(spec, src(srcs[0], u), compute_dtype(what.a_dtype))}")
+        else:
+            extra = _elementwise_op(what.op, f"m{j}_map", srcs, src, per_row, given, funcs,
+                                    helpers, body)
+            for u in range(vpt):
+                body.append(f"mv{j}_{u} = m{j}_map({', '.join(src(s, u) for s in srcs)}"
+                            f"{extra(u)})")
+                body.append(f"x{j}_{u} = {_t.as_input(spec, f'mv{j}_{u}', what.a_dtype)}")
+            t = _returned_name(what.op)
+            if t is not None:
+                given[t] = f"mv{j}_{{u}}"
         qs = [f"q{q0 + i}" for i in range(len(what.post_args))]
         q0 += len(what.post_args)
         if _var_spec(spec):
@@ -337,12 +421,10 @@ def render(p, dts, block, vpt, exact):
     if p.ew is not None:
         # the elementwise step: every element of the row
         op, odts, _, loop_in = p.ew
-        s, h = _op_source(op, "ep_op")
-        funcs.append(s)
-        helpers += [x for x in h if x not in helpers]
         srcs = p.steps[-1][2]
+        extra = _elementwise_op(op, "ep_op", srcs, src, per_row, given, funcs, helpers, body)
         for u in range(vpt):
-            el = [f"y_{u} = ep_op({', '.join(src(s, u) for s in srcs)})"]
+            el = [f"y_{u} = ep_op({', '.join(src(s, u) for s in srcs)}{extra(u)})"]
             for o, d in enumerate(odts):
                 y = f"y_{u}" if nout == 1 else f"y_{u}[{o}]"
                 el.append(f"out{o}[row, uint64(j{u})] = {cast_expr(y, compute_dtype(d), d)}")
