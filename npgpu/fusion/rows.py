@@ -52,6 +52,11 @@ VPT_TARGET_GPU = 32
 VPT_TARGET = 4 if _SIM else VPT_TARGET_GPU
 # launch bounds' minimum blocks an SM (benchmarks/experiments/rows_knobs.py sweeps both)
 BLOCKS_PER_SM = 2
+# float32 values of a float32 sum (accumulated in float64) added pairwise in groups of this many
+# in float32 before they are widened: 1 widens each (sm_90 converts to float64 at 16 an SM a
+# clock).  An experiment's knob (rows_knobs.py), 1 until measured
+SUM_GROUP = 1
+_F32 = np.dtype(np.float32)
 MAX_BLOCK = 8 if _SIM else 1024
 MIN_BLOCK = 4 if _SIM else 32
 MAX_GRID = 4 if _SIM else 1 << 20
@@ -91,7 +96,7 @@ class RowPlan:
             vpt = -(-m // block)
             if vpt * _words(dts) > VPT_MAX:
                 return None
-            k = get_kernel(("fuse_rows", self.key(dts), block, vpt, m == vpt * block),
+            k = get_kernel(("fuse_rows", self.key(dts), block, vpt, m == vpt * block, SUM_GROUP),
                            lambda: render(self, dts, block, vpt, m == vpt * block))
             if k.max_threads < block:
                 return None
@@ -465,6 +470,18 @@ def _fold(spec, pre, S, xs, exact, vpt):
     """Lines folding this thread's values ``xs`` (value u valid when ``j{u} < m``) into S."""
     k = spec.k
     lines = [f"{S[c]} = {spec.identity[c]}" for c in range(k)]
+    g = SUM_GROUP
+    if g > 1 and spec.key[:2] == ("ufunc", "add") and spec.in_dtype == _F32 and \
+            spec.state == (_F64,) and spec.pre == "x":
+        # SUM_GROUP values summed pairwise in float32 before one widening (experiment)
+        for c0 in range(0, len(xs), g):
+            part = [x if exact else f"({x} if j{u} < m else float32(0))"
+                    for u, x in enumerate(xs[c0:c0 + g], c0)]
+            while len(part) > 1:
+                part = [f"float32({a} + {b})" for a, b in zip(part[::2], part[1::2])] + \
+                    (part[-1:] if len(part) % 2 else [])
+            lines += [f"{S[0]} = {pre}red_comb_t({S[0]}, {pre}red_pre_t({part[0]}, 0))"]
+        return lines
     for u, x in enumerate(xs):
         T = [f"{pre}t{c}" for c in range(k)]
         step = [f"{', '.join(T)} = {pre}red_pre_t({x}, j{u})",
