@@ -372,17 +372,21 @@ def render(p, dts, block, vpt, exact):
         pre = f"r{j}_"
         spec_src = _prefixed(spec.device_source(), pre)
         funcs.append(spec_src)
+        # value u's lines, emitted just before the fold takes it: a value the later steps do
+        # not read is dead once folded (log_softmax's exp(x - shift): computing every value
+        # first kept 32 more registers live and spilled)
+        vals = []
         if what.op is None:
             for u in range(vpt):
-                body.append(f"x{j}_{u} = "
-                            f"{_t.as_input(spec, src(srcs[0], u), compute_dtype(what.a_dtype))}")
+                vals.append([f"x{j}_{u} = "
+                             f"{_t.as_input(spec, src(srcs[0], u), compute_dtype(what.a_dtype))}"])
         else:
             extra = _elementwise_op(what.op, f"m{j}_map", srcs, src, per_row, given, funcs,
                                     helpers, body)
             for u in range(vpt):
-                body.append(f"mv{j}_{u} = m{j}_map({', '.join(src(s, u) for s in srcs)}"
-                            f"{extra(u)})")
-                body.append(f"x{j}_{u} = {_t.as_input(spec, f'mv{j}_{u}', what.a_dtype)}")
+                vals.append([f"mv{j}_{u} = m{j}_map({', '.join(src(s, u) for s in srcs)}"
+                             f"{extra(u)})",
+                             f"x{j}_{u} = {_t.as_input(spec, f'mv{j}_{u}', what.a_dtype)}"])
             t = _returned_name(what.op)
             if t is not None:
                 given[t] = f"mv{j}_{{u}}"
@@ -394,6 +398,7 @@ def render(p, dts, block, vpt, exact):
             aux_f = _sum_spec(_F64)
             funcs.append(_prefixed(aux_w.device_source(), f"r{j}a_"))
             funcs.append(_prefixed(aux_f.device_source(), f"r{j}b_"))
+            body += [x for v in vals for x in v]         # (read twice: the mean, then M2)
             body += _fold(aux_w, f"r{j}a_", [f"s{j}a"], [f"x{j}_{u}" for u in range(vpt)], exact,
                           vpt)
             body += _reduce_block(aux_w, f"r{j}a_", [f"s{j}a"], f"{j}a", block, shared)
@@ -411,7 +416,7 @@ def render(p, dts, block, vpt, exact):
             post = f"{pre}red_post(n{j}_, mu{j}_, s{j}b, m{''.join(', ' + q for q in qs)})"
         else:
             S = [f"s{j}_{c}" for c in range(spec.k)]
-            body += _fold(spec, pre, S, [f"x{j}_{u}" for u in range(vpt)], exact, vpt)
+            body += _fold(spec, pre, S, [f"x{j}_{u}" for u in range(vpt)], exact, vpt, vals)
             body += _reduce_block(spec, pre, S, str(j), block, shared)
             post = f"{pre}red_post({', '.join(S + ['m'] + qs)})"
         od, st = spec.out_dtype, what.out_dtype
@@ -466,15 +471,18 @@ def _sum_spec(w):
     return _t.ReduceSpec(("rowsum",), w, (w,), (_t.literal(0, w),), "x", "a0 + b0", "a0", w)
 
 
-def _fold(spec, pre, S, xs, exact, vpt):
-    """Lines folding this thread's values ``xs`` (value u valid when ``j{u} < m``) into S."""
+def _fold(spec, pre, S, xs, exact, vpt, before=None):
+    """Lines folding this thread's values ``xs`` (value u valid when ``j{u} < m``) into S;
+    ``before[u]``: lines computing value u, put just before it is folded."""
     k = spec.k
     lines = [f"{S[c]} = {spec.identity[c]}" for c in range(k)]
+    before = before or [[] for _ in xs]
     g = SUM_GROUP
     if g > 1 and spec.key[:2] == ("ufunc", "add") and spec.in_dtype == _F32 and \
             spec.state == (_F64,) and spec.pre == "x":
         # SUM_GROUP values summed pairwise in float32 before one widening (experiment)
         for c0 in range(0, len(xs), g):
+            lines += [x for v in before[c0:c0 + g] for x in v]
             part = [x if exact else f"({x} if j{u} < m else float32(0))"
                     for u, x in enumerate(xs[c0:c0 + g], c0)]
             while len(part) > 1:
@@ -483,6 +491,7 @@ def _fold(spec, pre, S, xs, exact, vpt):
             lines += [f"{S[0]} = {pre}red_comb_t({S[0]}, {pre}red_pre_t({part[0]}, 0))"]
         return lines
     for u, x in enumerate(xs):
+        lines += before[u]
         T = [f"{pre}t{c}" for c in range(k)]
         step = [f"{', '.join(T)} = {pre}red_pre_t({x}, j{u})",
                 f"{', '.join(S)} = {pre}red_comb_t({', '.join(S + T)})"]
