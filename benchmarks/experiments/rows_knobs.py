@@ -1,13 +1,11 @@
 """``@npgpu.fuse``'s row form (:mod:`npgpu.fusion.rows`): values a thread
 (``VPT_TARGET_GPU``, which sets the block: 2^14 columns at 32 values are 512 threads) and the
-launch bounds' blocks an SM (``BLOCKS_PER_SM``) and, optionally third, the float32 values a sum
-adds pairwise before widening to its float64 state (``SUM_GROUP``, 1 by default), on (2^14,
-2^14) float32 rows: SciPy's softmax
+launch bounds' blocks an SM (``BLOCKS_PER_SM``), on (2^14, 2^14) float32 rows: SciPy's softmax
 and log_softmax (read once, written once), logsumexp (one read) and the row normalisation,
 with PyTorch's softmax / logsumexp / log_softmax in the same rounds.  Every variant's result
 is checked against the first's.
 
-    python3 benchmarks/experiments/rows_knobs.py [vpt,blocks[,group] ...]   (default: a grid)
+    python3 benchmarks/experiments/rows_knobs.py [vpt,blocks ...]     (default: a grid)
     ROWS_CASES=softmax,log_softmax: those cases only
 """
 import os
@@ -50,7 +48,6 @@ for name, (fn, per, tfn) in cases.items():
         rows.VPT_TARGET_GPU = rows.VPT_TARGET = v[0]
         rows.VPT_MAX = max(32, v[0])
         rows.BLOCKS_PER_SM = v[1]
-        rows.SUM_GROUP = v[2] if len(v) > 2 else 1
         fresh()
         _lse_mod._FUSED.clear()            # (a fused function keeps its row kernel)
         f = fn if name != "rownorm" else (lambda g=fn(): g(x))
