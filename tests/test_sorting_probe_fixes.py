@@ -159,7 +159,11 @@ def test_bincount_of_a_list_of_floats():
         with pytest.warns(DeprecationWarning) as want:
             expected = numpy.bincount(x, **kw)
         assert str(got[0].message) == str(want[0].message)
-        check(r, expected)
+        if "weights" in kw:         # a bin's weights summed in another order: ulps apart
+            assert r.dtype == expected.dtype and r.shape == expected.shape
+            numpy.testing.assert_allclose(r.get(), expected, rtol=1e-14)
+        else:
+            check(r, expected)
 
 
 @pytest.mark.parametrize("x", [[-1.5], [1e20], [float("nan")], [1 + 1j], [2 ** 64], [-0.5]])
