@@ -343,3 +343,25 @@ def test_row_kernel_computes_nothing_twice(body, rowwise, dt, rng):
     if rowwise:
         log_fn = next(n for n, b in funcs.items() if re.fullmatch(r"fz\d+", n) and "log" in b)
         assert log_fn in funcs["ep_op_row"] and log_fn not in funcs["ep_op"]
+
+
+def _two_sums_two_outputs(x, c):
+    m = npgpu.get_array_module(x)
+    s = x.sum(axis=-1, keepdims=True)
+    t = m.exp(x * 0.25)
+    u = t.sum(axis=-1, keepdims=True)
+    return x * m.exp(s * c) + t / u, m.abs(x) + m.log1p(m.abs(s)) * c
+
+
+@pytest.mark.parametrize("dt", [np.float32, np.float64, np.complex64, np.int32])
+def test_split_last_step_with_outputs_and_a_scalar(dt, rng):
+    """Two outputs, a Python scalar, per-row parts reading it (exp(s * c), log1p(|s|) * c) and a
+    map's value (exp(x / 4)) reused: one row kernel, NumPy's dtypes and values."""
+    h = random_array((5, 37), dt, rng)
+    x = npgpu.asarray(h)
+    f = npgpu.fuse(_two_sums_two_outputs)
+    with np.errstate(all="ignore"):
+        _check(f, (h, 0.1), (x, 0.1), rtol=2e-5 if dt in (np.float32, np.complex64) else None)
+    assert f.launches(x, 0.1) == 1
+    (src,) = f.kernel_sources(x, 0.1).values()
+    assert "ep_op_row(" in src and re.search(r"\bmv1_\d+\b", src[src.rindex("y_0 = ep_op("):])
