@@ -292,12 +292,16 @@ def _elementwise_op(op, name, srcs, src, per_row, given, funcs, helpers, body):
     return lambda u: "".join(", " + v for v in vals + [given[t].format(u=u) for t in took])
 
 
-def _returned_name(op):
+def _returned_name(op, dt):
     """The trace name ``op`` returns where its body ends ``return tK`` or ``return
-    float32(tK)``: the trace casts a value to its own dtype where it leaves a function, as every
-    use of ``tK`` in another of its functions does (else None)."""
+    float32(tK)`` (``dt``'s compute type, the map's output dtype: the trace casts a value to its
+    own dtype where it leaves a function, as every use of ``tK`` in another of its functions
+    does), else None."""
     m = re.search(r"\n    return ((?:[a-z]+\d*\()*)(t\d+)(\)*)\n?$", op.source)
-    return m.group(2) if m and m.group(1).count("(") == len(m.group(3)) else None
+    if m is None or set(re.findall(r"[a-z]+\d*", m.group(1))) - {type_name(compute_dtype(dt))} \
+            or m.group(1).count("(") != len(m.group(3)):
+        return None
+    return m.group(2)
 
 
 def _var_spec(spec):
@@ -389,7 +393,7 @@ def render(p, dts, block, vpt, exact):
                 vals.append([f"mv{j}_{u} = m{j}_map({', '.join(src(s, u) for s in srcs)}"
                              f"{extra(u)})",
                              f"x{j}_{u} = {_t.as_input(spec, f'mv{j}_{u}', what.a_dtype)}"])
-            t = _returned_name(what.op)
+            t = _returned_name(what.op, what.a_dtype)
             if t is not None:
                 given[t] = f"mv{j}_{{u}}"
         qs = [f"q{q0 + i}" for i in range(len(what.post_args))]
