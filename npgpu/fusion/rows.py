@@ -43,6 +43,7 @@ from .._codegen.elementwise import cast_expr, compute_dtype, type_name
 from .._core.ndarray import empty_array, ndarray
 from ..reductions import reduce as _r
 from ..reductions import template as _t
+from . import trace as _trace
 
 _SIM = _backend.IS_SIM
 _I64 = np.dtype(np.int64)
@@ -221,8 +222,7 @@ def _op_source(op, name):
     return op.source.replace("def op(", f"def {name}(", 1), list(op.helpers)
 
 
-_LINE = re.compile(r"    (t\d+) = (.+)")
-_WORD = re.compile(r"\b[tx]\d+\b")
+_LINE = re.compile(r"    (t\d+ = .+)")
 
 
 def _split(op, per_row, given, name):
@@ -246,30 +246,27 @@ def _split(op, per_row, given, name):
     lines = [_LINE.fullmatch(x) for x in body[:-1]]
     if not all(lines):
         return None
-    need = set(_WORD.findall(body[-1]))
-    live = []
-    for m in reversed(lines):          # the lines the result needs, given values as inputs
-        if m.group(1) in need and m.group(1) not in given:
-            live.append(m)
-            need |= set(_WORD.findall(m.group(2)))
-    live.reverse()
+    # the lines the result needs, given values as inputs
+    live, need = _trace.live_lines([m.group(1) for m in lines], _trace.names(body[-1:]), given)
     took = sorted(need & set(given), key=lambda t: int(t[1:]))
     row = {f"x{i}" for i, r in enumerate(per_row) if r}
     hoist, keep = [], []
-    for m in live:
-        refs = set(_WORD.findall(m.group(2)))
-        (hoist if refs <= row else keep).append(m)
-        if refs <= row:
-            row.add(m.group(1))
-    used = set(_WORD.findall(" ".join([m.group(2) for m in keep] + [body[-1]])))
-    out = [m.group(1) for m in hoist if m.group(1) in used]
+    for line in live:
+        lhs, rhs = line.split(" = ", 1)
+        if _trace.names([rhs]) <= row:
+            hoist.append(line)
+            row.add(lhs)
+        else:
+            keep.append(line)
+    used = _trace.names([ln.split(" = ", 1)[1] for ln in keep] + body[-1:])
+    out = [ln.split(" = ", 1)[0] for ln in hoist if ln.split(" = ", 1)[0] in used]
     if not out and not took:
         return None
     args = head[len("def op("):-len("):")]
     srcs = ["\n".join([f"def {name}({', '.join([args] + out + took)}):"]
-                      + [m.group(0) for m in keep] + [body[-1]]) + "\n"]
+                      + ["    " + ln for ln in keep] + [body[-1]]) + "\n"]
     if out:
-        srcs.insert(0, "\n".join([f"def {name}_row({args}):"] + [m.group(0) for m in hoist]
+        srcs.insert(0, "\n".join([f"def {name}_row({args}):"] + ["    " + ln for ln in hoist]
                                  + [f"    return {', '.join(out)}"]) + "\n")
     return srcs, out, took
 

@@ -359,7 +359,7 @@ class _Trace:
             srcs[1] = self._exponent(vs[1], srcs[1])
         t = self._tmp()
         self.lines.append(f"{t} = {fname}({', '.join(srcs)})")
-        if any(n in self.negative_lines for n in self._names(srcs)):
+        if any(n in self.negative_lines for n in names(srcs)):
             self.negative_lines.add(t)
         if python_op and len(loop_out) == 1 and loop_out[0].kind in "ifc" and \
                 all(v.dtype is None for v in vs):
@@ -485,20 +485,9 @@ class _Trace:
         return arr
 
     # ---- kernels ------------------------------------------------------------------------------
-    @staticmethod
-    def _names(srcs):
-        return {m.group(0) for s in srcs for m in _NAME.finditer(s)}
-
     def body(self, exprs):
         """(lines ``exprs`` need, in order; input slots they read, sorted)."""
-        need = self._names(exprs)
-        keep = []
-        for line in reversed(self.lines):
-            name, rhs = line.split(" = ", 1)
-            if name in need:
-                keep.append(line)
-                need |= self._names([rhs])
-        keep.reverse()
+        keep, need = live_lines(self.lines, names(exprs))
         slots = sorted(int(n[1:]) for n in need if n[0] == "x")
         return keep, slots
 
@@ -577,6 +566,24 @@ class _Trace:
                     self.recordable = False  # written in place (an argument, a value read)
                 self.produced[id(arr)] = ("step", j, o)
                 self.kept.append(arr)
+
+
+def names(srcs):
+    """The trace's names (``tK`` lines, ``xK`` inputs) that the sources ``srcs`` read."""
+    return {m.group(0) for s in srcs for m in _NAME.finditer(s)}
+
+
+def live_lines(lines, need, given=()):
+    """(the ``name = rhs`` lines of ``lines`` that compute the names in ``need``, in order,
+    names in ``given`` taken as computed already; every name those and ``need`` read)."""
+    need, keep = set(need), []
+    for line in reversed(lines):
+        name, rhs = line.split(" = ", 1)
+        if name in need and name not in given:
+            keep.append(line)
+            need |= names([rhs])
+    keep.reverse()
+    return keep, need
 
 
 def _launch_count():
